@@ -1,0 +1,41 @@
+//! `resound`: the Resound command-line tool.
+//!
+//! Human-readable output by default; `--json` prints one JSON document on stdout
+//! (field names are snake_case forms of DatReaderWriter's property names).
+
+mod cmd_acoustics;
+mod cmd_ambient;
+mod cmd_dat;
+mod cmd_fixture;
+
+use clap::{Parser, Subcommand};
+
+/// Resound: Asheron's Call retail ambient sound and voxel acoustics.
+#[derive(Parser, Debug)]
+#[command(name = "resound", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Inspect, dump, export and check DAT files.
+    Dat(cmd_dat::Args),
+    /// Write the synthetic fixture world.
+    Fixture(cmd_fixture::Args),
+    /// Run the retail ambient sound runtime on a set of DAT files.
+    Ambient(cmd_ambient::Args),
+    /// Evaluate a voxel acoustics scene file.
+    Acoustics(cmd_acoustics::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Dat(args) => cmd_dat::run(args),
+        Command::Fixture(args) => cmd_fixture::run(args),
+        Command::Ambient(args) => cmd_ambient::run(args),
+        Command::Acoustics(args) => cmd_acoustics::run(args),
+    }
+}

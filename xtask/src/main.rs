@@ -1,0 +1,64 @@
+//! `cargo xtask`: the project's automation, one binary with subcommands.
+//!
+//! - `cargo xtask test` — installs missing system prerequisites where it can, then runs
+//!   `cargo fmt --check`, clippy (default features and all features, `-D warnings`), the
+//!   workspace tests with default features (the GPL crate left out) and with all features,
+//!   and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
+//! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
+
+mod demo;
+mod prereq;
+mod test;
+
+use std::process::Command;
+
+use anyhow::{Context, bail};
+
+fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let sub = args.next().unwrap_or_default();
+    let rest: Vec<String> = args.collect();
+    match sub.as_str() {
+        "test" => test::run(&rest),
+        "demo" => demo::run(&rest),
+        "" | "help" | "--help" | "-h" => {
+            println!("usage: cargo xtask <test|demo> [args]");
+            println!("  test   fmt, clippy, tests (default and all features), docs");
+            println!("  demo   build release and run the demonstration");
+            Ok(())
+        }
+        other => bail!("unknown xtask subcommand `{other}` (try `cargo xtask help`)"),
+    }
+}
+
+/// The cargo that invoked us (`$CARGO`), falling back to `cargo` on `PATH`.
+fn cargo() -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(workspace_root());
+    cmd
+}
+
+/// The workspace root (the parent of this crate's manifest directory).
+fn workspace_root() -> std::path::PathBuf {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap_or(here).to_path_buf()
+}
+
+/// Runs `cmd`, echoing it first, and fails if it does not exit successfully.
+fn run_step(label: &str, mut cmd: Command) -> anyhow::Result<()> {
+    eprintln!("\n==> {label}: {cmd:?}");
+    let started = std::time::Instant::now();
+    let status = cmd
+        .status()
+        .with_context(|| format!("could not start {label}"))?;
+    eprintln!(
+        "<== {label}: {} in {:.1} s",
+        if status.success() { "ok" } else { "FAILED" },
+        started.elapsed().as_secs_f64()
+    );
+    if !status.success() {
+        bail!("{label} failed ({status})");
+    }
+    Ok(())
+}
