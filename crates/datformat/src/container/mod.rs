@@ -1,0 +1,1 @@
+//! The `.dat` container: header, B-tree directory, block chains, reader and writer.

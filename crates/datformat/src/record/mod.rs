@@ -1,0 +1,1 @@
+//! DBObj records: Region, SoundTable, Wave, LandBlock, LandBlockInfo.
