@@ -1,0 +1,3 @@
+//! Criterion benches: container.
+
+fn main() {}

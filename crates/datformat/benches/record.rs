@@ -1,0 +1,3 @@
+//! Criterion benches: record.
+
+fn main() {}
