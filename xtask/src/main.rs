@@ -9,6 +9,7 @@
 mod demo;
 mod prereq;
 mod test;
+mod tidy;
 
 use std::process::Command;
 
