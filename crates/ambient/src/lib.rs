@@ -1,3 +1,70 @@
-//! The retail Asheron's Call ambient sound runtime, exact to the 2013 client.
+//! The retail Asheron's Call ambient sound runtime, exact to the 2013 client (build 11.4186).
 //!
-//! Specs: `shared/spec/ambient-data-path.md`, `shared/spec/ambient-runtime.md`.
+//! A pure, deterministic state machine: it reads parsed DAT records
+//! ([`resound_datformat::record`]), is driven by the player's cell changes and a clock, and
+//! emits [`AmbientEvent`]s (a wave to play, its whole-dB level and integer pan, and a world
+//! position or "from centre"). It never touches audio or files: sound tables and landblocks
+//! come through [`SoundTableSource`] and [`LandBlockSource`], which the engine implements over
+//! the dats; the clock and both random seeds are injected.
+//!
+//! Specs: `shared/spec/ambient-data-path.md`, `shared/spec/ambient-runtime.md`. Every ported
+//! function names its retail symbol and address; differences from retail are listed in
+//! `docs/divergences.md`.
+//!
+//! ```
+//! use resound_ambient::{Ambient, Listener, Position, Seeds, SoundSettings};
+//! use resound_ambient::{MemoryLandBlocks, MemorySoundTables};
+//! use resound_datformat::record::Region;
+//!
+//! let region: Region = resound_datformat::fixture::region(); // normally from the portal dat
+//! let mut ambient = Ambient::new(&region, Seeds { ran2: 1, crt: 1 }, SoundSettings::default())?;
+//! let (mut tables, mut blocks) = (MemorySoundTables::default(), MemoryLandBlocks::default());
+//! let mut events = Vec::new();
+//! let feet = Position::new(0xA9B4_0001, glam::Vec3::new(12.0, 12.0, 0.0));
+//! ambient.set_listener(Listener { position: feet, heading_deg: 0.0 })?;
+//! ambient.change_position(&feet, false, 0.0, &mut tables, &mut blocks, &mut events)?;
+//! ambient.use_time(1.0 / 60.0, &mut events);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Modules:
+//! - [`rng`] — `Random::rand` (ran2), `RollDice`, the CRT `rand()`.
+//! - [`queue`] — the `PQueueArray` play queue with retail's tie order.
+//! - [`geometry`] — positions, cell ids, block offsets, directions.
+//! - [`weight`] — `CalcWeight`, `CalcDir` and the distance constants.
+//! - [`sound_manager`] — row pick, probability gate, attenuation and pan.
+//! - [`region`] — the resolved region and the shared STB descriptors.
+//! - [`source`] — the data-source traits and in-memory sources.
+//! - [`instance`] — `IntermitSound` and `ConstantSound`.
+//! - [`ambient`] — the `Ambient` object: gather, lifecycle and tick.
+//! - [`event`] — what the runtime emits.
+//! - [`walk`] — scripted paths (`PATH.json`) driven frame by frame.
+
+pub mod ambient;
+pub mod event;
+pub mod geometry;
+pub mod instance;
+pub mod queue;
+pub mod region;
+pub mod rng;
+pub mod sound_manager;
+pub mod source;
+pub mod walk;
+pub mod weight;
+
+#[cfg(test)]
+mod testkit;
+
+pub use ambient::{
+    Ambient, AmbientSnapshot, ChangePositionError, PositionChange, Rebuild, Seeds,
+    SetListenerError, SoundSnapshot,
+};
+pub use event::{AmbientEvent, DropReason, Outcome, Voice};
+pub use geometry::{Direction, Position};
+pub use instance::{AmbientSound, SoundKind};
+pub use region::{AmbientRegion, ResolveRegionError, SourceFailure, SourceKind, StbDesc};
+pub use sound_manager::{Listener, SoundSettings};
+pub use source::{
+    DatSource, DatSourceError, LandBlockSource, MemoryLandBlocks, MemorySoundTables,
+    SoundTableSource,
+};

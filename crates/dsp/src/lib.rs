@@ -1,3 +1,116 @@
 //! Allocation-free DSP building blocks for the Resound mixer.
 //!
-//! Spec: `shared/spec/acoustics.md` §4–§7, §10.
+//! Spec: `shared/spec/acoustics.md` §4 (shelf), §5 (taps), §6 (reverb bus), §7 (voice
+//! chain), §10 (costs). No runtime dependencies, no threads, no global state.
+//!
+//! Architecture invariant: **dsp never allocates after `new`/`prepare`.** Every
+//! processor follows the same shape:
+//!
+//! - `new(..)` builds it (prepared for 48 kHz), `prepare(sample_rate, max_block)` sizes
+//!   its buffers for a sample rate (only [`ReverbBus`] owns buffers);
+//! - `process(..)` works in place on `&mut [f32]`, `mix(..)` *adds* into output slices;
+//!   neither allocates, locks or panics;
+//! - `reset()` returns to the state right after construction + `prepare`, exactly;
+//! - parameters are clamped to documented ranges, NaN is ignored or replaced, and
+//!   outputs are finite for finite inputs;
+//! - parameter changes ramp (see [`smoothing`]) on a fixed 64-frame grid, so a signal
+//!   processed in one block, in any split, or sample by sample gives identical bits.
+//!
+//! # Contents
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`smoothing`] | [`Smoothed`] (exponential approach in linear 64-frame segments), [`LinearRamp`] (fixed-time linear), [`Ramp`], time constants: shelf 80 ms, sends 0.3 s, tap fades 50 ms, pan 50 ms |
+//! | [`one_pole`] | [`OnePoleLowPass`], [`OnePoleHighPass`], [`lowpass_coefficient`], [`air_cutoff_hz`], [`air_coefficient`] |
+//! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
+//! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
+//! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
+//! | [`interpolate`] | [`read_linear`], [`render_linear`] (+ looping variants): linear-interpolation resampling with `f64` positions |
+//! | [`tap`] | [`EchoTaps`] (`set_taps(&[TapParams])`, `mix(source, position, step, left, right)`, `max_delay_s`), [`TapParams`] |
+//! | [`reverb`] | [`ReverbBus`] (`mix([&[f32]; 4], left, right)`, idle skip), [`ReverbBusSettings`], [`ReverbSlotSettings`] |
+//! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |
+//! | [`denormal`] | [`flush`] (branch-free epsilon flush), [`flush_small`], [`is_denormal`] |
+//! | [`analysis`] | test/measurement helpers (allocate): sine, max adjacent difference, Schroeder T30, window energies |
+//!
+//! Denormals are flushed arithmetically ([`denormal`]); no FTZ/DAZ flag is set.
+
+pub mod analysis;
+pub mod denormal;
+pub mod gain;
+pub mod interpolate;
+pub mod limiter;
+pub mod one_pole;
+pub mod pan;
+pub mod reverb;
+pub mod shelf;
+pub mod smoothing;
+pub mod tap;
+
+#[cfg(test)]
+mod tests;
+
+pub use denormal::{flush, flush_small, is_denormal};
+pub use gain::{SmoothedGain, apply_ramp, mix_ramp};
+pub use interpolate::{read_linear, read_linear_looping, render_linear, render_linear_looping};
+pub use limiter::PeakLimiter;
+pub use one_pole::{
+    OnePoleHighPass, OnePoleLowPass, air_coefficient, air_cutoff_hz, lowpass_coefficient,
+};
+pub use pan::{StereoPanner, equal_power_pan};
+pub use reverb::{REVERB_SLOTS, ReverbBus, ReverbBusSettings, ReverbSlotSettings};
+pub use shelf::OcclusionShelf;
+pub use smoothing::{LinearRamp, RAMP_SEGMENT, Ramp, Smoothed};
+pub use tap::{EchoTaps, MAX_TAPS, TapParams};
+
+/// Lowest and highest accepted sample rates (Hz); others are clamped, NaN → 48 kHz.
+pub const SAMPLE_RATE_RANGE: (f32, f32) = (8_000.0, 384_000.0);
+
+/// Clamps `x` to `lo..=hi`; NaN gives `default`.
+#[inline]
+pub(crate) fn sanitize(x: f32, lo: f32, hi: f32, default: f32) -> f32 {
+    if x.is_nan() { default } else { x.clamp(lo, hi) }
+}
+
+/// Clamps a sample rate to [`SAMPLE_RATE_RANGE`] (NaN → 48 kHz).
+#[inline]
+pub(crate) fn sanitize_sample_rate(fs: f32) -> f32 {
+    sanitize(fs, SAMPLE_RATE_RANGE.0, SAMPLE_RATE_RANGE.1, 48_000.0)
+}
+
+/// Minimal complex arithmetic for analytic responses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Complex {
+    re: f64,
+    im: f64,
+}
+
+impl Complex {
+    pub(crate) fn new(re: f64, im: f64) -> Self {
+        Self { re, im }
+    }
+    pub(crate) fn add(self, o: Self) -> Self {
+        Self::new(self.re + o.re, self.im + o.im)
+    }
+    pub(crate) fn sub(self, o: Self) -> Self {
+        Self::new(self.re - o.re, self.im - o.im)
+    }
+    pub(crate) fn mul(self, o: Self) -> Self {
+        Self::new(
+            self.re * o.re - self.im * o.im,
+            self.re * o.im + self.im * o.re,
+        )
+    }
+    pub(crate) fn div(self, o: Self) -> Self {
+        let d = o.re * o.re + o.im * o.im;
+        Self::new(
+            (self.re * o.re + self.im * o.im) / d,
+            (self.im * o.re - self.re * o.im) / d,
+        )
+    }
+    pub(crate) fn scale(self, k: f64) -> Self {
+        Self::new(self.re * k, self.im * k)
+    }
+    pub(crate) fn abs(self) -> f64 {
+        self.re.hypot(self.im)
+    }
+}

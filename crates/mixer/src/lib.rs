@@ -1,3 +1,61 @@
 //! The lock-free real-time mixer: a game-thread handle and an audio-thread renderer.
 //!
-//! Spec: `shared/spec/acoustics.md` §7, `shared/spec/ambient-runtime.md` §4.5.
+//! Spec: `shared/spec/acoustics.md` §4–§7, `shared/spec/ambient-runtime.md` §4.4–§4.5.
+//!
+//! [`build`] returns a [`MixerHandle`] (game thread, `Send + Sync`) and a [`MixerRenderer`]
+//! (audio thread, `Send`). They share nothing but wait-free `rtrb` rings (commands one way,
+//! retired voices and sample buffers the other) and `triple_buffer`s (the parameter block one
+//! way, [`MixerStatus`] the other). Capacities are fixed at build; a full one is a typed error.
+//!
+//! Voice chain (acoustics §7): linear-interpolation resample → occlusion shelf → reverb sends →
+//! volume · distance gain → pan; voices summed in slot order, then echo taps, then the reverb
+//! bus; master peak limiter.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use resound_mixer::{build, MixerSettings, PlaySettings, SoundData};
+//!
+//! let (mut handle, mut renderer) = build(MixerSettings::default()).unwrap();
+//! let samples: Arc<[f32]> = (0..22_050).map(|i| (i as f32 * 0.05).sin()).collect();
+//! let sound = handle.load_sound(SoundData { samples, sample_rate: 22_050 }).unwrap();
+//! let voice = handle.play(sound, PlaySettings::default()).unwrap();
+//! let mut out = vec![0.0f32; 2 * 512];
+//! renderer.render(&mut out); // on the audio thread (or offline)
+//! assert!(out.iter().any(|s| *s != 0.0));
+//! handle.stop(voice).unwrap();
+//! ```
+
+mod block;
+mod build;
+mod command;
+mod error;
+mod handle;
+mod master;
+mod params;
+pub mod pan;
+pub mod resample;
+mod renderer;
+pub mod retail;
+mod settings;
+mod sound;
+mod status;
+mod tap;
+mod voice;
+
+pub use build::build;
+pub use error::{
+    BuildError, LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError,
+    UpdateError,
+};
+pub use handle::{MAX_SOUND_FRAMES, MAX_SOUND_RATE, MixerHandle, PlaySettings, VoiceId};
+pub use params::{
+    MAX_DISTANCE, MAX_GAIN, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS, Pan, SENDS, Tap, VoiceParams,
+    distance_gain,
+};
+pub use renderer::MixerRenderer;
+pub use settings::{CAPACITY_LIMIT, Capacities, MAX_BLOCK_LIMIT, MixerSettings};
+pub use sound::{SoundData, SoundId};
+pub use status::MixerStatus;
+
+#[cfg(test)]
+mod tests;

@@ -7,6 +7,9 @@ mod cmd_acoustics;
 mod cmd_ambient;
 mod cmd_dat;
 mod cmd_fixture;
+mod dat_check;
+mod dat_dump;
+mod dat_type;
 
 use clap::{Parser, Subcommand};
 

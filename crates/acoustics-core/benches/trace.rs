@@ -1,0 +1,124 @@
+//! Traversal, occlusion, echo and room costs (spec §10; issue 4 targets).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use glam::{DVec3, IVec3};
+use resound_acoustics::ray::dda::{Flow, walk};
+use resound_acoustics::scene::Scene;
+use resound_acoustics::{
+    Absent, AcousticModel, Budget, Cell, MaterialTable, OwnModel, Paths, SoundRequest, WorldStore,
+};
+
+fn scene(text: &str) -> (Scene, WorldStore) {
+    let m = MaterialTable::standard();
+    let s = Scene::from_json(text, &m).expect("scene");
+    let w = s.build_world(&m, 0).expect("world");
+    (s, w)
+}
+
+/// 128³ blocks where every section is Mixed (one leaves cell per 8³), so a ray walks every cell.
+fn dense_world() -> WorldStore {
+    let m = MaterialTable::standard();
+    let leaves = m.by_name("leaves").expect("leaves");
+    let mut w = WorldStore::new(Absent::Air);
+    for x in (0..128).step_by(8) {
+        for y in (0..128).step_by(8) {
+            for z in (0..128).step_by(8) {
+                w.set_cell(IVec3::new(x, y, z), Cell::solid(leaves))
+                    .expect("edit");
+            }
+        }
+    }
+    w
+}
+
+fn benches(c: &mut Criterion) {
+    let dense = dense_world();
+    let origin = DVec3::new(0.3, 0.6, 0.2);
+    let dir = DVec3::new(1.0, 0.83, 0.61).normalize();
+    let cells = walk(&dense, origin, dir, 150.0, &mut Budget::unlimited(), |_| {
+        Flow::Continue
+    })
+    .cells;
+    let mut g = c.benchmark_group("dense_traversal");
+    g.throughput(Throughput::Elements(cells));
+    g.bench_function("walk_mixed_sections", |b| {
+        b.iter(|| {
+            walk(
+                black_box(&dense),
+                origin,
+                dir,
+                150.0,
+                &mut Budget::unlimited(),
+                |_| Flow::Continue,
+            )
+        })
+    });
+    g.finish();
+
+    let empty = WorldStore::new(Absent::Air);
+    c.bench_function("empty_512_block_ray", |b| {
+        b.iter(|| {
+            walk(
+                black_box(&empty),
+                origin,
+                dir,
+                512.0,
+                &mut Budget::unlimited(),
+                |_| Flow::Continue,
+            )
+        })
+    });
+
+    let model = OwnModel::default();
+    let (gs, gw) = scene(include_str!("../scenes/G.json"));
+    let greq = gs.request().expect("request");
+    c.bench_function("echo_search_gorge", |b| {
+        b.iter(|| model.reflections(black_box(&gw), &greq, &mut Budget::unlimited()))
+    });
+    let (fs, fw) = scene(include_str!("../scenes/F.json"));
+    let freq = fs.request().expect("request");
+    c.bench_function("echo_search_field", |b| {
+        b.iter(|| model.reflections(black_box(&fw), &freq, &mut Budget::unlimited()))
+    });
+
+    let (rs, rw) = scene(include_str!("../scenes/R.json"));
+    let rreq = rs.request().expect("request");
+    c.bench_function("echo_search_room", |b| {
+        b.iter(|| model.reflections(black_box(&rw), &rreq, &mut Budget::unlimited()))
+    });
+    let listener_only = SoundRequest {
+        measure_source_space: false,
+        ..rreq
+    };
+    c.bench_function("room_measurement_room", |b| {
+        b.iter(|| model.room(black_box(&rw), &listener_only, &mut Budget::unlimited()))
+    });
+    for (name, text) in [
+        ("tunnel", include_str!("../scenes/T.json")),
+        ("gorge", include_str!("../scenes/G.json")),
+        ("field", include_str!("../scenes/F.json")),
+    ] {
+        let (s, w) = scene(text);
+        let req = SoundRequest {
+            measure_source_space: false,
+            ..s.request().expect("request")
+        };
+        c.bench_function(&format!("room_measurement_{name}"), |b| {
+            b.iter(|| model.room(black_box(&w), &req, &mut Budget::unlimited()))
+        });
+    }
+
+    let (ws, ww) = scene(include_str!("../scenes/W2.json"));
+    let wreq = SoundRequest {
+        paths: Paths::Nine,
+        ..ws.request().expect("request")
+    };
+    c.bench_function("occlusion_9_paths_w2", |b| {
+        b.iter(|| model.direct(black_box(&ww), &wreq, &mut Budget::unlimited()))
+    });
+}
+
+criterion_group!(trace, benches);
+criterion_main!(trace);

@@ -1,0 +1,221 @@
+//! `OwnModel`: Resound's own MIT model (spec §1, §4–§6).
+//!
+//! Direct: per-band transmission loss in dB per unit of occlusion with material rates, minimum
+//! over 1 or 9 paths, air absorption beyond half the range. Echoes: image sources from 32 + 32
+//! golden-spiral rays. Room: 24 upper directions of a 48-point spiral.
+
+use glam::DVec3;
+
+use super::{
+    AcousticModel, DirectResult, EchoResult, Paths, RequestError, RoomResult, SoundRequest,
+    Telemetry,
+};
+use crate::budget::Budget;
+use crate::echo::{EchoSettings, Plane, find_echoes, golden_spiral};
+use crate::ray::dda::WalkEnd;
+use crate::ray::occlusion::{OcclusionSettings, OcclusionTrace, trace_occlusion};
+use crate::room::{LISTENER_SHARE, Space, measure_space, reverb, upper_directions};
+use crate::world::material::MaterialTable;
+use crate::world::probe::WorldProbe;
+
+/// Path offset of the 8 extra paths (`occlusion_variation`).
+pub const PATH_OFFSET: f64 = 0.35;
+/// Echo rays per end.
+pub const ECHO_RAYS: usize = 32;
+/// Echo ray length.
+pub const ECHO_RAY_LENGTH: f64 = 300.0;
+
+/// Air absorption on the highs: `0.994^max(0, d − range/2)`.
+#[must_use]
+pub fn air_absorption(distance: f64, range: f64) -> f64 {
+    0.994f64.powf((distance - range / 2.0).max(0.0))
+}
+
+/// The centre of the cell holding `p`.
+#[must_use]
+pub fn cell_centre(p: DVec3) -> DVec3 {
+    p.floor() + DVec3::splat(0.5)
+}
+
+/// Resound's own acoustic model.
+#[derive(Clone, Debug)]
+pub struct OwnModel {
+    materials: MaterialTable,
+    occlusion: OcclusionSettings,
+    echo: EchoSettings,
+    room_directions: Vec<DVec3>,
+    /// Planes added to every echo search (tests and diagnostics, e.g. scene E3).
+    pub extra_planes: Vec<Plane>,
+}
+
+impl Default for OwnModel {
+    fn default() -> Self {
+        Self::new(MaterialTable::standard())
+    }
+}
+
+impl OwnModel {
+    /// A model over a material table.
+    #[must_use]
+    pub fn new(materials: MaterialTable) -> Self {
+        Self {
+            materials,
+            occlusion: OcclusionSettings::default(),
+            echo: EchoSettings {
+                directions: golden_spiral(ECHO_RAYS),
+                ray_length: ECHO_RAY_LENGTH,
+            },
+            room_directions: upper_directions(),
+            extra_planes: Vec::new(),
+        }
+    }
+
+    /// Traces the direct paths and returns the least occluded one (first on ties).
+    #[must_use]
+    pub fn trace_paths(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> (OcclusionTrace, Telemetry) {
+        let mut tel = Telemetry::default();
+        let mut best: Option<OcclusionTrace> = None;
+        let mut offsets = vec![DVec3::ZERO];
+        if request.paths == Paths::Nine {
+            for sx in [-1.0, 1.0] {
+                for sy in [-1.0, 1.0] {
+                    for sz in [-1.0, 1.0] {
+                        offsets.push(DVec3::new(sx, sy, sz) * PATH_OFFSET);
+                    }
+                }
+            }
+        }
+        let mut partial: Option<OcclusionTrace> = None;
+        for off in offsets {
+            let t = trace_occlusion(
+                probe,
+                &self.materials,
+                request.source + off,
+                request.listener + off,
+                &self.occlusion,
+                budget,
+            );
+            tel.rays += 1;
+            tel.add_walk(&t.stats);
+            if t.stats.end == WalkEnd::BudgetExhausted {
+                partial.get_or_insert(t);
+                break;
+            }
+            if best.is_none_or(|b| t.occ < b.occ) {
+                best = Some(t);
+            }
+        }
+        (best.or(partial).unwrap_or_default(), tel)
+    }
+}
+
+impl AcousticModel for OwnModel {
+    fn name(&self) -> &'static str {
+        "own"
+    }
+
+    fn materials(&self) -> &MaterialTable {
+        &self.materials
+    }
+
+    fn direct(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<DirectResult, RequestError> {
+        request.validate()?;
+        let (trace, telemetry) = self.trace_paths(probe, request, budget);
+        let gain = 10f64.powf(-trace.low_db / 20.0);
+        let cutoff = 10f64.powf(-trace.high_db / 20.0);
+        let air = air_absorption(request.distance(), request.range);
+        Ok(DirectResult {
+            occ: trace.occ,
+            gain: gain as f32,
+            cutoff: cutoff as f32,
+            air: air as f32,
+            hf: (cutoff * air) as f32,
+            apparent_direction: (request.source - request.listener)
+                .try_normalize()
+                .unwrap_or(DVec3::ZERO),
+            telemetry,
+        })
+    }
+
+    fn reflections(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<EchoResult, RequestError> {
+        request.validate()?;
+        let search = find_echoes(
+            probe,
+            &self.materials,
+            request.source,
+            request.listener,
+            &self.echo,
+            &self.extra_planes,
+            budget,
+        );
+        let mut telemetry = Telemetry {
+            rays: search.rays,
+            ..Telemetry::default()
+        };
+        telemetry.add_walk(&search.stats);
+        Ok(EchoResult {
+            taps: search.taps,
+            telemetry,
+        })
+    }
+
+    fn room(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<RoomResult, RequestError> {
+        request.validate()?;
+        let mut telemetry = Telemetry::default();
+        let l = measure_space(
+            probe,
+            &self.materials,
+            cell_centre(request.listener),
+            &self.room_directions,
+            budget,
+        );
+        telemetry.rays += l.rays;
+        telemetry.add_walk(&l.stats);
+        let source = if request.measure_source_space {
+            let s = measure_space(
+                probe,
+                &self.materials,
+                cell_centre(request.source),
+                &self.room_directions,
+                budget,
+            );
+            telemetry.rays += s.rays;
+            telemetry.add_walk(&s.stats);
+            Some(s.space)
+        } else {
+            None
+        };
+        let space = source.map_or(l.space, |s| Space::mix(l.space, s, LISTENER_SHARE));
+        let rv = reverb(&space, request.distance(), request.range);
+        Ok(RoomResult {
+            listener: l.space,
+            source,
+            space,
+            wet: rv.wet as f32,
+            decay: rv.decay as f32,
+            sends: rv.sends.map(|s| s as f32),
+            effective_decay: rv.effective_decay as f32,
+            telemetry,
+        })
+    }
+}

@@ -1,0 +1,76 @@
+//! First-hit casts: the first solid cell along a ray, with the face it was entered through.
+
+use glam::{DVec3, IVec3};
+
+use super::dda::{Flow, WalkStats, walk};
+use crate::budget::Budget;
+use crate::world::material::MaterialId;
+use crate::world::probe::{Cell, WorldProbe};
+
+/// The first solid cell met by a ray.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// The solid cell.
+    pub cell: IVec3,
+    /// Distance from the ray origin to the entered face.
+    pub t: f64,
+    /// Point on the entered face.
+    pub point: DVec3,
+    /// Axis of the entered face (0 = x, 1 = y, 2 = z).
+    pub axis: usize,
+    /// Sign of the face normal on `axis` (points back toward the ray origin).
+    pub normal_sign: i32,
+    /// Coordinate of the face plane on `axis`.
+    pub plane: i32,
+    /// Material of the cell.
+    pub mat: MaterialId,
+    /// Partial (non-full) cell.
+    pub partial: bool,
+}
+
+/// Result of a cast.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cast {
+    /// The first hit, if any within the length.
+    pub hit: Option<Hit>,
+    /// Walk counters.
+    pub stats: WalkStats,
+}
+
+/// Casts `origin + t·dir` (`dir` unit) up to `length` and returns the first solid cell,
+/// ignoring the cell holding `origin` (a listener inside rock still hears its surroundings).
+pub fn first_hit<P: WorldProbe + ?Sized>(
+    probe: &P,
+    origin: DVec3,
+    dir: DVec3,
+    length: f64,
+    budget: &mut Budget,
+) -> Cast {
+    let mut hit = None;
+    let stats = walk(probe, origin, dir, length, budget, |step| {
+        let Some(axis) = step.axis else {
+            return Flow::Continue;
+        };
+        if let Cell::Solid { mat, partial } = step.value {
+            let normal_sign = -step.sign;
+            let plane = if step.sign > 0 {
+                step.cell[axis]
+            } else {
+                step.cell[axis] + 1
+            };
+            hit = Some(Hit {
+                cell: step.cell,
+                t: step.t_enter,
+                point: origin + dir * step.t_enter,
+                axis,
+                normal_sign,
+                plane,
+                mat,
+                partial,
+            });
+            return Flow::Stop;
+        }
+        Flow::Continue
+    });
+    Cast { hit, stats }
+}

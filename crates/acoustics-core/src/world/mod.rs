@@ -1,0 +1,6 @@
+//! The voxel world: probe trait, sections, store, materials.
+
+pub mod material;
+pub mod probe;
+pub mod section;
+pub mod store;

@@ -1,0 +1,168 @@
+//! The `WorldProbe` trait: what acoustics may ask of a voxel world (spec §3.1).
+
+use glam::IVec3;
+
+use super::material::MaterialId;
+use super::section::SectionCells;
+
+/// Edge length of a section in cells.
+pub const SECTION_SIZE: i32 = 16;
+/// Cells per section (16³).
+pub const SECTION_CELLS: usize = 4096;
+
+/// The section (16³ cells) holding `cell` (floor division).
+#[must_use]
+pub fn section_of(cell: IVec3) -> IVec3 {
+    IVec3::new(cell.x >> 4, cell.y >> 4, cell.z >> 4)
+}
+
+/// What a whole section holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SectionClass {
+    /// Not resident (not loaded). Counts as air; traces report `met_unknown`.
+    Unknown,
+    /// Only air.
+    Empty,
+    /// Only full (non-partial) cells of one material.
+    Full(MaterialId),
+    /// Anything else: ask per cell.
+    Mixed,
+}
+
+/// What one cell holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// Air.
+    Air,
+    /// Not resident; counts as air.
+    Unknown,
+    /// A solid cell of a material; `partial` cells (doors, fences, stairs) occlude ×0.25.
+    Solid {
+        /// Material id.
+        mat: MaterialId,
+        /// Non-full cell.
+        partial: bool,
+    },
+}
+
+impl Cell {
+    /// A full solid cell.
+    #[must_use]
+    pub fn solid(mat: MaterialId) -> Self {
+        Self::Solid {
+            mat,
+            partial: false,
+        }
+    }
+
+    /// True for [`Cell::Solid`].
+    #[must_use]
+    pub fn is_solid(self) -> bool {
+        matches!(self, Self::Solid { .. })
+    }
+}
+
+/// Read access to an (immutable) voxel world snapshot.
+///
+/// Implemented by [`crate::WorldStore`] and [`crate::WorldSnapshot`]; a host may implement it
+/// over its own storage. Traversal asks [`WorldProbe::section_class`] once per section it
+/// enters and [`WorldProbe::cell`] (or the fast path [`WorldProbe::section_cells`]) per cell of
+/// `Mixed` sections only.
+pub trait WorldProbe {
+    /// Class of the section at section coordinates `section` (cell coordinates >> 4).
+    fn section_class(&self, section: IVec3) -> SectionClass;
+
+    /// Content of one cell (cell coordinates).
+    fn cell(&self, cell: IVec3) -> Cell;
+
+    /// Fast path for `Mixed` sections: direct access to the 4096 cells. Default: `None`
+    /// (traversal then calls [`WorldProbe::cell`]).
+    fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
+        let _ = section;
+        None
+    }
+
+    /// World epoch: bumped by the host on a world switch / teleport; clears all caches.
+    fn epoch(&self) -> u64;
+
+    /// Change revision: bumped by every edit.
+    fn revision(&self) -> u64;
+
+    /// Revision of the last change of one section (default: the world revision).
+    fn section_revision(&self, section: IVec3) -> u64 {
+        let _ = section;
+        self.revision()
+    }
+}
+
+impl<P: WorldProbe + ?Sized> WorldProbe for &P {
+    fn section_class(&self, section: IVec3) -> SectionClass {
+        (**self).section_class(section)
+    }
+    fn cell(&self, cell: IVec3) -> Cell {
+        (**self).cell(cell)
+    }
+    fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
+        (**self).section_cells(section)
+    }
+    fn epoch(&self) -> u64 {
+        (**self).epoch()
+    }
+    fn revision(&self) -> u64 {
+        (**self).revision()
+    }
+    fn section_revision(&self, section: IVec3) -> u64 {
+        (**self).section_revision(section)
+    }
+}
+
+/// An inclusive box of section coordinates (the sections a trace touched).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SectionBox {
+    /// Smallest section (inclusive).
+    pub min: IVec3,
+    /// Largest section (inclusive).
+    pub max: IVec3,
+}
+
+impl SectionBox {
+    /// The box holding one section.
+    #[must_use]
+    pub fn of(section: IVec3) -> Self {
+        Self {
+            min: section,
+            max: section,
+        }
+    }
+
+    /// Grows the box to hold `section`.
+    pub fn include(&mut self, section: IVec3) {
+        self.min = self.min.min(section);
+        self.max = self.max.max(section);
+    }
+
+    /// Smallest box holding both.
+    #[must_use]
+    pub fn union(self, other: Self) -> Self {
+        Self {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// True if `section` lies in the box.
+    #[must_use]
+    pub fn contains(&self, section: IVec3) -> bool {
+        section.cmpge(self.min).all() && section.cmple(self.max).all()
+    }
+}
+
+/// Union of optional boxes.
+#[must_use]
+pub fn union_box(a: Option<SectionBox>, b: Option<SectionBox>) -> Option<SectionBox> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.union(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}

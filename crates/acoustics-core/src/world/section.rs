@@ -1,0 +1,124 @@
+//! One 16³ section of cells, packed 2 bytes per cell.
+
+use glam::IVec3;
+
+use super::material::MaterialId;
+use super::probe::{Cell, SECTION_CELLS, SECTION_SIZE, SectionClass};
+
+/// A cell packed into 16 bits: 0 = air, 1 = unknown, `2 + (mat << 1 | partial)` = solid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CellCode(pub u16);
+
+impl CellCode {
+    /// Air.
+    pub const AIR: Self = Self(0);
+    /// Not resident.
+    pub const UNKNOWN: Self = Self(1);
+
+    /// Packs a cell; `None` if the material id exceeds [`MaterialId::MAX`].
+    #[must_use]
+    pub fn encode(cell: Cell) -> Option<Self> {
+        match cell {
+            Cell::Air => Some(Self::AIR),
+            Cell::Unknown => Some(Self::UNKNOWN),
+            Cell::Solid { mat, partial } => {
+                if mat > MaterialId::MAX {
+                    return None;
+                }
+                Some(Self(2 + ((mat.0 << 1) | u16::from(partial))))
+            }
+        }
+    }
+
+    /// Unpacks the cell.
+    #[must_use]
+    pub fn decode(self) -> Cell {
+        match self.0 {
+            0 => Cell::Air,
+            1 => Cell::Unknown,
+            v => {
+                let v = v - 2;
+                Cell::Solid {
+                    mat: MaterialId(v >> 1),
+                    partial: v & 1 == 1,
+                }
+            }
+        }
+    }
+
+    /// The class of a section made only of this cell.
+    #[must_use]
+    pub fn uniform_class(self) -> SectionClass {
+        match self.decode() {
+            Cell::Air => SectionClass::Empty,
+            Cell::Unknown => SectionClass::Unknown,
+            Cell::Solid {
+                mat,
+                partial: false,
+            } => SectionClass::Full(mat),
+            Cell::Solid { partial: true, .. } => SectionClass::Mixed,
+        }
+    }
+}
+
+/// The 4096 cells of a section, index `x + 16·(z + 16·y)` of local coordinates 0..16.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionCells {
+    cells: Box<[CellCode; SECTION_CELLS]>,
+}
+
+impl SectionCells {
+    /// A section filled with one cell code.
+    #[must_use]
+    pub fn filled(code: CellCode) -> Self {
+        Self {
+            cells: Box::new([code; SECTION_CELLS]),
+        }
+    }
+
+    /// Index of local coordinates (each wrapped into 0..16).
+    #[must_use]
+    pub fn index(local: IVec3) -> usize {
+        let m = SECTION_SIZE - 1;
+        // The masks keep each term in 0..16, so the sum is in 0..4096.
+        usize::try_from((local.x & m) + 16 * ((local.z & m) + 16 * (local.y & m))).unwrap_or(0)
+    }
+
+    /// Cell code at local coordinates (wrapped into 0..16); works with world cell
+    /// coordinates too, since only the low 4 bits are used.
+    #[must_use]
+    pub fn code(&self, local: IVec3) -> CellCode {
+        self.cells[Self::index(local)]
+    }
+
+    /// Cell at local coordinates (wrapped into 0..16).
+    #[must_use]
+    pub fn get(&self, local: IVec3) -> Cell {
+        self.code(local).decode()
+    }
+
+    /// Sets a cell code at local coordinates (wrapped into 0..16).
+    pub fn set(&mut self, local: IVec3, code: CellCode) {
+        self.cells[Self::index(local)] = code;
+    }
+
+    /// Class of the section: uniform classes when all cells are equal, else `Mixed`.
+    #[must_use]
+    pub fn class(&self) -> SectionClass {
+        self.uniform_code()
+            .map_or(SectionClass::Mixed, CellCode::uniform_class)
+    }
+
+    /// The single code of a uniform section.
+    #[must_use]
+    pub fn uniform_code(&self) -> Option<CellCode> {
+        let first = self.cells[0];
+        self.cells.iter().all(|c| *c == first).then_some(first)
+    }
+
+    /// Raw codes.
+    #[must_use]
+    pub fn codes(&self) -> &[CellCode; SECTION_CELLS] {
+        &self.cells
+    }
+}

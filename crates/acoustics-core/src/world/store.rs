@@ -1,0 +1,414 @@
+//! Chunked voxel store: 16³ sections behind `Arc`, copy-on-write edits, cheap snapshots,
+//! per-section revisions, change lists and residency (spec §3.1, §3.4).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+use glam::IVec3;
+
+use super::probe::{Cell, SectionClass, WorldProbe, section_of};
+use super::section::{CellCode, SectionCells};
+
+/// How sections that were never stored read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Absent {
+    /// Not resident (a game world: beyond the loaded chunks).
+    #[default]
+    Unknown,
+    /// Air (a finite scene: everything not stored is air).
+    Air,
+}
+
+/// One world change: the section changed at that revision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Change {
+    /// World revision of the change.
+    pub revision: u64,
+    /// Section coordinates.
+    pub section: IVec3,
+}
+
+/// Why an edit failed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EditError {
+    /// The material id does not fit a cell (> [`super::MaterialId::MAX`]).
+    #[error("material id {0} is out of range")]
+    MaterialOutOfRange(u16),
+    /// `min` is greater than `max` on some axis.
+    #[error("inverted box {min:?}..{max:?}")]
+    InvertedBox {
+        /// Given minimum.
+        min: IVec3,
+        /// Given maximum.
+        max: IVec3,
+    },
+    /// The box is larger than [`MAX_FILL_CELLS`].
+    #[error("box of {0} cells is larger than the limit")]
+    TooLarge(u64),
+    /// A coordinate lies outside ±2^28 cells.
+    #[error("cell {0:?} is outside the supported world")]
+    OutOfWorld(IVec3),
+}
+
+/// Most cells one `fill_box` may cover (2^28).
+pub const MAX_FILL_CELLS: u64 = 1 << 28;
+/// World coordinate limit in cells (±2^28): keeps DDA arithmetic exact and overflow-free.
+pub const WORLD_LIMIT: i32 = 1 << 28;
+/// Change entries kept; older ones are dropped (then [`WorldStore::changes_since`] returns `None`).
+pub const MAX_CHANGES: usize = 1 << 16;
+
+/// Small fast hasher for section coordinates (lookups only; nothing iterates the map for results).
+#[derive(Default, Clone, Copy)]
+pub struct SectionHasher(u64);
+
+impl Hasher for SectionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.write_u64(u64::from(i.cast_unsigned()));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type SectionMap = HashMap<IVec3, Slot, BuildHasherDefault<SectionHasher>>;
+
+#[derive(Clone, Debug)]
+enum Data {
+    Uniform(CellCode),
+    Cells(Arc<SectionCells>),
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    data: Data,
+    class: SectionClass,
+    revision: u64,
+}
+
+impl Slot {
+    fn cell(&self, cell: IVec3) -> Cell {
+        match &self.data {
+            Data::Uniform(c) => c.decode(),
+            Data::Cells(cells) => cells.get(cell),
+        }
+    }
+}
+
+/// Content for a whole section, for [`WorldStore::load_section`].
+#[derive(Clone, Debug)]
+pub enum SectionData {
+    /// Every cell the same.
+    Uniform(Cell),
+    /// Individual cells.
+    Cells(SectionCells),
+}
+
+/// Read-only state shared by the store and its snapshots.
+#[derive(Clone, Debug, Default)]
+struct Frozen {
+    sections: Arc<SectionMap>,
+    absent: Absent,
+    epoch: u64,
+    revision: u64,
+    residency: u64,
+}
+
+impl Frozen {
+    fn slot(&self, section: IVec3) -> Option<&Slot> {
+        self.sections.get(&section)
+    }
+    fn absent_class(&self) -> SectionClass {
+        match self.absent {
+            Absent::Unknown => SectionClass::Unknown,
+            Absent::Air => SectionClass::Empty,
+        }
+    }
+    fn absent_cell(&self) -> Cell {
+        match self.absent {
+            Absent::Unknown => Cell::Unknown,
+            Absent::Air => Cell::Air,
+        }
+    }
+}
+
+/// An immutable, cheap (`Arc`) view of a [`WorldStore`] for a worker: no locks, stable.
+#[derive(Clone, Debug)]
+pub struct WorldSnapshot {
+    frozen: Frozen,
+}
+
+impl WorldSnapshot {
+    /// Residency counter at the time of the snapshot.
+    #[must_use]
+    pub fn residency(&self) -> u64 {
+        self.frozen.residency
+    }
+}
+
+/// The voxel world: sections keyed by section coordinates, copy-on-write.
+#[derive(Clone, Debug, Default)]
+pub struct WorldStore {
+    frozen: Frozen,
+    changes: Vec<Change>,
+    dropped_before: u64,
+}
+
+impl WorldStore {
+    /// An empty store; sections never stored read as `absent`.
+    #[must_use]
+    pub fn new(absent: Absent) -> Self {
+        Self {
+            frozen: Frozen {
+                absent,
+                ..Frozen::default()
+            },
+            changes: Vec::new(),
+            dropped_before: 0,
+        }
+    }
+
+    /// A cheap immutable snapshot (clones one `Arc`).
+    #[must_use]
+    pub fn snapshot(&self) -> WorldSnapshot {
+        WorldSnapshot {
+            frozen: self.frozen.clone(),
+        }
+    }
+
+    /// Residency counter: bumped by every section load/unload.
+    #[must_use]
+    pub fn residency(&self) -> u64 {
+        self.frozen.residency
+    }
+
+    /// Sets the epoch (a world switch): callers clear caches on a new epoch.
+    pub fn set_epoch(&mut self, epoch: u64) {
+        self.frozen.epoch = epoch;
+    }
+
+    /// Number of stored sections.
+    #[must_use]
+    pub fn section_count(&self) -> usize {
+        self.frozen.sections.len()
+    }
+
+    /// Changes with revision > `revision`, in revision then section order; `None` if some were
+    /// dropped (more than [`MAX_CHANGES`] since): the caller must then invalidate everything.
+    #[must_use]
+    pub fn changes_since(&self, revision: u64) -> Option<&[Change]> {
+        if revision < self.dropped_before {
+            return None;
+        }
+        let start = self.changes.partition_point(|c| c.revision <= revision);
+        self.changes.get(start..)
+    }
+
+    fn check_cell(cell: IVec3) -> Result<(), EditError> {
+        if cell.abs().max_element() >= WORLD_LIMIT || cell.min_element() <= -WORLD_LIMIT {
+            return Err(EditError::OutOfWorld(cell));
+        }
+        Ok(())
+    }
+
+    fn begin_edit(&mut self) -> u64 {
+        self.frozen.revision += 1;
+        self.frozen.revision
+    }
+
+    fn record(&mut self, revision: u64, mut sections: Vec<IVec3>) {
+        sections.sort_by_key(|s| (s.x, s.y, s.z));
+        sections.dedup();
+        for section in sections {
+            self.changes.push(Change { revision, section });
+        }
+        if self.changes.len() > MAX_CHANGES {
+            let cut = self.changes.len() - MAX_CHANGES / 2;
+            self.dropped_before = self.changes.get(cut).map_or(revision, |c| c.revision - 1);
+            self.changes.drain(..cut);
+        }
+    }
+
+    /// Sets one cell.
+    ///
+    /// # Errors
+    /// [`EditError`] for an out-of-range material or position.
+    pub fn set_cell(&mut self, cell: IVec3, value: Cell) -> Result<(), EditError> {
+        self.fill_box(cell, cell, value)
+    }
+
+    /// Sets every cell of the inclusive box `min..=max` to `value`.
+    ///
+    /// # Errors
+    /// [`EditError`] for an inverted or oversized box, out-of-range material or position.
+    pub fn fill_box(&mut self, min: IVec3, max: IVec3, value: Cell) -> Result<(), EditError> {
+        if min.cmpgt(max).any() {
+            return Err(EditError::InvertedBox { min, max });
+        }
+        Self::check_cell(min)?;
+        Self::check_cell(max)?;
+        let size = (max - min + IVec3::ONE).as_i64vec3();
+        let count = size.x.unsigned_abs() * size.y.unsigned_abs() * size.z.unsigned_abs();
+        if count > MAX_FILL_CELLS {
+            return Err(EditError::TooLarge(count));
+        }
+        let code = match (value, CellCode::encode(value)) {
+            (_, Some(code)) => code,
+            (Cell::Solid { mat, .. }, None) => return Err(EditError::MaterialOutOfRange(mat.0)),
+            (_, None) => return Err(EditError::MaterialOutOfRange(u16::MAX)),
+        };
+        let revision = self.begin_edit();
+        let (smin, smax) = (section_of(min), section_of(max));
+        let mut touched = Vec::new();
+        let absent = self.frozen.absent_cell();
+        let map = Arc::make_mut(&mut self.frozen.sections);
+        for sy in smin.y..=smax.y {
+            for sz in smin.z..=smax.z {
+                for sx in smin.x..=smax.x {
+                    let s = IVec3::new(sx, sy, sz);
+                    let lo = (s * 16).max(min);
+                    let hi = (s * 16 + IVec3::splat(15)).min(max);
+                    let whole = lo == s * 16 && hi == s * 16 + IVec3::splat(15);
+                    let slot = if whole {
+                        Slot {
+                            data: Data::Uniform(code),
+                            class: code.uniform_class(),
+                            revision,
+                        }
+                    } else {
+                        let old = map.get(&s);
+                        let mut cells = match old.map(|o| &o.data) {
+                            Some(Data::Cells(c)) => (**c).clone(),
+                            Some(Data::Uniform(c)) => SectionCells::filled(*c),
+                            None => SectionCells::filled(
+                                CellCode::encode(absent).unwrap_or(CellCode::UNKNOWN),
+                            ),
+                        };
+                        for y in lo.y..=hi.y {
+                            for z in lo.z..=hi.z {
+                                for x in lo.x..=hi.x {
+                                    cells.set(IVec3::new(x, y, z), code);
+                                }
+                            }
+                        }
+                        match cells.uniform_code() {
+                            Some(u) => Slot {
+                                data: Data::Uniform(u),
+                                class: u.uniform_class(),
+                                revision,
+                            },
+                            None => Slot {
+                                data: Data::Cells(Arc::new(cells)),
+                                class: SectionClass::Mixed,
+                                revision,
+                            },
+                        }
+                    };
+                    map.insert(s, slot);
+                    touched.push(s);
+                }
+            }
+        }
+        self.record(revision, touched);
+        Ok(())
+    }
+
+    /// Inserts or replaces a whole section (a chunk arriving): bumps residency, records a change.
+    ///
+    /// # Errors
+    /// [`EditError`] for an out-of-range material (uniform data) or position.
+    pub fn load_section(&mut self, section: IVec3, data: SectionData) -> Result<(), EditError> {
+        Self::check_cell(section * 16)?;
+        let data = match data {
+            SectionData::Uniform(cell) => Data::Uniform(
+                CellCode::encode(cell).ok_or(EditError::MaterialOutOfRange(u16::MAX))?,
+            ),
+            SectionData::Cells(cells) => match cells.uniform_code() {
+                Some(u) => Data::Uniform(u),
+                None => Data::Cells(Arc::new(cells)),
+            },
+        };
+        let class = match &data {
+            Data::Uniform(c) => c.uniform_class(),
+            Data::Cells(_) => SectionClass::Mixed,
+        };
+        let revision = self.begin_edit();
+        self.frozen.residency += 1;
+        Arc::make_mut(&mut self.frozen.sections).insert(
+            section,
+            Slot {
+                data,
+                class,
+                revision,
+            },
+        );
+        self.record(revision, vec![section]);
+        Ok(())
+    }
+
+    /// Unloads a section: it reads as Unknown afterwards. Bumps residency, records a change.
+    pub fn unload_section(&mut self, section: IVec3) {
+        let revision = self.begin_edit();
+        self.frozen.residency += 1;
+        let slot = Slot {
+            data: Data::Uniform(CellCode::UNKNOWN),
+            class: SectionClass::Unknown,
+            revision,
+        };
+        Arc::make_mut(&mut self.frozen.sections).insert(section, slot);
+        self.record(revision, vec![section]);
+    }
+
+    /// A copy of a stored section's cells (`None` if it was never stored).
+    #[must_use]
+    pub fn section_data(&self, section: IVec3) -> Option<SectionData> {
+        self.frozen.slot(section).map(|s| match &s.data {
+            Data::Uniform(c) => SectionData::Uniform(c.decode()),
+            Data::Cells(c) => SectionData::Cells((**c).clone()),
+        })
+    }
+}
+
+macro_rules! impl_probe {
+    ($t:ty) => {
+        impl WorldProbe for $t {
+            fn section_class(&self, section: IVec3) -> SectionClass {
+                self.frozen
+                    .slot(section)
+                    .map_or_else(|| self.frozen.absent_class(), |s| s.class)
+            }
+            fn cell(&self, cell: IVec3) -> Cell {
+                self.frozen
+                    .slot(section_of(cell))
+                    .map_or_else(|| self.frozen.absent_cell(), |s| s.cell(cell))
+            }
+            fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
+                match &self.frozen.slot(section)?.data {
+                    Data::Cells(c) => Some(c),
+                    Data::Uniform(_) => None,
+                }
+            }
+            fn epoch(&self) -> u64 {
+                self.frozen.epoch
+            }
+            fn revision(&self) -> u64 {
+                self.frozen.revision
+            }
+            fn section_revision(&self, section: IVec3) -> u64 {
+                self.frozen.slot(section).map_or(0, |s| s.revision)
+            }
+        }
+    };
+}
+
+impl_probe!(WorldStore);
+impl_probe!(WorldSnapshot);

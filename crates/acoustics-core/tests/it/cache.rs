@@ -1,0 +1,191 @@
+//! Cache behaviour: hit, miss after an edit in the box, epoch clear, late results rejected,
+//! echo anchors, room staleness (spec §3.4).
+
+use glam::{DVec3, IVec3};
+use resound_acoustics::cache::{
+    CachedClass, Overflow, Region, ResultCache, SectionClassCache, room_cache, room_region,
+};
+use resound_acoustics::queue::{Evaluator, Job, QueueSettings};
+use resound_acoustics::{Cell, Mode, OwnModel, SectionBox, SectionClass, WorldProbe, section_of};
+
+use crate::common::world;
+
+fn job(scene: &resound_acoustics::scene::Scene, mode: Mode, echo: bool) -> Job {
+    Job {
+        id: 1,
+        request: scene.request().unwrap(),
+        mode,
+        loudness: 1.0,
+        impulsive: false,
+        echo,
+    }
+}
+
+#[test]
+fn occlusion_hit_miss_after_edit_in_box_and_epoch_clear() {
+    let (scene, mut w) = world("W2");
+    let mut ev = Evaluator::new(OwnModel::default(), QueueSettings::default());
+    ev.enqueue(job(&scene, Mode::Direct, false)).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(r.completed[0].result.occ, 2.0);
+    assert_eq!(
+        (ev.stats().occlusion.hits, ev.stats().occlusion.misses),
+        (0, 1)
+    );
+
+    // Same request again: a hit, no cells spent.
+    ev.enqueue(job(&scene, Mode::Direct, false)).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(r.occlusion_cells, 0);
+    assert_eq!(ev.stats().occlusion.hits, 1);
+
+    // An edit far outside the ray box keeps the entry.
+    let rev = w.revision();
+    w.set_cell(IVec3::new(500, 100, 500), Cell::solid(Default::default()))
+        .unwrap();
+    ev.world_changed(w.changes_since(rev).unwrap());
+    ev.enqueue(job(&scene, Mode::Direct, false)).unwrap();
+    ev.run_tick(&w);
+    assert_eq!(ev.stats().occlusion.hits, 2);
+
+    // Cut a hole through both wall layers on the straight path: the entry is invalidated, the
+    // new trace sees occ 0 on the straight path (9 paths: minimum).
+    let rev = w.revision();
+    w.fill_box(IVec3::new(30, 0, -1), IVec3::new(31, 3, 1), Cell::Air)
+        .unwrap();
+    ev.world_changed(w.changes_since(rev).unwrap());
+    ev.enqueue(job(&scene, Mode::Direct, false)).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(ev.stats().occlusion.misses, 2);
+    assert_eq!(r.completed[0].result.occ, 0.0);
+
+    // A new epoch clears everything.
+    let clears = ev.stats().occlusion.clears;
+    w.set_epoch(7);
+    ev.enqueue(job(&scene, Mode::Direct, false)).unwrap();
+    ev.run_tick(&w);
+    assert_eq!(ev.stats().occlusion.clears, clears + 1);
+    assert_eq!(ev.stats().occlusion.misses, 3);
+}
+
+#[test]
+fn result_computed_before_an_overlapping_edit_is_rejected() {
+    let (scene, mut w) = world("W2");
+    let old = w.snapshot();
+    let rev = w.revision();
+    w.fill_box(IVec3::new(30, 0, -16), IVec3::new(31, 15, 15), Cell::Air)
+        .unwrap();
+    let mut ev = Evaluator::new(OwnModel::default(), QueueSettings::default());
+    ev.world_changed(w.changes_since(rev).unwrap());
+    ev.enqueue(job(&scene, Mode::Direct, false)).unwrap();
+    // The worker still holds the old snapshot: its result is dropped, the job stays queued.
+    let r = ev.run_tick(&old);
+    assert_eq!(r.discarded, 1);
+    assert!(r.completed.is_empty());
+    assert_eq!(r.queued, 1);
+    let r = ev.run_tick(&w);
+    assert_eq!(r.completed[0].result.occ, 0.0);
+}
+
+#[test]
+fn echo_cache_invalidated_by_anchor_section_only() {
+    let (scene, mut w) = world("G");
+    let mut ev = Evaluator::new(OwnModel::default(), QueueSettings::default());
+    ev.enqueue(job(&scene, Mode::Reflect, true)).unwrap();
+    let r = ev.run_tick(&w);
+    let taps = r.completed[0].result.taps.clone();
+    assert_eq!(taps.len(), 2);
+    ev.enqueue(job(&scene, Mode::Reflect, true)).unwrap();
+    ev.run_tick(&w);
+    assert_eq!(ev.stats().echo.hits, 1);
+    // Edit in the anchor section of the first tap (the south wall behind P).
+    let rev = w.revision();
+    let anchor = taps[0].anchor;
+    w.fill_box(
+        anchor - IVec3::new(3, 0, 0),
+        anchor + IVec3::new(3, 3, 0),
+        Cell::Air,
+    )
+    .unwrap();
+    ev.world_changed(w.changes_since(rev).unwrap());
+    ev.enqueue(job(&scene, Mode::Reflect, true)).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(ev.stats().echo.misses, 2);
+    // The wall behind P is gone: that plane no longer validates there.
+    assert_eq!(r.completed[0].result.taps.len(), 1);
+}
+
+#[test]
+fn room_cache_keeps_stale_value_and_clears_on_epoch() {
+    let mut c = room_cache::<u32>();
+    let key = [0, 0, 0];
+    assert!(c.insert(key, 5, room_region(IVec3::ZERO), 0, 0, false));
+    assert!(c.get(&key, 1).unwrap().fresh);
+    // A change 60 blocks away is within ±65: stale, value kept.
+    let near = resound_acoustics::Change {
+        revision: 1,
+        section: section_of(IVec3::new(60, 0, 0)),
+    };
+    c.on_changes(&[near]);
+    let hit = c.get(&key, 2).unwrap();
+    assert_eq!((hit.value, hit.fresh), (5, false));
+    // Far change: no effect on a fresh entry.
+    assert!(c.insert(key, 6, room_region(IVec3::ZERO), 1, 3, false));
+    c.on_changes(&[resound_acoustics::Change {
+        revision: 2,
+        section: section_of(IVec3::new(200, 0, 0)),
+    }]);
+    assert!(c.get(&key, 4).unwrap().fresh);
+    c.set_epoch(3);
+    assert!(c.get(&key, 5).is_none());
+}
+
+#[test]
+fn occlusion_cache_overflow_clears_all_and_unknown_entries_expire() {
+    let mut c: ResultCache<u32, u32> = ResultCache::new(4, Overflow::ClearAll, false);
+    for k in 0..4 {
+        assert!(c.insert(k, k, Region::Nothing, 0, 0, false));
+    }
+    assert_eq!(c.len(), 4);
+    assert!(c.insert(9, 9, Region::Nothing, 0, 0, false));
+    assert_eq!(c.len(), 1);
+    assert!(c.insert(10, 10, Region::Box(SectionBox::of(IVec3::ZERO)), 0, 0, true));
+    assert!(c.get(&10, 19).is_some());
+    assert!(c.get(&10, 20).is_none(), "met Unknown: marked for re-trace");
+}
+
+#[test]
+fn section_class_cache_is_lru_within_its_byte_cap() {
+    let mut c = SectionClassCache::new(513 * 2 + 1);
+    c.insert(IVec3::ZERO, CachedClass::Mixed(Box::new([0; 64])));
+    c.insert(IVec3::X, CachedClass::Mixed(Box::new([0; 64])));
+    c.insert(IVec3::Y, CachedClass::Uniform(SectionClass::Empty));
+    assert_eq!(c.bytes(), 513 * 2 + 1);
+    assert!(c.get(IVec3::ZERO).is_some()); // now most recent
+    c.insert(IVec3::Z, CachedClass::Mixed(Box::new([0; 64])));
+    assert!(c.get(IVec3::X).is_none(), "least recently used evicted");
+    assert!(c.get(IVec3::ZERO).is_some());
+    assert!(c.bytes() <= 513 * 2 + 1);
+    c.on_changes(&[resound_acoustics::Change {
+        revision: 1,
+        section: IVec3::ZERO,
+    }]);
+    assert!(c.get(IVec3::ZERO).is_none());
+    c.set_epoch(2);
+    assert_eq!(c.bytes(), 0);
+}
+
+#[test]
+fn snapshot_is_stable_while_the_store_changes() {
+    let (_, mut w) = world("W1");
+    let snap = w.snapshot();
+    w.fill_box(IVec3::new(30, 0, -16), IVec3::new(30, 15, 15), Cell::Air)
+        .unwrap();
+    assert!(snap.cell(IVec3::new(30, 5, 0)).is_solid());
+    assert!(!w.cell(IVec3::new(30, 5, 0)).is_solid());
+    assert!(
+        w.section_revision(section_of(IVec3::new(30, 5, 0)))
+            > snap.section_revision(section_of(IVec3::new(30, 5, 0)))
+    );
+    let _ = DVec3::ZERO;
+}

@@ -1,0 +1,646 @@
+use glam::Vec3;
+use resound_datformat::record::LandBlock;
+
+use super::*;
+use crate::event::Outcome;
+use crate::geometry::{Direction, land_block_id};
+use crate::instance::SoundState;
+use crate::source::{MemoryLandBlocks, MemorySoundTables};
+use crate::testkit::{asd, block, region, stb, table, word};
+
+const BX: u32 = 0xA9;
+const BY: u32 = 0xB4;
+const STB_A: u32 = 0x2000_0001;
+const STB_B: u32 = 0x2000_0002;
+const STB_MISSING: u32 = 0x2000_00F0;
+
+/// Terrain types: 0 → STB A (two constant sounds and one intermittent), 1 → STB B (one
+/// intermittent), 2 → the STB whose table is missing, 3 → nothing.
+fn test_region() -> Region {
+    region(
+        vec![
+            stb(
+                STB_A,
+                vec![
+                    asd(0x46, 0.6, 0.0, 5.0, 5.0),
+                    asd(0x47, 0.3, 0.0, 7.0, 99.0),
+                    asd(0x48, 0.8, 0.9, 2.0, 6.0),
+                ],
+            ),
+            stb(STB_B, vec![asd(0x49, 0.5, 0.4, 3.0, 3.0)]),
+            stb(STB_MISSING, vec![asd(0x46, 0.5, 0.0, 4.0, 4.0)]),
+        ],
+        &[0, 1, 2],
+        &[&[0], &[1], &[2], &[]],
+    )
+}
+
+fn tables() -> MemorySoundTables {
+    MemorySoundTables::new([
+        table(
+            STB_A,
+            &[
+                (0x46, &[(0x0A00_0001, 1.0)]),
+                (0x47, &[(0x0A00_0002, 1.0), (0x0A00_0003, 1.0)]),
+                (0x48, &[(0x0A00_0004, 1.0)]),
+            ],
+        ),
+        table(STB_B, &[(0x49, &[(0x0A00_0005, 1.0)])]),
+    ])
+}
+
+/// The 3×3 ring around (BX, BY), all terrain type 3 (no sound).
+fn empty_ring() -> Vec<LandBlock> {
+    let mut v = Vec::new();
+    for x in BX - 1..=BX + 1 {
+        for y in BY - 1..=BY + 1 {
+            v.push(block(x, y, word(3, 0), 0));
+        }
+    }
+    v
+}
+
+fn set_cell(blocks: &mut [LandBlock], bx: u32, by: u32, x: usize, y: usize, w: u16, h: u8) {
+    let b = blocks
+        .iter_mut()
+        .find(|b| b.id == land_block_id(bx, by))
+        .unwrap();
+    b.terrain[x * 9 + y] = w;
+    b.height[x * 9 + y] = h;
+}
+
+fn new_ambient() -> Ambient {
+    Ambient::new(
+        &test_region(),
+        Seeds { ran2: 1, crt: 1 },
+        SoundSettings::default(),
+    )
+    .unwrap()
+}
+
+fn at(cell_low: u32, x: f32, y: f32, z: f32) -> Position {
+    Position::new((BX << 24) | (BY << 16) | cell_low, Vec3::new(x, y, z))
+}
+
+fn rebuilt(c: PositionChange) -> Rebuild {
+    match c {
+        PositionChange::Rebuilt(r) => r,
+        other => panic!("expected a rebuild, got {other:?}"),
+    }
+}
+
+/// `Ambient::AddSound` @ 0x00551610: `total_sound_count` is bumped once per cell while each of
+/// the set's N entries gets `w` — the sum of counts is N × total, and `current_volume` may exceed
+/// the authored volume.
+#[test]
+fn add_sound_n_times_asymmetry() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut failures = Vec::new();
+    a.init_sounds(&at(1, 50.0, 50.0, 0.0));
+    let d = a.region.get_stb_desc(0, 0, &mut t, &mut failures).unwrap();
+    assert!(a.add_sound(d, &at(1, 60.0, 50.0, 0.0))); // 10 m: w = 1
+    assert!(a.add_sound(d, &at(1, 50.0, 110.0, 0.0))); // 60 m: w = 1/9
+    let total = 1.0 + 400.0 / 3600.0;
+    assert_eq!(a.total_sound_count(), total);
+    assert_eq!(a.sounds().len(), 3);
+    let sum: f32 = a.sounds().iter().map(|s| s.sound_count).sum();
+    assert!((sum - 3.0 * total).abs() < 1e-6);
+    let mut events = Vec::new();
+    a.update_play_queue(0.0, &mut events);
+    // ConstantSound A: volume / total · count = 0.6 (the full volume, though it is 1 of 3)
+    assert_eq!(
+        a.sounds()[0].state,
+        SoundState::Constant {
+            current_volume: 0.6 / total * total
+        }
+    );
+    assert_eq!(a.region().stb_desc()[0].play_count, 3);
+}
+
+/// `Ambient::AddSound` @ 0x00551610: kept at exactly 120 m (d² ≤ 14400), dropped beyond, and
+/// nothing at all when ambient sounds are disabled.
+#[test]
+fn add_sound_distance_gate_and_enable() {
+    let mut a = new_ambient();
+    a.init_sounds(&at(1, 0.0, 0.0, 0.0));
+    assert!(a.add_sound(0, &at(1, 120.0, 0.0, 0.0)));
+    assert_eq!(a.total_sound_count(), 400.0 / 14400.0);
+    assert!(!a.add_sound(0, &at(1, 120.01, 0.0, 0.0)));
+    // across a block boundary: the cell 120 m east in the next block
+    assert!(a.add_sound(
+        0,
+        &Position::new(
+            ((BX + 1) << 24) | (BY << 16) | 1,
+            Vec3::new(-72.0, 0.0, 0.0)
+        )
+    ));
+    a.set_settings(SoundSettings {
+        ambient_sounds_enabled: false,
+        ..SoundSettings::default()
+    });
+    let before = a.total_sound_count();
+    assert!(!a.add_sound(0, &at(1, 1.0, 0.0, 0.0)));
+    assert_eq!(a.total_sound_count(), before);
+}
+
+/// `Ambient::GetSound` @ 0x005510B0: linear `(desc, index)` cache, appended in first-use order,
+/// never evicted.
+#[test]
+fn get_sound() {
+    let mut a = new_ambient();
+    assert_eq!(a.get_sound(1, 0), Some(0));
+    assert_eq!(a.get_sound(0, 2), Some(1));
+    assert_eq!(a.get_sound(1, 0), Some(0));
+    assert_eq!(a.sounds()[1].kind(), SoundKind::Intermit);
+    assert_eq!(a.get_sound(0, 0), Some(2));
+    assert_eq!(a.sounds()[2].kind(), SoundKind::Constant);
+    assert_eq!(a.get_sound(0, 9), None); // no such entry
+    assert_eq!(a.get_sound(9, 0), None);
+    a.init_sounds(&at(1, 0.0, 0.0, 0.0));
+    assert_eq!(a.sounds().len(), 3, "InitSounds resets, never evicts");
+}
+
+/// `Ambient::InitSounds` @ 0x005515D0.
+#[test]
+fn init_sounds() {
+    let mut a = new_ambient();
+    a.init_sounds(&at(1, 0.0, 0.0, 0.0));
+    a.add_sound(1, &at(1, 5.0, 0.0, 0.0));
+    assert!(a.total_sound_count() > 0.0);
+    a.init_sounds(&at(2, 3.0, 4.0, 5.0));
+    assert_eq!(a.player_pos(), at(2, 3.0, 4.0, 5.0));
+    assert_eq!(a.total_sound_count(), 0.0);
+    assert!(a.sounds().iter().all(|s| s.sound_count == 0.0));
+}
+
+/// `CLandBlock::add_ambient_sounds` @ 0x00530310 (x-major erratum): the sound sits at the land
+/// cell's SW vertex `(24x, 24y, LandHeightTable[h])` in cell `x·8 + y + 1`; a scene ordinal at or
+/// beyond `NumSceneType` is skipped.
+#[test]
+fn add_ambient_sounds_land_block() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut b = block(BX, BY, word(3, 0), 0);
+    // land cell (x=2, y=5): SW vertex (48, 120), height byte 10 → z = 20
+    b.terrain[2 * 9 + 5] = word(1, 0);
+    b.height[2 * 9 + 5] = 10;
+    // scene ordinal 1 of terrain type 1 is beyond its one slot: skipped
+    b.terrain[4 * 9 + 4] = word(1, 1);
+    // the 9th row/column of vertices is never a land cell's SW corner
+    b.terrain[8 * 9 + 8] = word(1, 0);
+    a.init_sounds(&at(0x12, 48.0, 60.0, 20.0));
+    let mut r = Rebuild::default();
+    a.add_land_block_sounds(&b, BX, BY, &mut t, &mut r);
+    assert_eq!((r.add_sound_calls, r.contributing_cells), (1, 1));
+    let SoundState::Intermit(st) = a.sounds()[0].state else {
+        panic!()
+    };
+    // 60 m due north (x-major); a y-major walk would have put it at (120, 48)
+    assert_eq!(st.directions().len(), 1);
+    assert_eq!(st.directions()[0].dir, Direction::North);
+    assert_eq!(
+        (st.directions()[0].min_dist, st.directions()[0].max_dist),
+        (50.0, 70.0)
+    );
+    assert_eq!(crate::geometry::land_cell_id(BX, BY, 2, 5) & 0xFFFF, 22);
+}
+
+/// `LScape::add_ambient_sounds` @ 0x00505810 / `get_block_orient` @ 0x00504F90: the 3×3 ring,
+/// outer x; absent blocks skipped and listed; beyond the world edge not even asked for.
+#[test]
+fn add_ambient_sounds_lscape_ring() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut lb = MemoryLandBlocks::new(empty_ring());
+    lb.remove(land_block_id(BX + 1, BY - 1));
+    let mut ev = Vec::new();
+    let r = rebuilt(
+        a.change_position(&at(1, 1.0, 1.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
+            .unwrap(),
+    );
+    let expected: Vec<u32> = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 0),
+        (0, 1),
+        (1, 0),
+        (1, 1),
+    ]
+    .iter()
+    .map(|&(dx, dy): &(i32, i32)| land_block_id((BX as i32 + dx) as u32, (BY as i32 + dy) as u32))
+    .collect();
+    assert_eq!(r.land_blocks, expected);
+    assert_eq!(r.missing_land_blocks, [land_block_id(BX + 1, BY - 1)]);
+    assert_eq!(lb.loads, 9);
+    // at the world's west/south edge only 4 blocks exist
+    let mut a = new_ambient();
+    let mut lb = MemoryLandBlocks::new([block(0, 0, word(0, 0), 0)]);
+    let r = rebuilt(
+        a.change_position(
+            &Position::new(0x0000_0001, Vec3::new(1.0, 1.0, 0.0)),
+            false,
+            0.0,
+            &mut t,
+            &mut lb,
+            &mut ev,
+        )
+        .unwrap(),
+    );
+    assert_eq!(lb.loads, 4);
+    assert_eq!(r.land_blocks, [0x0000_FFFF]);
+    assert_eq!(
+        r.missing_land_blocks,
+        [0x0001_FFFF, 0x0100_FFFF, 0x0101_FFFF]
+    );
+    assert_eq!(r.add_sound_calls, 64);
+}
+
+/// `CellManager::ChangePosition` @ 0x004559B0: rebuild only on a new cell (or none current);
+/// cell 0 resets; bad positions are typed errors that change nothing.
+#[test]
+fn change_position_lifecycle() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut blocks = empty_ring();
+    set_cell(&mut blocks, BX, BY, 1, 1, word(0, 0), 0);
+    let mut lb = MemoryLandBlocks::new(blocks);
+    let mut ev = Vec::new();
+    let p = at(1, 10.0, 10.0, 0.0);
+    let r = rebuilt(
+        a.change_position(&p, false, 0.0, &mut t, &mut lb, &mut ev)
+            .unwrap(),
+    );
+    assert!(r.outdoorish);
+    let snap = a.snapshot();
+    // moving within the cell changes nothing
+    let c = a
+        .change_position(&at(1, 20.0, 3.0, 0.0), false, 1.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    assert_eq!(c, PositionChange::Unchanged);
+    assert_eq!(a.snapshot(), snap);
+    assert_eq!(a.player_pos(), p);
+    // crossing into the next cell rebuilds
+    let c = a
+        .change_position(
+            &at(2, 10.0, 30.0, 0.0),
+            false,
+            2.0,
+            &mut t,
+            &mut lb,
+            &mut ev,
+        )
+        .unwrap();
+    assert!(matches!(c, PositionChange::Rebuilt(_)));
+    assert_eq!(a.current_cell(), Some(at(2, 0.0, 0.0, 0.0).objcell_id));
+    // errors leave the state alone
+    let before = a.snapshot();
+    let nan = at(3, f32::NAN, 0.0, 0.0);
+    assert!(matches!(
+        a.change_position(&nan, false, 3.0, &mut t, &mut lb, &mut ev),
+        Err(ChangePositionError::NonFinitePosition { .. })
+    ));
+    assert_eq!(
+        a.change_position(
+            &at(0x41, 0.0, 0.0, 0.0),
+            false,
+            3.0,
+            &mut t,
+            &mut lb,
+            &mut ev
+        ),
+        Err(ChangePositionError::InvalidCellId(
+            at(0x41, 0.0, 0.0, 0.0).objcell_id
+        ))
+    );
+    assert!(matches!(
+        a.change_position(
+            &at(3, 1.0, 1.0, 0.0),
+            false,
+            f64::NAN,
+            &mut t,
+            &mut lb,
+            &mut ev
+        ),
+        Err(ChangePositionError::NonFiniteTime(_))
+    ));
+    assert_eq!(a.snapshot(), before);
+    // cell 0: CellManager::Reset
+    let c = a
+        .change_position(
+            &Position::new(0, Vec3::ZERO),
+            false,
+            4.0,
+            &mut t,
+            &mut lb,
+            &mut ev,
+        )
+        .unwrap();
+    assert_eq!(c, PositionChange::Reset);
+    assert_eq!(a.current_cell(), None);
+    // with no current cell, the same cell rebuilds again
+    let c = a
+        .change_position(
+            &at(2, 10.0, 30.0, 0.0),
+            false,
+            5.0,
+            &mut t,
+            &mut lb,
+            &mut ev,
+        )
+        .unwrap();
+    assert!(matches!(c, PositionChange::Rebuilt(_)));
+}
+
+/// `CEnvCell::add_ambient_sounds` @ 0x00694750 is an empty stub: an EnvCell hears the outdoor set
+/// only when `seen_outside`.
+#[test]
+fn env_cell_add_ambient_sounds() {
+    let mut t = tables();
+    let mut lb = MemoryLandBlocks::new(vec![block(BX, BY, word(0, 0), 0)]);
+    let mut ev = Vec::new();
+    let inside = at(0x0105, 50.0, 50.0, 0.0);
+    let mut a = new_ambient();
+    let r = rebuilt(
+        a.change_position(&inside, false, 0.0, &mut t, &mut lb, &mut ev)
+            .unwrap(),
+    );
+    assert!(!r.outdoorish);
+    assert_eq!(
+        (r.add_sound_calls, a.total_sound_count(), lb.loads),
+        (0, 0.0, 0)
+    );
+    let mut a = new_ambient();
+    let r = rebuilt(
+        a.change_position(&inside, true, 0.0, &mut t, &mut lb, &mut ev)
+            .unwrap(),
+    );
+    assert!(r.outdoorish);
+    assert_eq!(r.add_sound_calls, 64);
+    assert!(a.total_sound_count() > 0.0);
+}
+
+/// `Ambient::UpdatePlayQueue` @ 0x551A50: newly audible sounds play at once; already queued ones
+/// keep their due time.
+#[test]
+fn update_play_queue() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut lb = MemoryLandBlocks::new(vec![block(BX, BY, word(0, 0), 0)]);
+    let mut ev = Vec::new();
+    a.change_position(
+        &at(1, 10.0, 10.0, 0.0),
+        false,
+        100.0,
+        &mut t,
+        &mut lb,
+        &mut ev,
+    )
+    .unwrap();
+    assert!(a.sounds().iter().all(|s| s.on_queue));
+    assert_eq!(a.queue().len(), 3);
+    // the two constant sounds played from the centre at time 100
+    let constant: Vec<_> = ev
+        .iter()
+        .filter(|e| e.kind == SoundKind::Constant)
+        .collect();
+    assert_eq!(constant.len(), 2);
+    assert!(
+        constant
+            .iter()
+            .all(|e| e.time == 100.0
+                && matches!(e.outcome, Outcome::Play(v) if v.position.is_none()))
+    );
+    let keys: Vec<f64> = a.queue().iter().map(|(k, _)| k).collect();
+    // a rebuild in another cell keeps every queued key
+    a.change_position(
+        &at(9, 30.0, 10.0, 0.0),
+        false,
+        101.0,
+        &mut t,
+        &mut lb,
+        &mut ev,
+    )
+    .unwrap();
+    assert_eq!(a.queue().iter().map(|(k, _)| k).collect::<Vec<_>>(), keys);
+    // disabled: no plays, no queue changes
+    let mut a = new_ambient();
+    a.set_settings(SoundSettings {
+        ambient_sounds_enabled: false,
+        ..SoundSettings::default()
+    });
+    ev.clear();
+    a.update_play_queue(0.0, &mut ev);
+    assert!(ev.is_empty() && a.queue().is_empty());
+}
+
+/// `Ambient::ReleaseSoundTables` @ 0x00455770 and `FlushSoundTables` @ 0x00452920: tables of sets
+/// with `play_count == 0` are released and re-fetched lazily; loads and releases counted.
+#[test]
+fn release_and_flush_sound_tables() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut blocks = empty_ring();
+    set_cell(&mut blocks, BX, BY, 0, 0, word(0, 0), 0); // STB A at (0, 0)
+    set_cell(&mut blocks, BX, BY, 7, 7, word(1, 0), 0); // STB B at (168, 168)
+    let mut lb = MemoryLandBlocks::new(blocks);
+    let mut ev = Vec::new();
+    // at (5, 5): A is in range; B (230 m) is loaded by the gather but gets no instance, so
+    // ReleaseSoundTables (which walks the instances) never releases it — retail
+    a.change_position(&at(1, 5.0, 5.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    assert_eq!(t.loads, [STB_A, STB_B]);
+    assert!(t.releases.is_empty());
+    assert!(a.region().stb_desc()[1].sound_table.is_some());
+    assert!(a.sounds().iter().all(|s| s.desc == 0));
+    // at (160, 160) in cell 55: B in range, A (226 m) released
+    t.clear_counts();
+    a.change_position(
+        &at(55, 160.0, 160.0, 0.0),
+        false,
+        1.0,
+        &mut t,
+        &mut lb,
+        &mut ev,
+    )
+    .unwrap();
+    assert_eq!(
+        (t.loads.as_slice(), t.releases.as_slice()),
+        (&[][..], &[STB_A][..])
+    );
+    assert!(a.region().stb_desc()[0].sound_table.is_none());
+    // back at (5, 30): A is fetched again lazily, B (now with an instance) released
+    t.clear_counts();
+    a.change_position(&at(2, 5.0, 30.0, 0.0), false, 2.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    assert_eq!(
+        (t.loads.as_slice(), t.releases.as_slice()),
+        (&[STB_A][..], &[STB_B][..])
+    );
+    // flush: every table an instance holds goes; the queue is kept
+    t.clear_counts();
+    let queued = a.queue().len();
+    a.reset(&mut t);
+    assert_eq!(t.releases, [STB_A]);
+    assert_eq!(a.queue().len(), queued);
+    assert_eq!(a.total_sound_count(), 0.0);
+    // stale nodes fall out when they pop: CanHear fails, on_queue cleared, no events
+    ev.clear();
+    a.use_time(1e9, &mut ev);
+    assert!(ev.is_empty());
+    assert!(a.queue().is_empty());
+    assert!(a.sounds().iter().all(|s| !s.on_queue));
+}
+
+/// `AmbientSTBDesc::InitSoundTable` @ 0x004FEA60 through a whole rebuild: a missing SoundTable is
+/// negative-cached and never retried, across any number of rebuilds.
+#[test]
+fn missing_sound_table_never_retried() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut lb = MemoryLandBlocks::new(vec![block(BX, BY, word(2, 0), 0)]);
+    let mut ev = Vec::new();
+    for i in 1..=5 {
+        let r = rebuilt(
+            a.change_position(&at(i, 1.0, 1.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
+                .unwrap(),
+        );
+        assert_eq!(r.add_sound_calls, 0);
+    }
+    assert_eq!(t.loads, [STB_MISSING]);
+    assert!(a.region().stb_desc()[2].stb_not_found);
+    assert!(a.sounds().is_empty() && ev.is_empty());
+}
+
+/// `Ambient::UseTime` @ 0x551880 and `Ambient::Play` @ 0x5517A0: strict `key < now`; a
+/// continuous sound re-triggers at exactly `min_rate` after *now* (drift, no catch-up) with no
+/// interval draw; disabled keeps the queue.
+#[test]
+fn use_time_and_play() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    // STB A only, one cell 8 m away: constant sounds at full share
+    let mut lb = MemoryLandBlocks::new(vec![{
+        let mut b = block(BX, BY, word(3, 0), 0);
+        b.terrain[0] = word(0, 0);
+        b
+    }]);
+    let mut ev = Vec::new();
+    a.change_position(&at(1, 8.0, 0.0, 0.0), false, 10.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    // constant sound 0 (min_rate 5) is due at exactly 15.0
+    let due: Vec<(f64, usize)> = a.queue().iter().collect();
+    assert!(due.contains(&(15.0, 0)));
+    assert!(due.contains(&(17.0, 1)));
+    ev.clear();
+    a.use_time(15.0, &mut ev);
+    assert!(ev.iter().all(|e| e.sound != 0), "key == now does not fire");
+    // fire late at 15.5: the next is at 20.5 (from now), and exactly one ran2 draw (the row
+    // pick) and one CRT draw were used
+    let rng_before = a.rng.clone();
+    let crt_before = a.crt.clone();
+    // make sure only sound 0 is due
+    let only_zero = a.queue().iter().filter(|&(k, _)| k < 15.5).count();
+    assert_eq!(only_zero, 1);
+    ev.clear();
+    a.use_time(15.5, &mut ev);
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].sound, 0);
+    assert!(a.queue().iter().any(|x| x == (20.5, 0)));
+    let mut r = rng_before;
+    r.rand();
+    assert_eq!(
+        a.rng, r,
+        "one draw: the row pick; GetPlayInterval drew nothing"
+    );
+    let mut c = crt_before;
+    c.rand();
+    assert_eq!(a.crt, c);
+    let Outcome::Play(v) = ev[0].outcome else {
+        panic!()
+    };
+    // from centre: gain = A · (A · current_volume) = 0.6
+    assert_eq!(
+        (v.position, v.pan, v.distance, v.wave_id),
+        (None, 0, 0.0, 0x0A00_0001)
+    );
+    assert_eq!(v.db, (0.6_f64.log2() * 6.0206).ceil() as i32);
+    // disabled: nothing pops, the queue is kept
+    a.set_settings(SoundSettings {
+        ambient_sounds_enabled: false,
+        ..SoundSettings::default()
+    });
+    let n = a.queue().len();
+    ev.clear();
+    a.use_time(1e6, &mut ev);
+    assert_eq!((ev.len(), a.queue().len()), (0, n));
+    // NaN time pops nothing
+    a.set_settings(SoundSettings::default());
+    a.use_time(f64::NAN, &mut ev);
+    assert_eq!((ev.len(), a.queue().len()), (0, n));
+}
+
+/// `Ambient::Play` → `PlayAmbientSound`: an intermittent sound is placed around the **camera**
+/// (the listener), not the player's feet used for the gather; level and pan follow from the
+/// camera too.
+#[test]
+fn play_uses_camera_not_player() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut lb = MemoryLandBlocks::new(vec![{
+        let mut b = block(BX, BY, word(3, 0), 0);
+        b.terrain[(3 * 9) + 3] = word(1, 0); // STB B at (72, 72)
+        b
+    }]);
+    let camera = Listener {
+        position: Position::new(
+            (BX << 24) | ((BY + 2) << 16) | 1,
+            Vec3::new(10.0, 10.0, 50.0),
+        ),
+        heading_deg: 90.0,
+    };
+    a.set_listener(camera).unwrap();
+    let mut ev = Vec::new();
+    // STB B: play_chance = 0.4/w·w = 0.4; run until an intermittent sound plays
+    a.change_position(
+        &at(0x13, 60.0, 60.0, 0.0),
+        false,
+        0.0,
+        &mut t,
+        &mut lb,
+        &mut ev,
+    )
+    .unwrap();
+    let mut now = 0.0;
+    while !ev.iter().any(|e| matches!(e.outcome, Outcome::Play(_))) && now < 1000.0 {
+        now += 0.5;
+        a.use_time(now, &mut ev);
+    }
+    let e = ev
+        .iter()
+        .find(|e| matches!(e.outcome, Outcome::Play(_)))
+        .unwrap();
+    let Outcome::Play(v) = e.outcome else {
+        panic!()
+    };
+    let p = v.position.unwrap();
+    assert_eq!(p.objcell_id, camera.position.objcell_id);
+    assert_eq!(p.origin.z, 50.0);
+    // 17 m away (viewer block gives [4, 10]... the cell is at 16.97 m: slot [6.97, 26.97])
+    let d = camera.position.distance(&p);
+    assert!((6.9..27.0).contains(&d), "{d}");
+    assert_eq!(v.distance, p.distance(&camera.position));
+    assert_eq!(
+        v.pan,
+        crate::sound_manager::pan(&p, &camera, v.distance, &SoundSettings::default())
+    );
+    assert!(
+        a.set_listener(Listener {
+            heading_deg: f32::NAN,
+            ..camera
+        })
+        .is_err()
+    );
+}

@@ -1,0 +1,79 @@
+use super::*;
+
+/// `Position::get_offset` @ 0x509F60 / `LandDefs::get_block_offset` @ 0x43E630.
+#[test]
+fn get_offset() {
+    let a = Position::new(0xA9B4_0001, Vec3::new(10.0, 20.0, 5.0));
+    let same = Position::new(0xA9B4_0040, Vec3::new(180.0, 170.0, 7.0));
+    assert_eq!(a.get_offset(&same), Vec3::new(170.0, 150.0, 2.0));
+    // one block east and one south
+    let b = Position::new(0xAAB3_0001, Vec3::new(0.0, 0.0, 0.0));
+    assert_eq!(a.get_offset(&b), Vec3::new(182.0, -212.0, -5.0));
+    assert_eq!(
+        block_offset(0xA9B4_0001, 0xA8B6_0002),
+        Vec3::new(-192.0, 384.0, 0.0)
+    );
+}
+
+/// `LandDefs::lcoord_to_gid`: cell numbering is x-major, SW = 1, NW = 8, (1,0) = 9, NE = 64.
+#[test]
+fn lcoord_to_gid() {
+    assert_eq!(super::lcoord_to_gid(0xA9 * 8, 0xB4 * 8), 0xA9B4_0001);
+    assert_eq!(super::lcoord_to_gid(0xA9 * 8, 0xB4 * 8 + 7), 0xA9B4_0008);
+    assert_eq!(super::lcoord_to_gid(0xA9 * 8 + 1, 0xB4 * 8), 0xA9B4_0009);
+    assert_eq!(
+        super::lcoord_to_gid(0xA9 * 8 + 7, 0xB4 * 8 + 7),
+        0xA9B4_0040
+    );
+    assert_eq!(land_cell_id(0xA9, 0xB4, 7, 7), 0xA9B4_0040);
+    assert_eq!(land_cell_id(0xA9, 0xB4, 1, 0), 0xA9B4_0009);
+}
+
+/// `inbound_valid_cellid`.
+#[test]
+fn inbound_valid_cellid() {
+    assert!(is_valid_cell_id(0xA9B4_0001));
+    assert!(is_valid_cell_id(0xA9B4_0040));
+    assert!(!is_valid_cell_id(0xA9B4_0041));
+    assert!(!is_valid_cell_id(0xA9B4_0000));
+    assert!(is_valid_cell_id(0xA9B4_0100));
+    assert!(!is_valid_cell_id(0xA9B4_FFFE));
+    assert!(is_valid_cell_id(0xA9B4_FFFF));
+    assert!(!is_valid_cell_id(0xFFB4_0001));
+    assert!(is_outdoor_cell(0xA9B4_0040));
+    assert!(!is_outdoor_cell(0xA9B4_0100));
+    assert!(is_land_cell(0xA9B4_0001));
+}
+
+/// `LandDefs::heading` @ 0x5A9A30: the table's stored floats (SW is 3.9269907, one ulp under
+/// 5π/4 in f32).
+#[test]
+fn land_defs_heading() {
+    use std::f32::consts::PI;
+    assert_eq!(Direction::North.heading(), 0.0);
+    assert_eq!(Direction::East.heading(), PI / 2.0);
+    assert_eq!(Direction::South.heading(), PI);
+    assert_eq!(Direction::West.heading(), 3.0 * PI / 2.0);
+    assert_eq!(Direction::NorthEast.heading(), PI / 4.0);
+    assert_eq!(Direction::SouthEast.heading(), 3.0 * PI / 4.0);
+    assert_eq!(Direction::SouthWest.heading(), 3.926_990_7);
+    assert!((Direction::SouthWest.heading() - 5.0 * PI / 4.0).abs() < 1e-6);
+    assert_eq!(Direction::NorthWest.heading(), 5.497_787);
+    assert!((Direction::NorthWest.heading() - 7.0 * PI / 4.0).abs() < 1e-6);
+    assert_eq!(Direction::InViewerBlock.heading(), 0.0);
+}
+
+/// `Position::heading` @ 0x5A9520: compass bearing, 0 straight overhead.
+#[test]
+fn position_heading() {
+    let p = Position::new(0xA9B4_0001, Vec3::new(50.0, 50.0, 0.0));
+    let at = |x: f32, y: f32| Position::new(0xA9B4_0001, Vec3::new(x, y, 0.0));
+    assert_eq!(p.heading(&at(50.0, 60.0)), 0.0);
+    assert_eq!(p.heading(&at(60.0, 50.0)), 90.0);
+    assert_eq!(p.heading(&at(50.0, 40.0)), 180.0);
+    assert_eq!(p.heading(&at(40.0, 50.0)), 270.0);
+    assert_eq!(
+        p.heading(&Position::new(0xA9B4_0001, Vec3::new(50.0001, 50.0, 30.0))),
+        0.0
+    );
+}

@@ -1,0 +1,150 @@
+use glam::Vec3;
+use resound_datformat::record::Sound;
+
+use super::*;
+use crate::testkit;
+
+/// `SoundManager::GetAttenuation` @ 0x550020: the spec's worked values (volume 1, slider 1).
+#[test]
+fn get_attenuation() {
+    let s = SoundSettings::default();
+    let db = |d: f32| super::get_attenuation(d, 1.0, true, &s).map(|(_, db)| db);
+    let expected = [0, 0, 0, 0, 0, -3, -5, -8, -10, -12];
+    for (i, e) in expected.iter().enumerate() {
+        assert_eq!(db((i + 1) as f32), Some(*e), "{} m", i + 1);
+    }
+    assert_eq!(db(20.0), Some(-24));
+    assert_eq!(db(40.0), Some(-36));
+    assert_eq!(db(80.0), Some(-48));
+    assert_eq!(db(89.0), Some(-50));
+    assert_eq!(db(94.18), Some(-50));
+    assert_eq!(db(94.19), None); // dropped, never played at the floor
+    // ceil rounds toward louder: −3.167 dB at 6 m plays as −3.
+    let (g, _) = super::get_attenuation(6.0, 1.0, true, &s).unwrap();
+    assert!((g.log2() * DB_PER_DOUBLING + 3.167).abs() < 1e-3);
+    // g <= 0 and NaN drop.
+    assert_eq!(super::get_attenuation(10.0, 0.0, true, &s), None);
+    assert_eq!(super::get_attenuation(10.0, f32::NAN, true, &s), None);
+    // the effect slider is used for non-ambient sounds.
+    let quiet = SoundSettings {
+        effect_sound_volume: 0.5,
+        ..s
+    };
+    assert_eq!(
+        super::get_attenuation(1.0, 1.0, false, &quiet).map(|x| x.1),
+        Some(-6)
+    );
+    assert_eq!(
+        super::get_attenuation(1.0, 1.0, true, &quiet).map(|x| x.1),
+        Some(0)
+    );
+}
+
+/// `SoundManager::PlayAmbientSound` @ 0x550820 → `GetAttenuation`: the ambient slider is applied
+/// twice (`v = A·vol`, then `g·A`), so it acts as a square.
+#[test]
+fn ambient_volume_applied_twice() {
+    let s = SoundSettings {
+        ambient_sound_volume: 0.5,
+        ..SoundSettings::default()
+    };
+    let v = s.ambient_sound_volume * 1.0; // PlayAmbientSound
+    let (g, db) = super::get_attenuation(0.0, v, true, &s).unwrap();
+    assert_eq!(g, 0.25);
+    assert_eq!(db, -12);
+    // inaudible beyond 94.18·A·√v m
+    let v = s.ambient_sound_volume;
+    assert!(super::get_attenuation(47.0, v, true, &s).is_some());
+    assert!(super::get_attenuation(47.2, v, true, &s).is_none());
+}
+
+/// `SoundManager::PlaySoundInternal` @ 0x550170 pan: a sound due east of a north-facing
+/// listener pans +14 (never 15); north and south are centred; west is −14; mono and a truncated
+/// distance under 5 m are centred.
+#[test]
+fn play_sound_internal_pan() {
+    let s = SoundSettings::default();
+    let listener = Listener {
+        position: Position::new(0xA9B4_0001, Vec3::new(50.0, 50.0, 0.0)),
+        heading_deg: 0.0,
+    };
+    let at = |x: f32, y: f32| Position::new(0xA9B4_0001, Vec3::new(x, y, 0.0));
+    assert_eq!(pan(&at(80.0, 50.0), &listener, 30.0, &s), 14);
+    assert_eq!(pan(&at(20.0, 50.0), &listener, 30.0, &s), -14);
+    assert_eq!(pan(&at(50.0, 80.0), &listener, 30.0, &s), 0);
+    assert_eq!(pan(&at(50.0, 20.0), &listener, 30.0, &s), 0);
+    // f32 maths would give 15: the f32 constant widened to double falls short of π/2.
+    let f32_pan = ((-90.0_f32 * DEG_TO_RAD_F32).sin() * -15.0).trunc();
+    assert_eq!(f32_pan, 15.0);
+    // trunc(dist) < 5: 5.9 m pans, 4.999 m does not.
+    assert_eq!(pan(&at(55.9, 50.0), &listener, 5.9, &s), 14);
+    assert_eq!(pan(&at(54.999, 50.0), &listener, 4.999, &s), 0);
+    let mono = SoundSettings { mono: true, ..s };
+    assert_eq!(pan(&at(80.0, 50.0), &listener, 30.0, &mono), 0);
+    // facing east, a sound to the north is on the left.
+    let east = Listener {
+        heading_deg: 90.0,
+        ..listener
+    };
+    assert_eq!(pan(&at(50.0, 80.0), &east, 30.0, &s), -14);
+    // straight overhead: bearing 0, centred for a north-facing listener.
+    let above = Position::new(0xA9B4_0001, Vec3::new(50.0, 50.0, 30.0));
+    assert_eq!(pan(&above, &listener, 30.0, &s), 0);
+}
+
+/// `SoundManager::GetSound` @ 0x550680: `trunc((N − 1)·u)` — the last row of a multi-row list is
+/// unreachable; a single row is always chosen; an absent type or empty list draws nothing.
+#[test]
+fn get_sound_last_row_unreachable() {
+    let t = testkit::table(
+        0x2000_0001,
+        &[
+            (
+                0x46,
+                &[(0x0A00_0001, 1.0), (0x0A00_0002, 1.0), (0x0A00_0003, 1.0)],
+            ),
+            (0x47, &[(0x0A00_0004, 1.0)]),
+            (0x48, &[]),
+        ],
+    );
+    let mut rng = Ran2::new(99);
+    let mut seen = [0_u32; 3];
+    for _ in 0..20_000 {
+        let c = super::get_sound(&t, Sound::from_u32(0x46), &mut rng).unwrap();
+        seen[c.row] += 1;
+    }
+    assert!(seen[0] > 0 && seen[1] > 0);
+    assert_eq!(seen[2], 0, "the last row is never picked");
+    // even the largest deviate cannot reach the last row
+    assert!((2.0 * f64::from(crate::rng::RNMX as f32)).trunc() < 2.0);
+    let one = super::get_sound(&t, Sound::from_u32(0x47), &mut rng).unwrap();
+    assert_eq!((one.row, one.entry.id), (0, 0x0A00_0004));
+    let probe = rng.clone();
+    assert!(super::get_sound(&t, Sound::from_u32(0x48), &mut rng).is_none());
+    assert!(super::get_sound(&t, Sound::from_u32(0x49), &mut rng).is_none());
+    assert_eq!(rng, probe, "no draw without rows");
+}
+
+/// The CRT probability gate of `PlayAmbientSound`: `rand()·(1/32767)f < p`; 1.0 always passes,
+/// 0.0 never does, and one CRT draw is used each time.
+#[test]
+fn probability_gate() {
+    assert!(f64::from(INV_RAND_MAX_F32) < 1.0 / 32767.0);
+    assert!(32767.0 * f64::from(INV_RAND_MAX_F32) < 1.0);
+    let mut crt = CrtRand::new(0);
+    for _ in 0..70_000 {
+        assert!(super::probability_gate(1.0, &mut crt));
+    }
+    let mut crt = CrtRand::new(0);
+    assert!(!super::probability_gate(0.0, &mut crt));
+    // srand(0): first rand() is 38 → 38/32767 ≈ 0.00116
+    let mut crt = CrtRand::new(0);
+    assert!(!super::probability_gate(0.001, &mut crt));
+    let mut crt = CrtRand::new(0);
+    assert!(super::probability_gate(0.0012, &mut crt));
+    let mut a = CrtRand::new(5);
+    super::probability_gate(0.5, &mut a);
+    let mut b = CrtRand::new(5);
+    b.rand();
+    assert_eq!(a, b);
+}

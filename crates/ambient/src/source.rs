@@ -1,0 +1,240 @@
+//! Where the runtime gets its data: the engine implements these traits over the portal and
+//! cell dats (or anything else), so the runtime never does I/O and tests can count loads and
+//! releases.
+//!
+//! - [`SoundTableSource`]: `DBObj::Get(QualifiedDataID(stb_id, 0x22))` in
+//!   `AmbientSTBDesc::InitSoundTable` @ 0x004FEA60 and the matching `Release` in
+//!   `Ambient::ReleaseSoundTables` @ 0x00455770.
+//! - [`LandBlockSource`]: the `LScape` landblocks of the 3×3 ring around the viewer.
+//!
+//! [`MemorySoundTables`] and [`MemoryLandBlocks`] are ready-made in-memory sources that count
+//! their calls; [`DatSource`] reads either kind from a dat through a
+//! [`DatReader`] over whatever reader the caller hands it (a file, a `Cursor`).
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::io::{Read, Seek};
+use std::sync::Arc;
+
+use resound_datformat::container::{DatReader, ReadEntryError};
+use resound_datformat::record::{LandBlock, ReadRecordError, Record, SoundTable};
+use thiserror::Error;
+
+/// Loads `SoundTable`s (portal dat, `0x20000000..=0x2000FFFF`) on demand.
+pub trait SoundTableSource {
+    /// Why a table could not be read (an absent table is `Ok(None)`, not an error).
+    type Error: std::error::Error;
+
+    /// Loads one table. `Ok(None)` when the dat has no such id.
+    ///
+    /// # Errors
+    /// When the table exists but cannot be read or parsed. The runtime treats it like an
+    /// absent table (retail's `DBObj::Get` returns NULL either way) and reports it.
+    fn load_sound_table(&mut self, stb_id: u32) -> Result<Option<Arc<SoundTable>>, Self::Error>;
+
+    /// Called when the runtime drops its reference to a table it loaded
+    /// (`CSoundTable::Release`). The default does nothing.
+    fn release_sound_table(&mut self, stb_id: u32) {
+        let _ = stb_id;
+    }
+}
+
+/// Loads `LandBlock`s (cell dat, `0xXXYYFFFF`) on demand.
+pub trait LandBlockSource {
+    /// Why a landblock could not be read (an absent one is `Ok(None)`).
+    type Error: std::error::Error;
+
+    /// Loads one landblock by its cell-dat id `0xXXYYFFFF`. `Ok(None)` when it is absent;
+    /// the gather then skips it, as retail skips a NULL `LScape` block.
+    ///
+    /// # Errors
+    /// When the landblock exists but cannot be read; the gather skips it and reports it.
+    fn load_land_block(
+        &mut self,
+        land_block_id: u32,
+    ) -> Result<Option<Arc<LandBlock>>, Self::Error>;
+}
+
+/// An in-memory [`SoundTableSource`] that counts loads and releases.
+#[derive(Clone, Debug, Default)]
+pub struct MemorySoundTables {
+    tables: BTreeMap<u32, Arc<SoundTable>>,
+    /// Every `load_sound_table` call, in order.
+    pub loads: Vec<u32>,
+    /// Every `release_sound_table` call, in order.
+    pub releases: Vec<u32>,
+}
+
+impl MemorySoundTables {
+    /// A source holding these tables, keyed by their `id`.
+    #[must_use]
+    pub fn new(tables: impl IntoIterator<Item = SoundTable>) -> Self {
+        Self {
+            tables: tables.into_iter().map(|t| (t.id, Arc::new(t))).collect(),
+            loads: Vec::new(),
+            releases: Vec::new(),
+        }
+    }
+
+    /// Adds or replaces one table.
+    pub fn insert(&mut self, table: SoundTable) {
+        self.tables.insert(table.id, Arc::new(table));
+    }
+
+    /// Forgets the recorded calls.
+    pub fn clear_counts(&mut self) {
+        self.loads.clear();
+        self.releases.clear();
+    }
+}
+
+impl SoundTableSource for MemorySoundTables {
+    type Error = Infallible;
+
+    fn load_sound_table(&mut self, stb_id: u32) -> Result<Option<Arc<SoundTable>>, Infallible> {
+        self.loads.push(stb_id);
+        Ok(self.tables.get(&stb_id).cloned())
+    }
+
+    fn release_sound_table(&mut self, stb_id: u32) {
+        self.releases.push(stb_id);
+    }
+}
+
+/// An in-memory [`LandBlockSource`] that counts loads.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryLandBlocks {
+    blocks: BTreeMap<u32, Arc<LandBlock>>,
+    /// Number of `load_land_block` calls.
+    pub loads: usize,
+}
+
+impl MemoryLandBlocks {
+    /// A source holding these landblocks, keyed by their `id` (`0xXXYYFFFF`).
+    #[must_use]
+    pub fn new(blocks: impl IntoIterator<Item = LandBlock>) -> Self {
+        Self {
+            blocks: blocks.into_iter().map(|b| (b.id, Arc::new(b))).collect(),
+            loads: 0,
+        }
+    }
+
+    /// Adds or replaces one landblock.
+    pub fn insert(&mut self, block: LandBlock) {
+        self.blocks.insert(block.id, Arc::new(block));
+    }
+
+    /// Removes one landblock.
+    pub fn remove(&mut self, land_block_id: u32) -> Option<Arc<LandBlock>> {
+        self.blocks.remove(&land_block_id)
+    }
+}
+
+impl LandBlockSource for MemoryLandBlocks {
+    type Error = Infallible;
+
+    fn load_land_block(
+        &mut self,
+        land_block_id: u32,
+    ) -> Result<Option<Arc<LandBlock>>, Infallible> {
+        self.loads += 1;
+        Ok(self.blocks.get(&land_block_id).cloned())
+    }
+}
+
+/// Why a [`DatSource`] could not supply a record.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum DatSourceError {
+    /// The dat entry could not be read.
+    #[error("dat entry {id:#010x} could not be read")]
+    Read {
+        /// The id.
+        id: u32,
+        /// The container error.
+        #[source]
+        source: ReadEntryError,
+    },
+    /// The entry is not a valid record of the expected type.
+    #[error("dat entry {id:#010x} could not be parsed")]
+    Parse {
+        /// The id.
+        id: u32,
+        /// The record error.
+        #[source]
+        source: ReadRecordError,
+    },
+}
+
+/// A [`SoundTableSource`] (over the portal dat) or [`LandBlockSource`] (over the cell dat)
+/// reading through a [`DatReader`]. Every load reads and parses the entry again; it counts its
+/// loads and releases like the in-memory sources.
+#[derive(Debug)]
+pub struct DatSource<R> {
+    reader: DatReader<R>,
+    /// Number of loads.
+    pub loads: usize,
+    /// Number of releases.
+    pub releases: usize,
+}
+
+impl<R: Read + Seek> DatSource<R> {
+    /// A source over an opened dat.
+    #[must_use]
+    pub fn new(reader: DatReader<R>) -> Self {
+        Self {
+            reader,
+            loads: 0,
+            releases: 0,
+        }
+    }
+
+    /// The underlying reader.
+    pub fn reader_mut(&mut self) -> &mut DatReader<R> {
+        &mut self.reader
+    }
+
+    /// Reads and parses one record, `Ok(None)` when the id is absent.
+    ///
+    /// # Errors
+    /// [`DatSourceError`] when the entry cannot be read or parsed.
+    pub fn load_record<T: Record>(&mut self, id: u32) -> Result<Option<T>, DatSourceError> {
+        self.loads += 1;
+        let Some(bytes) = self
+            .reader
+            .read(id)
+            .map_err(|source| DatSourceError::Read { id, source })?
+        else {
+            return Ok(None);
+        };
+        T::from_bytes(&bytes)
+            .map(Some)
+            .map_err(|source| DatSourceError::Parse { id, source })
+    }
+}
+
+impl<R: Read + Seek> SoundTableSource for DatSource<R> {
+    type Error = DatSourceError;
+
+    fn load_sound_table(&mut self, stb_id: u32) -> Result<Option<Arc<SoundTable>>, DatSourceError> {
+        Ok(self.load_record::<SoundTable>(stb_id)?.map(Arc::new))
+    }
+
+    fn release_sound_table(&mut self, _stb_id: u32) {
+        self.releases += 1;
+    }
+}
+
+impl<R: Read + Seek> LandBlockSource for DatSource<R> {
+    type Error = DatSourceError;
+
+    fn load_land_block(
+        &mut self,
+        land_block_id: u32,
+    ) -> Result<Option<Arc<LandBlock>>, DatSourceError> {
+        Ok(self.load_record::<LandBlock>(land_block_id)?.map(Arc::new))
+    }
+}

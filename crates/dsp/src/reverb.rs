@@ -1,0 +1,520 @@
+//! The late-reverb bus (acoustics.md §6): [`REVERB_SLOTS`] fixed slots, each a pre-delay,
+//! two series allpasses and four parallel combs with an in-loop one-pole; L = combs 0+2,
+//! R = combs 1+3.
+//!
+//! Each slot is normalised when prepared to unit impulse-response energy per channel,
+//! then scaled by its `gain` (SPR's slot gain × 0.595), so the level does not grow with
+//! the decay time. A slot whose input is silent and whose whole state has fallen below
+//! [`IDLE_THRESHOLD`] is zeroed and skipped until its input is non-zero again.
+
+use crate::denormal::{flush, flush_small};
+use crate::one_pole::air_coefficient;
+use crate::smoothing::DEFAULT_SAMPLE_RATE;
+use crate::{sanitize, sanitize_sample_rate};
+
+/// Number of reverb slots (SPR's four aux slots).
+pub const REVERB_SLOTS: usize = 4;
+/// Combs per slot.
+pub const COMBS: usize = 4;
+/// Allpasses per slot.
+pub const ALLPASSES: usize = 2;
+/// Slot decay times (s), shortest to longest (acoustics.md §6, spr.md §1.9).
+pub const SLOT_DECAYS_S: [f32; REVERB_SLOTS] = [0.15, 0.55, 1.68, 4.142];
+/// Slot decay-HF ratios (spr.md §1.9, brightness 1).
+pub const SLOT_HF_RATIOS: [f32; REVERB_SLOTS] = [0.6, 0.7, 0.7, 0.7];
+/// SPR's slot gains before the 0.595 multiplier (spr.md §1.9).
+pub const SLOT_SPR_GAINS: [f32; REVERB_SLOTS] = [0.2, 0.3, 0.5, 0.4];
+/// SPR's reverb gain multiplier `0.7·reverb_gain·0.85` (spr.md §1.9).
+pub const SPR_GAIN_MULTIPLIER: f32 = 0.595;
+/// Slot pre-delays = SPR late delays (s).
+pub const SLOT_PRE_DELAYS_S: [f32; REVERB_SLOTS] = [0.011, 0.011, 0.021, 0.021];
+/// Comb delays (s), Resound defaults.
+pub const COMB_DELAYS_S: [f32; COMBS] = [0.0297, 0.0371, 0.0411, 0.0437];
+/// Allpass delays (s).
+pub const ALLPASS_DELAYS_S: [f32; ALLPASSES] = [0.005, 0.0017];
+/// Allpass gain.
+pub const ALLPASS_GAIN: f32 = 0.7;
+/// A silent slot whose state is entirely below this magnitude (-180 dB) is zeroed and idles.
+pub const IDLE_THRESHOLD: f32 = 1e-9;
+/// Frames between idle checks and state flushes (a fixed grid, independent of block sizes).
+pub const IDLE_CHECK_PERIOD: usize = 256;
+
+/// Settings of one reverb slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReverbSlotSettings {
+    /// Broadband decay time T60 in seconds (clamped to `0.05..=30`).
+    pub decay_s: f32,
+    /// 5 kHz decay time / `decay_s` (clamped to `0.05..=1`).
+    pub hf_ratio: f32,
+    /// Output gain after energy normalisation (clamped to `0..=16`).
+    pub gain: f32,
+    /// Pre-delay in seconds (clamped to `0..=0.5`).
+    pub pre_delay_s: f32,
+}
+
+/// Settings of the whole bus. [`Default`] gives the spec values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReverbBusSettings {
+    /// The four slots (send `k` feeds slot `k`).
+    pub slots: [ReverbSlotSettings; REVERB_SLOTS],
+    /// Comb delays in seconds (clamped to `0.001..=0.2`).
+    pub comb_delays_s: [f32; COMBS],
+    /// Allpass delays in seconds (clamped to `0.0001..=0.1`).
+    pub allpass_delays_s: [f32; ALLPASSES],
+    /// Allpass gain (clamped to `0..=0.95`).
+    pub allpass_gain: f32,
+}
+
+impl Default for ReverbBusSettings {
+    fn default() -> Self {
+        Self {
+            slots: core::array::from_fn(|k| ReverbSlotSettings {
+                decay_s: SLOT_DECAYS_S[k],
+                hf_ratio: SLOT_HF_RATIOS[k],
+                gain: SLOT_SPR_GAINS[k] * SPR_GAIN_MULTIPLIER,
+                pre_delay_s: SLOT_PRE_DELAYS_S[k],
+            }),
+            comb_delays_s: COMB_DELAYS_S,
+            allpass_delays_s: ALLPASS_DELAYS_S,
+            allpass_gain: ALLPASS_GAIN,
+        }
+    }
+}
+
+impl ReverbBusSettings {
+    /// The settings with every value clamped to its documented range (NaN → default).
+    #[must_use]
+    pub fn sanitized(&self) -> Self {
+        let d = Self::default();
+        Self {
+            slots: core::array::from_fn(|k| {
+                let s = &self.slots[k];
+                let ds = &d.slots[k];
+                ReverbSlotSettings {
+                    decay_s: sanitize(s.decay_s, 0.05, 30.0, ds.decay_s),
+                    hf_ratio: sanitize(s.hf_ratio, 0.05, 1.0, ds.hf_ratio),
+                    gain: sanitize(s.gain, 0.0, 16.0, ds.gain),
+                    pre_delay_s: sanitize(s.pre_delay_s, 0.0, 0.5, ds.pre_delay_s),
+                }
+            }),
+            comb_delays_s: core::array::from_fn(|k| {
+                sanitize(self.comb_delays_s[k], 0.001, 0.2, d.comb_delays_s[k])
+            }),
+            allpass_delays_s: core::array::from_fn(|k| {
+                sanitize(self.allpass_delays_s[k], 0.0001, 0.1, d.allpass_delays_s[k])
+            }),
+            allpass_gain: sanitize(self.allpass_gain, 0.0, 0.95, d.allpass_gain),
+        }
+    }
+}
+
+/// Circular buffer position helper: a ring of fixed length with one index.
+#[derive(Clone, Debug, Default)]
+struct Ring {
+    buf: Vec<f32>,
+    idx: usize,
+}
+
+impl Ring {
+    fn with_len(len: usize) -> Self {
+        Self {
+            buf: vec![0.0; len.max(1)],
+            idx: 0,
+        }
+    }
+    /// Frames until the index wraps.
+    #[inline]
+    fn run(&self) -> usize {
+        self.buf.len() - self.idx
+    }
+    #[inline]
+    fn advance(&mut self, n: usize) {
+        self.idx += n;
+        if self.idx >= self.buf.len() {
+            self.idx = 0;
+        }
+    }
+    fn peak(&self) -> f32 {
+        self.buf.iter().fold(0.0f32, |m, x| m.max(x.abs()))
+    }
+    fn clear(&mut self) {
+        self.buf.fill(0.0);
+        self.idx = 0;
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Comb {
+    ring: Ring,
+    /// Feedback `g = 10^(-3L/(T·fs))`.
+    g: f32,
+    /// Loop low-pass `(a, 1 − a)`; `(1, 0)` = bypass.
+    a: f32,
+    c: f32,
+    state: f32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    /// Pre-delay ring; `None` for 0 frames.
+    pre: Option<Ring>,
+    allpass: [Ring; ALLPASSES],
+    ap_gain: f32,
+    combs: [Comb; COMBS],
+    gain_left: f32,
+    gain_right: f32,
+    idle: bool,
+    /// Peak of the slot input and comb outputs since the last idle check.
+    window_peak: f32,
+}
+
+impl Slot {
+    fn build(settings: &ReverbBusSettings, k: usize, fs: f32) -> Self {
+        let s = &settings.slots[k];
+        let frames = |sec: f32| (sec * fs).round() as usize;
+        let pre_frames = frames(s.pre_delay_s);
+        let combs = core::array::from_fn(|j| {
+            let len = frames(settings.comb_delays_s[j]).max(1);
+            let l = len as f32;
+            let t = s.decay_s * fs;
+            let g = 10f32.powf(-3.0 * l / t);
+            // 5 kHz loop gain making the 5 kHz decay T·ratio (acoustics.md §6).
+            let h = 10f32.powf(-3.0 * l / t * (1.0 / s.hf_ratio - 1.0));
+            let (a, c) = match air_coefficient(h, fs) {
+                Some(a) => (a, 1.0 - a),
+                None => (1.0, 0.0),
+            };
+            Comb {
+                ring: Ring::with_len(len),
+                g,
+                a,
+                c,
+                state: 0.0,
+            }
+        });
+        Self {
+            pre: (pre_frames > 0).then(|| Ring::with_len(pre_frames)),
+            allpass: core::array::from_fn(|j| {
+                Ring::with_len(frames(settings.allpass_delays_s[j]).max(1))
+            }),
+            ap_gain: settings.allpass_gain,
+            combs,
+            gain_left: 1.0,
+            gain_right: 1.0,
+            idle: true,
+            window_peak: 0.0,
+        }
+    }
+
+    fn clear(&mut self) {
+        if let Some(p) = &mut self.pre {
+            p.clear();
+        }
+        for a in &mut self.allpass {
+            a.clear();
+        }
+        for c in &mut self.combs {
+            c.ring.clear();
+            c.state = 0.0;
+        }
+        self.idle = true;
+        self.window_peak = 0.0;
+    }
+
+    fn state_peak(&self) -> f32 {
+        let mut m = self.pre.as_ref().map_or(0.0, Ring::peak);
+        for a in &self.allpass {
+            m = m.max(a.peak());
+        }
+        for c in &self.combs {
+            m = m.max(c.ring.peak()).max(c.state.abs());
+        }
+        m
+    }
+
+    /// Runs `work` (input in, diffused signal out) through the slot and adds the
+    /// outputs into `left`/`right`. All slices have the same length.
+    fn render(&mut self, work: &mut [f32], left: &mut [f32], right: &mut [f32]) {
+        let n = work.len().min(left.len()).min(right.len());
+        let (work, left, right) = (&mut work[..n], &mut left[..n], &mut right[..n]);
+        let in_peak = work.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        self.window_peak = self.window_peak.max(in_peak);
+        if let Some(pre) = &mut self.pre {
+            delay_through(pre, work);
+        }
+        let g = self.ap_gain;
+        for ap in &mut self.allpass {
+            allpass_through(ap, g, work);
+        }
+        let peak = combs_through(
+            &mut self.combs,
+            work,
+            left,
+            right,
+            self.gain_left,
+            self.gain_right,
+        );
+        self.window_peak = self.window_peak.max(peak);
+    }
+
+    /// Called on the idle-check grid.
+    fn check_idle(&mut self) {
+        for c in &mut self.combs {
+            c.state = flush_small(c.state);
+        }
+        if !self.idle && self.window_peak < IDLE_THRESHOLD && self.state_peak() < IDLE_THRESHOLD {
+            self.clear();
+        }
+        self.window_peak = 0.0;
+    }
+}
+
+/// Pure delay: `work` becomes the ring's delayed signal.
+#[inline]
+fn delay_through(ring: &mut Ring, work: &mut [f32]) {
+    let mut rest = work;
+    while !rest.is_empty() {
+        let m = rest.len().min(ring.run());
+        let (chunk, tail) = rest.split_at_mut(m);
+        let line = &mut ring.buf[ring.idx..ring.idx + m];
+        chunk.swap_with_slice(line);
+        ring.advance(m);
+        rest = tail;
+    }
+}
+
+/// Schroeder allpass: `w = x + g·d`, `y = d − g·w`, line ← `w` (flushed).
+#[inline]
+fn allpass_through(ring: &mut Ring, g: f32, work: &mut [f32]) {
+    let mut rest = work;
+    while !rest.is_empty() {
+        let m = rest.len().min(ring.run());
+        let (chunk, tail) = rest.split_at_mut(m);
+        let line = &mut ring.buf[ring.idx..ring.idx + m];
+        for (x, d) in chunk.iter_mut().zip(line.iter_mut()) {
+            let w = flush(*x + g * *d);
+            *x = *d - g * w;
+            *d = w;
+        }
+        ring.advance(m);
+        rest = tail;
+    }
+}
+
+/// The four combs in one loop (their one-pole recursions run side by side). Returns the
+/// peak comb output.
+#[inline]
+fn combs_through(
+    combs: &mut [Comb; COMBS],
+    work: &[f32],
+    left: &mut [f32],
+    right: &mut [f32],
+    gl: f32,
+    gr: f32,
+) -> f32 {
+    let mut peak = 0.0f32;
+    let mut done = 0;
+    let n = work.len();
+    while done < n {
+        let m = combs.iter().fold(n - done, |m, c| m.min(c.ring.run()));
+        let x = &work[done..done + m];
+        let lo = &mut left[done..done + m];
+        let ro = &mut right[done..done + m];
+        let [c0, c1, c2, c3] = combs;
+        let (g0, a0, k0, mut s0) = (c0.g, c0.a, c0.c, c0.state);
+        let (g1, a1, k1, mut s1) = (c1.g, c1.a, c1.c, c1.state);
+        let (g2, a2, k2, mut s2) = (c2.g, c2.a, c2.c, c2.state);
+        let (g3, a3, k3, mut s3) = (c3.g, c3.a, c3.c, c3.state);
+        let b0 = &mut c0.ring.buf[c0.ring.idx..c0.ring.idx + m];
+        let b1 = &mut c1.ring.buf[c1.ring.idx..c1.ring.idx + m];
+        let b2 = &mut c2.ring.buf[c2.ring.idx..c2.ring.idx + m];
+        let b3 = &mut c3.ring.buf[c3.ring.idx..c3.ring.idx + m];
+        for i in 0..m {
+            let xi = x[i];
+            let o0 = b0[i];
+            let o1 = b1[i];
+            let o2 = b2[i];
+            let o3 = b3[i];
+            s0 = a0 * o0 + k0 * s0;
+            s1 = a1 * o1 + k1 * s1;
+            s2 = a2 * o2 + k2 * s2;
+            s3 = a3 * o3 + k3 * s3;
+            b0[i] = flush(xi + g0 * s0);
+            b1[i] = flush(xi + g1 * s1);
+            b2[i] = flush(xi + g2 * s2);
+            b3[i] = flush(xi + g3 * s3);
+            lo[i] += (o0 + o2) * gl;
+            ro[i] += (o1 + o3) * gr;
+            peak = peak.max(o0.abs().max(o1.abs()).max(o2.abs().max(o3.abs())));
+        }
+        c0.state = s0;
+        c1.state = s1;
+        c2.state = s2;
+        c3.state = s3;
+        for c in combs.iter_mut() {
+            c.ring.advance(m);
+        }
+        done += m;
+    }
+    peak
+}
+
+/// The 4-slot reverb bus. `new`/`prepare` allocate; `mix` never does.
+#[derive(Clone, Debug)]
+pub struct ReverbBus {
+    settings: ReverbBusSettings,
+    sample_rate: f32,
+    slots: [Slot; REVERB_SLOTS],
+    work: Vec<f32>,
+    phase: usize,
+}
+
+impl ReverbBus {
+    /// A bus with `settings` (sanitised), prepared for 48 kHz and 512-frame blocks.
+    #[must_use]
+    pub fn new(settings: ReverbBusSettings) -> Self {
+        let mut bus = Self {
+            settings: settings.sanitized(),
+            sample_rate: DEFAULT_SAMPLE_RATE,
+            slots: Default::default(),
+            work: Vec::new(),
+            phase: 0,
+        };
+        bus.prepare(DEFAULT_SAMPLE_RATE, 512);
+        bus
+    }
+
+    /// Allocates the delay lines and the work buffer for `sample_rate` and blocks of up
+    /// to `max_block` frames (larger calls are processed in pieces), and normalises each
+    /// slot to unit impulse-response energy per channel. Clears all state.
+    pub fn prepare(&mut self, sample_rate: f32, max_block: usize) {
+        self.sample_rate = sanitize_sample_rate(sample_rate);
+        let block = max_block.clamp(1, 1 << 16);
+        self.work = vec![0.0; block];
+        self.phase = 0;
+        for k in 0..REVERB_SLOTS {
+            let mut slot = Slot::build(&self.settings, k, self.sample_rate);
+            let (el, er) = impulse_energy(&mut slot, &self.settings.slots[k], self.sample_rate);
+            let gain = self.settings.slots[k].gain;
+            slot.gain_left = if el > 0.0 {
+                gain / el.sqrt() as f32
+            } else {
+                0.0
+            };
+            slot.gain_right = if er > 0.0 {
+                gain / er.sqrt() as f32
+            } else {
+                0.0
+            };
+            slot.clear();
+            self.slots[k] = slot;
+        }
+    }
+
+    /// The sanitised settings in use.
+    #[must_use]
+    pub fn settings(&self) -> &ReverbBusSettings {
+        &self.settings
+    }
+
+    /// The sample rate in use.
+    #[must_use]
+    pub fn sample_rate(&self) -> f32 {
+        self.sample_rate
+    }
+
+    /// Output gains `(left, right)` of slot `k` (normalisation × gain); `None` for `k >= 4`.
+    #[must_use]
+    pub fn output_gains(&self, k: usize) -> Option<(f32, f32)> {
+        self.slots.get(k).map(|s| (s.gain_left, s.gain_right))
+    }
+
+    /// True if slot `k` is idle (silent and zeroed); `k >= 4` counts as idle.
+    #[must_use]
+    pub fn slot_is_idle(&self, k: usize) -> bool {
+        self.slots.get(k).is_none_or(|s| s.idle)
+    }
+
+    /// True if every slot is idle.
+    #[must_use]
+    pub fn is_idle(&self) -> bool {
+        self.slots.iter().all(|s| s.idle)
+    }
+
+    /// Adds the bus output for `inputs[k]` → slot `k` into `left` and `right`.
+    ///
+    /// Processes `min(left.len(), right.len())` frames; an input shorter than that is
+    /// treated as silent past its end. Never allocates.
+    pub fn mix(&mut self, inputs: [&[f32]; REVERB_SLOTS], left: &mut [f32], right: &mut [f32]) {
+        let frames = left.len().min(right.len());
+        let mut done = 0;
+        while done < frames {
+            let n = (frames - done)
+                .min(IDLE_CHECK_PERIOD - self.phase)
+                .min(self.work.len());
+            let lo = &mut left[done..done + n];
+            let ro = &mut right[done..done + n];
+            for (slot, input) in self.slots.iter_mut().zip(inputs) {
+                let avail = input.len().saturating_sub(done).min(n);
+                let inp = input.get(done..done + avail).unwrap_or(&[]);
+                if slot.idle && inp.iter().all(|&x| x == 0.0) {
+                    continue;
+                }
+                slot.idle = false;
+                let work = &mut self.work[..n];
+                work[..avail].copy_from_slice(inp);
+                work[avail..].fill(0.0);
+                slot.render(work, lo, ro);
+            }
+            self.phase += n;
+            if self.phase >= IDLE_CHECK_PERIOD {
+                self.phase = 0;
+                for slot in &mut self.slots {
+                    slot.check_idle();
+                }
+            }
+            done += n;
+        }
+    }
+
+    /// Zeroes all state (silence, `stop_all`, offline start/end). Keeps the buffers.
+    pub fn reset(&mut self) {
+        for s in &mut self.slots {
+            s.clear();
+        }
+        self.phase = 0;
+    }
+}
+
+/// Energy of the slot's left and right impulse responses with unit output gains.
+fn impulse_energy(slot: &mut Slot, s: &ReverbSlotSettings, fs: f32) -> (f64, f64) {
+    const BLOCK: usize = 256;
+    slot.gain_left = 1.0;
+    slot.gain_right = 1.0;
+    // -90 dB of decay plus the pre-delay and the longest loop.
+    let total = ((s.decay_s * 1.5 + s.pre_delay_s + 0.25) * fs) as usize;
+    let mut work = [0.0f32; BLOCK];
+    let mut left = [0.0f32; BLOCK];
+    let mut right = [0.0f32; BLOCK];
+    let (mut el, mut er) = (0.0f64, 0.0f64);
+    let mut done = 0;
+    while done < total {
+        work.fill(0.0);
+        if done == 0 {
+            work[0] = 1.0;
+        }
+        left.fill(0.0);
+        right.fill(0.0);
+        slot.render(&mut work, &mut left, &mut right);
+        el += left
+            .iter()
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum::<f64>();
+        er += right
+            .iter()
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum::<f64>();
+        done += BLOCK;
+    }
+    (el, er)
+}

@@ -1,0 +1,175 @@
+//! The occlusion shelf (acoustics.md §4): `y = gain·(lp + hf·(x − lp))`, where `lp` is two
+//! cascaded one-pole low-passes at 1 kHz. `gain` applies below 1 kHz, `gain·hf` above.
+
+use crate::denormal::flush_small;
+use crate::one_pole::lowpass_coefficient;
+use crate::smoothing::{DEFAULT_SAMPLE_RATE, Ramp, SHELF_SMOOTHING_S, Smoothed};
+use crate::{Complex, sanitize_sample_rate};
+
+/// Crossover of the shelf's low-pass pair: 1 kHz.
+pub const SHELF_CROSSOVER_HZ: f32 = 1000.0;
+
+/// Largest accepted shelf `gain` (targets are clamped to `0..=MAX_SHELF_GAIN`).
+pub const MAX_SHELF_GAIN: f32 = 4.0;
+
+/// The occlusion shelf with smoothed `gain` and `hf` (80 ms, [`SHELF_SMOOTHING_S`]).
+///
+/// - Exact bypass: while `gain` and `hf` are both exactly 1 (current and target), the
+///   buffer is left untouched.
+/// - While `hf` is exactly 1 only the gain ramp is applied (the low-passes are idle and
+///   cleared; they restart from 0 when `hf` moves, which is inaudible because `1 − hf`
+///   starts at 0).
+/// - `gain` is clamped to `0..=4`, `hf` to `0..=1`; NaN targets are ignored.
+#[derive(Clone, Debug)]
+pub struct OcclusionShelf {
+    gain: Smoothed,
+    hf: Smoothed,
+    a: f32,
+    lp1: f32,
+    lp2: f32,
+    sample_rate: f32,
+}
+
+impl Default for OcclusionShelf {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl OcclusionShelf {
+    /// A shelf at unity (bypassed), prepared for 48 kHz.
+    #[must_use]
+    pub fn new() -> Self {
+        let mut s = Self {
+            gain: Smoothed::new(1.0, SHELF_SMOOTHING_S, 0.0, MAX_SHELF_GAIN),
+            hf: Smoothed::new(1.0, SHELF_SMOOTHING_S, 0.0, 1.0),
+            a: 0.0,
+            lp1: 0.0,
+            lp2: 0.0,
+            sample_rate: DEFAULT_SAMPLE_RATE,
+        };
+        s.prepare(DEFAULT_SAMPLE_RATE, 0);
+        s
+    }
+
+    /// Sets the sample rate (no buffers are needed; `max_block` is unused).
+    pub fn prepare(&mut self, sample_rate: f32, _max_block: usize) {
+        self.sample_rate = sanitize_sample_rate(sample_rate);
+        self.a = lowpass_coefficient(SHELF_CROSSOVER_HZ, self.sample_rate);
+        self.gain.prepare(self.sample_rate);
+        self.hf.prepare(self.sample_rate);
+    }
+
+    /// Sets the targets approached with the 80 ms time constant.
+    pub fn set_targets(&mut self, gain: f32, hf: f32) {
+        self.gain.set_target(gain);
+        self.hf.set_target(hf);
+    }
+
+    /// Jumps to `gain` and `hf` without a ramp (a new voice starts at its targets).
+    pub fn set_immediate(&mut self, gain: f32, hf: f32) {
+        self.gain.set_immediate(gain);
+        self.hf.set_immediate(hf);
+    }
+
+    /// The smoothed `gain`.
+    #[must_use]
+    pub fn gain(&self) -> &Smoothed {
+        &self.gain
+    }
+
+    /// The smoothed `hf`.
+    #[must_use]
+    pub fn hf(&self) -> &Smoothed {
+        &self.hf
+    }
+
+    /// True while the shelf passes its input unchanged (all values and targets 1).
+    #[must_use]
+    pub fn is_bypassed(&self) -> bool {
+        self.gain.is_settled()
+            && self.hf.is_settled()
+            && self.gain.target() == 1.0
+            && self.hf.target() == 1.0
+    }
+
+    /// Processes one sample (same result as [`OcclusionShelf::process`] on a 1-frame block).
+    pub fn process_sample(&mut self, x: f32) -> f32 {
+        let mut b = [x];
+        self.process(&mut b);
+        b[0]
+    }
+
+    /// Filters `buf` in place. Never allocates.
+    pub fn process(&mut self, buf: &mut [f32]) {
+        let mut rest = buf;
+        while !rest.is_empty() {
+            let n = rest.len().min(self.gain.segment_left());
+            let (chunk, tail) = rest.split_at_mut(n);
+            let g = self.gain.advance(n);
+            let h = self.hf.advance(n);
+            self.process_chunk(chunk, g, h);
+            if self.gain.at_segment_boundary() {
+                self.lp1 = flush_small(self.lp1);
+                self.lp2 = flush_small(self.lp2);
+            }
+            rest = tail;
+        }
+    }
+
+    #[inline]
+    fn process_chunk(&mut self, chunk: &mut [f32], g: Ramp, h: Ramp) {
+        if h.is_exactly(1.0) {
+            self.lp1 = 0.0;
+            self.lp2 = 0.0;
+            if g.is_exactly(1.0) {
+                return;
+            }
+            for (i, x) in chunk.iter_mut().enumerate() {
+                *x *= g.at(i);
+            }
+            return;
+        }
+        let a = self.a;
+        let c = 1.0 - a;
+        let (mut s1, mut s2) = (self.lp1, self.lp2);
+        for (i, x) in chunk.iter_mut().enumerate() {
+            let gi = g.at(i);
+            let hi = h.at(i);
+            let v = *x;
+            s1 = a * v + c * s1;
+            s2 = a * s1 + c * s2;
+            *x = gi * (s2 + hi * (v - s2));
+        }
+        self.lp1 = s1;
+        self.lp2 = s2;
+    }
+
+    /// Returns to the state after [`OcclusionShelf::new`] + `prepare` (unity, cleared).
+    pub fn reset(&mut self) {
+        self.gain.reset();
+        self.hf.reset();
+        self.lp1 = 0.0;
+        self.lp2 = 0.0;
+    }
+
+    /// The analytic magnitude response `|H(e^{jω})|` of the shelf with fixed `gain` and
+    /// `hf` at `freq_hz`, for `sample_rate`: `gain·|L² + hf·(1 − L²)|` with the one-pole
+    /// `L(z) = a / (1 − (1 − a) z⁻¹)`.
+    /// Uses the same `f32` coefficient as the filter.
+    #[must_use]
+    pub fn analytic_magnitude(sample_rate: f32, freq_hz: f32, gain: f32, hf: f32) -> f64 {
+        let fs = f64::from(sanitize_sample_rate(sample_rate));
+        let a = f64::from(lowpass_coefficient(SHELF_CROSSOVER_HZ, fs as f32));
+        let w = core::f64::consts::TAU * f64::from(freq_hz) / fs;
+        let z1 = Complex::new(w.cos(), -w.sin());
+        let den = Complex::new(1.0, 0.0).sub(z1.scale(1.0 - a));
+        let l = Complex::new(a, 0.0).div(den);
+        let l2 = l.mul(l);
+        let one = Complex::new(1.0, 0.0);
+        let h = l2
+            .add(one.sub(l2).scale(f64::from(hf)))
+            .scale(f64::from(gain));
+        h.abs()
+    }
+}

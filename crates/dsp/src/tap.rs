@@ -1,0 +1,332 @@
+//! Echo taps (acoustics.md §5 "Mixer taps"): up to [`MAX_TAPS`] reads of a voice's decoded
+//! samples at `position − delay·step`, each through a one-pole air low-pass and panned.
+//!
+//! No delay lines: the voice's whole decoded buffer is the history. A new tap set fades
+//! in over 50 ms ([`TAP_FADE_S`]); a tap within 3 ms ([`TAP_MATCH_S`]) of a sounding
+//! tap keeps that tap's delay and only moves its level and pan (50 ms ramp); taps
+//! missing from the new set fade out over 50 ms and are then freed.
+
+use crate::denormal::flush_small;
+use crate::gain::MAX_GAIN;
+use crate::one_pole::air_coefficient;
+use crate::pan::equal_power_pan;
+use crate::smoothing::{DEFAULT_SAMPLE_RATE, LinearRamp, RAMP_SEGMENT, TAP_FADE_S};
+use crate::{sanitize, sanitize_sample_rate};
+
+/// Most taps in one set (acoustics.md §5 item 6).
+pub const MAX_TAPS: usize = 6;
+/// Tap slots per voice: a sounding set plus a fading one.
+pub const TAP_SLOTS: usize = 2 * MAX_TAPS;
+/// A new tap within this delay of a sounding tap only changes that tap's level: 3 ms.
+pub const TAP_MATCH_S: f32 = 0.003;
+/// Longest accepted tap delay (delays are clamped to `0..=MAX_TAP_DELAY_S`): 10 s.
+pub const MAX_TAP_DELAY_S: f32 = 10.0;
+
+/// One echo tap as the mixer hands it over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TapParams {
+    /// Delay after the direct sound in seconds (clamped to `0..=10`; NaN drops the tap).
+    pub delay_s: f32,
+    /// Linear level, already including voice volume and `distance_gain(path)`
+    /// (clamped to `0..=16`; NaN → 0).
+    pub level: f32,
+    /// Gain of the tap's air low-pass at 5 kHz (acoustics.md §5 item 7), `0.001..=0.999`;
+    /// 1 (or more) bypasses the filter; NaN → 1.
+    pub hf_gain: f32,
+    /// Pan toward the reflection point, `-1..=1` (NaN → centre).
+    pub pan: f32,
+}
+
+#[derive(Clone, Debug)]
+struct TapSlot {
+    active: bool,
+    retiring: bool,
+    delay_s: f32,
+    /// Low-pass coefficients `(a, 1 − a)`, or `None` for bypass.
+    lp: Option<(f32, f32)>,
+    state: f32,
+    left: LinearRamp,
+    right: LinearRamp,
+}
+
+impl TapSlot {
+    fn new() -> Self {
+        Self {
+            active: false,
+            retiring: false,
+            delay_s: 0.0,
+            lp: None,
+            state: 0.0,
+            left: LinearRamp::new(0.0, TAP_FADE_S),
+            right: LinearRamp::new(0.0, TAP_FADE_S),
+        }
+    }
+
+    fn silent_and_settled(&self) -> bool {
+        self.left.is_settled()
+            && self.right.is_settled()
+            && self.left.target() == 0.0
+            && self.right.target() == 0.0
+    }
+}
+
+/// The echo taps of one voice. Never allocates (fixed [`TAP_SLOTS`] slots).
+#[derive(Clone, Debug)]
+pub struct EchoTaps {
+    slots: [TapSlot; TAP_SLOTS],
+    sample_rate: f32,
+    phase: usize,
+}
+
+impl Default for EchoTaps {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EchoTaps {
+    /// No taps, prepared for 48 kHz.
+    #[must_use]
+    pub fn new() -> Self {
+        let mut t = Self {
+            slots: core::array::from_fn(|_| TapSlot::new()),
+            sample_rate: DEFAULT_SAMPLE_RATE,
+            phase: 0,
+        };
+        t.prepare(DEFAULT_SAMPLE_RATE, 0);
+        t
+    }
+
+    /// Sets the sample rate (fade lengths, filters). No buffers are needed.
+    pub fn prepare(&mut self, sample_rate: f32, _max_block: usize) {
+        self.sample_rate = sanitize_sample_rate(sample_rate);
+        for s in &mut self.slots {
+            s.left.prepare(self.sample_rate);
+            s.right.prepare(self.sample_rate);
+        }
+    }
+
+    /// Replaces the tap set (at most [`MAX_TAPS`]; extra taps are ignored). See the
+    /// module docs for fades and matching. Never allocates.
+    pub fn set_taps(&mut self, taps: &[TapParams]) {
+        let mut claimed = [false; TAP_SLOTS];
+        for t in taps.iter().take(MAX_TAPS) {
+            if t.delay_s.is_nan() {
+                continue;
+            }
+            let delay = t.delay_s.clamp(0.0, MAX_TAP_DELAY_S);
+            let level = sanitize(t.level, 0.0, MAX_GAIN, 0.0);
+            let (pl, pr) = equal_power_pan(t.pan);
+            let lp = air_coefficient(t.hf_gain, self.sample_rate).map(|a| (a, 1.0 - a));
+            let index = self
+                .match_slot(delay, &claimed)
+                .or_else(|| self.free_slot(&claimed));
+            let Some(k) = index else { continue };
+            claimed[k] = true;
+            let slot = &mut self.slots[k];
+            if !slot.active {
+                slot.active = true;
+                slot.delay_s = delay;
+                slot.state = 0.0;
+                slot.left.set_immediate(0.0);
+                slot.right.set_immediate(0.0);
+            }
+            slot.retiring = false;
+            slot.lp = lp;
+            slot.left.set_target(level * pl);
+            slot.right.set_target(level * pr);
+        }
+        for (slot, &c) in self.slots.iter_mut().zip(&claimed) {
+            if slot.active && !c {
+                slot.retiring = true;
+                slot.left.set_target(0.0);
+                slot.right.set_target(0.0);
+            }
+        }
+    }
+
+    /// Closest active slot within [`TAP_MATCH_S`] (sounding taps before fading ones).
+    fn match_slot(&self, delay: f32, claimed: &[bool; TAP_SLOTS]) -> Option<usize> {
+        let mut best: Option<(usize, bool, f32)> = None;
+        for (k, s) in self.slots.iter().enumerate() {
+            if !s.active || claimed[k] {
+                continue;
+            }
+            let d = (s.delay_s - delay).abs();
+            if d > TAP_MATCH_S {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((_, retiring, bd)) => {
+                    (retiring && !s.retiring) || (retiring == s.retiring && d < bd)
+                }
+            };
+            if better {
+                best = Some((k, s.retiring, d));
+            }
+        }
+        best.map(|(k, _, _)| k)
+    }
+
+    /// A free slot, else the quietest fading slot (which is cut).
+    fn free_slot(&mut self, claimed: &[bool; TAP_SLOTS]) -> Option<usize> {
+        if let Some(k) = self.slots.iter().position(|s| !s.active) {
+            return Some(k);
+        }
+        let mut best: Option<(usize, f32)> = None;
+        for (k, s) in self.slots.iter().enumerate() {
+            if claimed[k] || !s.retiring {
+                continue;
+            }
+            let level = s.left.current().abs() + s.right.current().abs();
+            if best.is_none_or(|(_, l)| level < l) {
+                best = Some((k, level));
+            }
+        }
+        let k = best?.0;
+        self.slots[k].active = false;
+        Some(k)
+    }
+
+    /// Fades every tap out (50 ms).
+    pub fn clear(&mut self) {
+        self.set_taps(&[]);
+    }
+
+    /// True while any tap sounds or fades.
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.slots.iter().any(|s| s.active)
+    }
+
+    /// Number of slots in use (sounding or fading).
+    #[must_use]
+    pub fn active_count(&self) -> usize {
+        self.slots.iter().filter(|s| s.active).count()
+    }
+
+    /// Longest delay among active taps in seconds (0 without taps): how long the voice
+    /// must live after its sample ends (its tail).
+    #[must_use]
+    pub fn max_delay_s(&self) -> f32 {
+        self.slots
+            .iter()
+            .filter(|s| s.active)
+            .map(|s| s.delay_s)
+            .fold(0.0, f32::max)
+    }
+
+    /// Adds the taps into `left` and `right` (the shorter length is used).
+    ///
+    /// `source` is the voice's decoded mono buffer, `position` its playback position (in
+    /// source frames, may be past the end during the tail) at the first output frame, and
+    /// `step` the source frames per output frame. Tap `k` reads
+    /// `position + i·step − delay_k·sample_rate·step` at output frame `i`.
+    pub fn mix(
+        &mut self,
+        source: &[f32],
+        position: f64,
+        step: f64,
+        left: &mut [f32],
+        right: &mut [f32],
+    ) {
+        let frames = left.len().min(right.len());
+        if !position.is_finite() || !step.is_finite() {
+            return;
+        }
+        let fs = f64::from(self.sample_rate);
+        let mut done = 0;
+        while done < frames {
+            let mut n = (frames - done).min(RAMP_SEGMENT - self.phase);
+            for s in &self.slots {
+                if s.active {
+                    n = n.min(s.left.frames_left()).min(s.right.frames_left());
+                }
+            }
+            let l = &mut left[done..done + n];
+            let r = &mut right[done..done + n];
+            let base_pos = position + done as f64 * step;
+            for slot in &mut self.slots {
+                if !slot.active {
+                    continue;
+                }
+                let gl = slot.left.advance(n);
+                let gr = slot.right.advance(n);
+                let start = base_pos - f64::from(slot.delay_s) * fs * step;
+                mix_tap(slot, source, start, step, gl, gr, l, r);
+            }
+            self.phase += n;
+            if self.phase >= RAMP_SEGMENT {
+                self.phase = 0;
+                for slot in &mut self.slots {
+                    slot.state = flush_small(slot.state);
+                }
+            }
+            for slot in &mut self.slots {
+                if slot.active && slot.retiring && slot.silent_and_settled() {
+                    slot.active = false;
+                    slot.retiring = false;
+                    slot.lp = None;
+                    slot.state = 0.0;
+                }
+            }
+            done += n;
+        }
+    }
+
+    /// Returns to the state after construction (no taps, filters cleared).
+    pub fn reset(&mut self) {
+        for s in &mut self.slots {
+            s.active = false;
+            s.retiring = false;
+            s.delay_s = 0.0;
+            s.lp = None;
+            s.state = 0.0;
+            s.left.reset();
+            s.right.reset();
+        }
+        self.phase = 0;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn mix_tap(
+    slot: &mut TapSlot,
+    source: &[f32],
+    start: f64,
+    step: f64,
+    gl: crate::Ramp,
+    gr: crate::Ramp,
+    left: &mut [f32],
+    right: &mut [f32],
+) {
+    let n = left.len().min(right.len());
+    let end = start + n as f64 * step;
+    let len = source.len() as f64;
+    // Entirely outside the buffer with a silent filter: contributes exactly 0.
+    if slot.state == 0.0 && (end <= -1.0 || start >= len) {
+        return;
+    }
+    let (left, right) = (&mut left[..n], &mut right[..n]);
+    match slot.lp {
+        Some((a, c)) => {
+            let mut s = slot.state;
+            for (i, (l, r)) in left.iter_mut().zip(right.iter_mut()).enumerate() {
+                let x = crate::interpolate::read_linear(source, start + i as f64 * step);
+                s = a * x + c * s;
+                *l += s * gl.at(i);
+                *r += s * gr.at(i);
+            }
+            slot.state = s;
+        }
+        None => {
+            for (i, (l, r)) in left.iter_mut().zip(right.iter_mut()).enumerate() {
+                let x = crate::interpolate::read_linear(source, start + i as f64 * step);
+                *l += x * gl.at(i);
+                *r += x * gr.at(i);
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Occlusion shelf: measured response (FFT of the impulse response) against the analytic
+//! response, bypass, and the spec's corner values.
+
+use resound_dsp::OcclusionShelf;
+use rustfft::FftPlanner;
+use rustfft::num_complex::Complex;
+
+/// Impulse response of a shelf fixed at `gain`, `hf`.
+fn impulse_response(fs: f32, gain: f32, hf: f32, n: usize) -> Vec<f32> {
+    let mut shelf = OcclusionShelf::new();
+    shelf.prepare(fs, 512);
+    shelf.set_immediate(gain, hf);
+    let mut x = vec![0.0f32; n];
+    x[0] = 1.0;
+    for block in x.chunks_mut(512) {
+        shelf.process(block);
+    }
+    x
+}
+
+/// Worst |measured − analytic| in dB over 20 Hz–20 kHz (FFT bins).
+fn worst_error_db(fs: f32, gain: f32, hf: f32) -> f64 {
+    let n = 1 << 16;
+    let ir = impulse_response(fs, gain, hf, n);
+    let mut spec: Vec<Complex<f64>> = ir.iter().map(|&x| Complex::new(f64::from(x), 0.0)).collect();
+    FftPlanner::new().plan_fft_forward(n).process(&mut spec);
+    let bin_hz = f64::from(fs) / n as f64;
+    let mut worst = 0.0f64;
+    for (k, c) in spec.iter().enumerate().take(n / 2) {
+        let f = k as f64 * bin_hz;
+        if !(20.0..=20_000.0).contains(&f) {
+            continue;
+        }
+        let measured = c.norm();
+        let analytic = OcclusionShelf::analytic_magnitude(fs, f as f32, gain, hf);
+        let err = (20.0 * (measured / analytic).log10()).abs();
+        worst = worst.max(err);
+    }
+    worst
+}
+
+#[test]
+fn measured_response_matches_analytic_within_half_a_db() {
+    // Unity, mild and thick walls (acoustics.md §4: occ 1/2/3 → cutoff exp(-3k), gain cutoff^0.1),
+    // the mixer test value hf = 0.0025, and a gain-only case.
+    let cases: [(f32, f32); 7] = [
+        (1.0, 1.0),
+        ((-0.75f32).exp().powf(0.1), (-0.75f32).exp()),
+        ((-3.0f32).exp().powf(0.1), (-3.0f32).exp()),
+        ((-6.0f32).exp().powf(0.1), (-6.0f32).exp()),
+        ((-9.0f32).exp().powf(0.1), (-9.0f32).exp()),
+        (0.8, 0.0025),
+        (0.5, 1.0),
+    ];
+    for fs in [48_000.0, 44_100.0] {
+        for (gain, hf) in cases {
+            let err = worst_error_db(fs, gain, hf);
+            eprintln!("fs {fs} gain {gain:.4} hf {hf:.5}: worst error {err:.2e} dB");
+            assert!(err < 0.5, "fs {fs} gain {gain} hf {hf}: {err} dB");
+        }
+    }
+}
+
+#[test]
+fn analytic_response_has_gain_below_and_gain_times_hf_above() {
+    let (g, h) = (0.7f32, 0.01f32);
+    let low = OcclusionShelf::analytic_magnitude(48_000.0, 20.0, g, h);
+    let high = OcclusionShelf::analytic_magnitude(48_000.0, 20_000.0, g, h);
+    assert!((low / f64::from(g) - 1.0).abs() < 0.01, "{low}");
+    // Two one-poles at 1 kHz leave ~-26 dB of lp at 20 kHz, so above ≈ gain·(hf + lp).
+    assert!(high < f64::from(g) * 0.1 && high > f64::from(g * h), "{high}");
+}
+
+#[test]
+fn unity_is_an_exact_bypass() {
+    let mut shelf = OcclusionShelf::new();
+    assert!(shelf.is_bypassed());
+    let input: Vec<f32> = (0..1000).map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0).collect();
+    let mut buf = input.clone();
+    shelf.process(&mut buf);
+    assert_eq!(buf, input);
+    // After an excursion and a return to unity, it settles back to exact bypass.
+    shelf.set_targets(0.3, 0.1);
+    let mut long = vec![0.25f32; 48_000];
+    shelf.process(&mut long);
+    shelf.set_targets(1.0, 1.0);
+    let mut long = vec![0.25f32; 96_000];
+    shelf.process(&mut long);
+    assert!(shelf.is_bypassed(), "{:?} {:?}", shelf.gain(), shelf.hf());
+    let mut buf = input.clone();
+    shelf.process(&mut buf);
+    assert_eq!(buf, input);
+}
+
+#[test]
+fn smoothing_time_constant_is_80_ms() {
+    let mut shelf = OcclusionShelf::new();
+    shelf.set_targets(0.0, 1.0);
+    let mut buf = vec![1.0f32; 3840]; // 80 ms
+    shelf.process(&mut buf);
+    let g = shelf.gain().current();
+    // exp(-1) = 0.368 of the step remains after one time constant.
+    assert!((g - (-1.0f32).exp()).abs() < 0.01, "{g}");
+}
+
+#[test]
+fn nan_and_out_of_range_targets_are_contained() {
+    let mut shelf = OcclusionShelf::new();
+    shelf.set_targets(f32::NAN, f32::INFINITY);
+    assert_eq!(shelf.gain().target(), 1.0);
+    assert_eq!(shelf.hf().target(), 1.0);
+    shelf.set_targets(-5.0, 7.0);
+    assert_eq!(shelf.gain().target(), 0.0);
+    assert_eq!(shelf.hf().target(), 1.0);
+    shelf.set_targets(1e9, -1.0);
+    let mut buf = vec![1.0f32; 48_000];
+    shelf.process(&mut buf);
+    assert!(buf.iter().all(|x| x.is_finite()));
+}

@@ -1,0 +1,3 @@
+//! Integration tests of `resound-engine` (one binary, STYLE.md §18).
+
+mod licence;

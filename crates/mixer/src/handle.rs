@@ -1,0 +1,454 @@
+//! The game-thread half: [`MixerHandle`].
+//!
+//! Every method runs on the game thread and may allocate nothing beyond what `build` sized; it
+//! never waits for the audio thread. Parameters are validated here, so NaN, infinities and
+//! out-of-range values never reach the renderer.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rtrb::{Consumer, Producer};
+
+use crate::block::ParamBlock;
+use crate::command::{Command, Returned};
+use crate::error::{LoadSoundError, PlayError, StopError, UnloadSoundError, UpdateError};
+use crate::params::{MAX_TAPS, Tap, TapSetTargets, VoiceParams, tap_targets, validate_taps};
+use crate::sound::{SoundData, SoundId};
+use crate::status::MixerStatus;
+
+/// Largest accepted sound length in frames.
+pub const MAX_SOUND_FRAMES: usize = 1 << 31;
+/// Largest accepted sound sample rate in Hz.
+pub const MAX_SOUND_RATE: u32 = 384_000;
+
+/// Id of a started voice. Ids order voices the way the renderer sums them (by slot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VoiceId {
+    pub(crate) slot: u32,
+    pub(crate) generation: u32,
+}
+
+impl VoiceId {
+    /// Voice slot (0..`Capacities::voices`); the renderer sums voices in slot order.
+    #[must_use]
+    pub fn slot(self) -> u32 {
+        self.slot
+    }
+}
+
+/// How to start a voice.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PlaySettings {
+    /// Loop the sample forever (until stopped) instead of playing it once.
+    pub looping: bool,
+    /// Initial parameters; the voice starts at them (no ramp).
+    pub params: VoiceParams,
+}
+
+#[derive(Debug, Clone)]
+enum SoundSlot {
+    Free,
+    Loaded(Arc<SoundData>),
+    Unloading,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct HandleVoice {
+    generation: u32,
+    params: VoiceParams,
+    taps: [Tap; MAX_TAPS],
+    tap_count: usize,
+    tap_set: Option<u32>,
+    stopping: bool,
+    looping: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TapSlot {
+    Free,
+    Active { voice: u32 },
+    Draining { voice: u32 },
+}
+
+/// The game-thread side of the mixer: loads sounds, starts, changes and stops voices.
+///
+/// Commands go to the renderer through a wait-free ring; continuous parameters through a triple
+/// buffer published by [`flush`](Self::flush) (call it once per game tick). Retired sample
+/// buffers come back and are dropped here, never on the audio thread.
+///
+/// `Send + Sync`: the ring ends sit in `Mutex`es only to make the type `Sync`; every method takes
+/// `&mut self` and uses `Mutex::get_mut`, so no lock is ever taken.
+#[derive(Debug)]
+pub struct MixerHandle {
+    commands: Mutex<Producer<Command>>,
+    returns: Mutex<Consumer<Returned>>,
+    params_in: triple_buffer::Input<ParamBlock>,
+    status_out: triple_buffer::Output<MixerStatus>,
+    block: ParamBlock,
+    dirty: bool,
+    voices: Vec<Option<HandleVoice>>,
+    sounds: Vec<SoundSlot>,
+    sound_generations: Vec<u32>,
+    tap_slots: Vec<TapSlot>,
+    next_generation: u32,
+}
+
+fn get<T>(m: &mut Mutex<T>) -> &mut T {
+    m.get_mut().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl MixerHandle {
+    pub(crate) fn new(
+        commands: Producer<Command>,
+        returns: Consumer<Returned>,
+        params_in: triple_buffer::Input<ParamBlock>,
+        status_out: triple_buffer::Output<MixerStatus>,
+        block: ParamBlock,
+        sounds: usize,
+    ) -> Self {
+        let voices = block.voices.len();
+        let taps = block.tap_sets.len();
+        Self {
+            commands: Mutex::new(commands),
+            returns: Mutex::new(returns),
+            params_in,
+            status_out,
+            block,
+            dirty: false,
+            voices: vec![None; voices],
+            sounds: vec![SoundSlot::Free; sounds],
+            sound_generations: vec![0; sounds],
+            tap_slots: vec![TapSlot::Free; taps],
+            next_generation: 1,
+        }
+    }
+
+    fn push(&mut self, cmd: Command) -> Result<(), Command> {
+        get(&mut self.commands).push(cmd).map_err(|rtrb::PushError::Full(c)| c)
+    }
+
+    fn command_slots(&mut self) -> usize {
+        get(&mut self.commands).slots()
+    }
+
+    /// Drains the return ring: frees ended voices' slots and drops released sample buffers
+    /// (here, on the game thread). Every other method calls it first; returns how many
+    /// messages were handled.
+    pub fn collect(&mut self) -> usize {
+        let mut n = 0;
+        while let Ok(msg) = get(&mut self.returns).pop() {
+            n += 1;
+            match msg {
+                Returned::VoiceEnded { slot, generation } => self.voice_ended(slot, generation),
+                Returned::SoundReleased { slot, sound } => {
+                    if let Some(s) = self.sounds.get_mut(slot as usize) {
+                        *s = SoundSlot::Free;
+                    }
+                    drop(sound);
+                }
+                Returned::TapSetReleased { slot } => {
+                    if let Some(t) = self.tap_slots.get_mut(slot as usize)
+                        && matches!(t, TapSlot::Draining { .. })
+                    {
+                        *t = TapSlot::Free;
+                        self.block.tap_sets[slot as usize] = TapSetTargets::default();
+                        self.dirty = true;
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    fn voice_ended(&mut self, slot: u32, generation: u32) {
+        let s = slot as usize;
+        let Some(Some(v)) = self.voices.get(s) else {
+            return;
+        };
+        if v.generation != generation {
+            return;
+        }
+        self.voices[s] = None;
+        self.block.voices[s] = Default::default();
+        for (i, t) in self.tap_slots.iter_mut().enumerate() {
+            if matches!(*t, TapSlot::Active { voice } | TapSlot::Draining { voice } if voice == slot) {
+                *t = TapSlot::Free;
+                self.block.tap_sets[i] = TapSetTargets::default();
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// Publishes the current parameter block to the renderer (latest value wins). Cheap when
+    /// nothing changed; call once per game tick after changing parameters.
+    pub fn flush(&mut self) {
+        self.collect();
+        if self.dirty {
+            self.params_in.input_buffer_mut().copy_from(&self.block);
+            self.params_in.publish();
+            self.dirty = false;
+        }
+    }
+
+    /// Loads a mono sample buffer; the renderer keeps it until [`unload_sound`](Self::unload_sound).
+    ///
+    /// # Errors
+    /// [`LoadSoundError`]: empty, too long, bad rate, a non-finite sample, capacity or ring full.
+    pub fn load_sound(&mut self, sound: SoundData) -> Result<SoundId, LoadSoundError> {
+        self.collect();
+        if sound.samples.is_empty() {
+            return Err(LoadSoundError::Empty);
+        }
+        if sound.samples.len() >= MAX_SOUND_FRAMES {
+            return Err(LoadSoundError::TooLong);
+        }
+        if sound.sample_rate == 0 || sound.sample_rate > MAX_SOUND_RATE {
+            return Err(LoadSoundError::SampleRate(sound.sample_rate));
+        }
+        if let Some(index) = sound.samples.iter().position(|s| !s.is_finite()) {
+            return Err(LoadSoundError::NonFiniteSample { index });
+        }
+        let slot = self
+            .sounds
+            .iter()
+            .position(|s| matches!(s, SoundSlot::Free))
+            .ok_or(LoadSoundError::Full)?;
+        let arc = Arc::new(sound);
+        self.push(Command::LoadSound {
+            slot: slot as u32,
+            sound: Arc::clone(&arc),
+        })
+        .map_err(|_| LoadSoundError::CommandQueueFull)?;
+        self.sound_generations[slot] = self.sound_generations[slot].wrapping_add(1).max(1);
+        self.sounds[slot] = SoundSlot::Loaded(arc);
+        Ok(SoundId {
+            slot: slot as u32,
+            generation: self.sound_generations[slot],
+        })
+    }
+
+    /// Unloads a sound: voices playing it fade out, then the buffer comes back here to be
+    /// dropped and the slot is free again.
+    ///
+    /// # Errors
+    /// [`UnloadSoundError`]: unknown id or ring full.
+    pub fn unload_sound(&mut self, id: SoundId) -> Result<(), UnloadSoundError> {
+        self.collect();
+        if !self.sound_loaded(id) {
+            return Err(UnloadSoundError::UnknownSound);
+        }
+        self.push(Command::UnloadSound { slot: id.slot })
+            .map_err(|_| UnloadSoundError::CommandQueueFull)?;
+        self.sounds[id.slot as usize] = SoundSlot::Unloading;
+        Ok(())
+    }
+
+    /// The sample buffer of a loaded sound (a clone of the `Arc`; drop it on a game thread).
+    #[must_use]
+    pub fn sound_data(&self, id: SoundId) -> Option<Arc<SoundData>> {
+        match self.sounds.get(id.slot as usize) {
+            Some(SoundSlot::Loaded(d)) if self.sound_generations[id.slot as usize] == id.generation => {
+                Some(Arc::clone(d))
+            }
+            _ => None,
+        }
+    }
+
+    fn sound_loaded(&self, id: SoundId) -> bool {
+        let s = id.slot as usize;
+        matches!(self.sounds.get(s), Some(SoundSlot::Loaded(_)))
+            && self.sound_generations[s] == id.generation
+    }
+
+    /// Starts a voice (the lowest free slot); it starts at its targets, without a ramp.
+    ///
+    /// # Errors
+    /// [`PlayError`]: bad parameter, unknown sound, voice capacity or ring full.
+    pub fn play(&mut self, sound: SoundId, settings: PlaySettings) -> Result<VoiceId, PlayError> {
+        self.collect();
+        settings.params.validate()?;
+        if !self.sound_loaded(sound) {
+            return Err(PlayError::UnknownSound);
+        }
+        let slot = self.voices.iter().position(Option::is_none).ok_or(PlayError::Full)?;
+        let generation = self.next_generation;
+        let targets = settings.params.targets(generation);
+        self.push(Command::Play {
+            slot: slot as u32,
+            generation,
+            sound: sound.slot,
+            looping: settings.looping,
+            targets,
+        })
+        .map_err(|_| PlayError::CommandQueueFull)?;
+        self.next_generation = self.next_generation.wrapping_add(1).max(1);
+        self.voices[slot] = Some(HandleVoice {
+            generation,
+            params: settings.params,
+            taps: [Tap {
+                delay: 0.0,
+                level: 0.0,
+                path: 0.0,
+                hf_gain: 1.0,
+                pan: 0.0,
+            }; MAX_TAPS],
+            tap_count: 0,
+            tap_set: None,
+            stopping: false,
+            looping: settings.looping,
+        });
+        self.block.voices[slot] = targets;
+        self.dirty = true;
+        Ok(VoiceId {
+            slot: slot as u32,
+            generation,
+        })
+    }
+
+    fn voice_mut(&mut self, id: VoiceId) -> Option<&mut HandleVoice> {
+        match self.voices.get_mut(id.slot as usize) {
+            Some(Some(v)) if v.generation == id.generation => Some(v),
+            _ => None,
+        }
+    }
+
+    /// `true` while the voice plays, fades or rings out its tail (as far as the game thread
+    /// has heard from the renderer).
+    pub fn is_playing(&mut self, id: VoiceId) -> bool {
+        self.collect();
+        self.voice_mut(id).is_some()
+    }
+
+    /// The parameters last set for a voice.
+    pub fn params(&mut self, id: VoiceId) -> Option<VoiceParams> {
+        self.collect();
+        self.voice_mut(id).map(|v| v.params)
+    }
+
+    /// Sets a voice's parameters (applied at the next [`flush`](Self::flush), then smoothed:
+    /// 80 ms for gain, shelf and pan, 0.3 s for sends).
+    ///
+    /// # Errors
+    /// [`UpdateError`]: bad parameter or unknown voice.
+    pub fn set_params(&mut self, id: VoiceId, params: VoiceParams) -> Result<(), UpdateError> {
+        self.collect();
+        params.validate()?;
+        let v = self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
+        v.params = params;
+        let v = *v;
+        self.block.voices[id.slot as usize] = params.targets(id.generation);
+        if let Some(set) = v.tap_set {
+            let (taps, count) = tap_targets(&v.taps[..v.tap_count], &params);
+            let e = &mut self.block.tap_sets[set as usize];
+            e.taps = taps;
+            e.count = count;
+        }
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Replaces a voice's echo taps (≤ 6; an empty slice clears them). Only one-shot voices
+    /// take taps (acoustics §5: loops get no echo; taps read the decoded buffer, no delay line). A new set fades in over
+    /// 50 ms while the old one fades out; a tap within 3 ms of an existing one only changes
+    /// level. Applied at the next [`flush`](Self::flush).
+    ///
+    /// # Errors
+    /// [`UpdateError`]: bad tap, unknown voice, or no free tap set.
+    pub fn set_taps(&mut self, id: VoiceId, taps: &[Tap]) -> Result<(), UpdateError> {
+        self.collect();
+        validate_taps(taps)?;
+        let v = *self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
+        if v.looping && !taps.is_empty() {
+            return Err(UpdateError::LoopingVoice);
+        }
+        let set = match (v.tap_set, taps.is_empty()) {
+            (None, true) => return Ok(()),
+            (Some(set), true) => {
+                self.tap_slots[set as usize] = TapSlot::Draining { voice: id.slot };
+                let e = &mut self.block.tap_sets[set as usize];
+                e.count = 0;
+                if let Some(hv) = self.voice_mut(id) {
+                    hv.tap_set = None;
+                    hv.tap_count = 0;
+                }
+                self.dirty = true;
+                return Ok(());
+            }
+            (Some(set), false) => set,
+            (None, false) => {
+                let set = self
+                    .tap_slots
+                    .iter()
+                    .position(|t| *t == TapSlot::Free)
+                    .ok_or(UpdateError::TapSetsFull)? as u32;
+                self.tap_slots[set as usize] = TapSlot::Active { voice: id.slot };
+                self.block.tap_sets[set as usize] = TapSetTargets {
+                    voice_slot: id.slot,
+                    voice_generation: id.generation,
+                    ..TapSetTargets::default()
+                };
+                set
+            }
+        };
+        let (targets, count) = tap_targets(taps, &v.params);
+        let e = &mut self.block.tap_sets[set as usize];
+        e.taps = targets;
+        e.count = count;
+        if let Some(hv) = self.voice_mut(id) {
+            hv.tap_set = Some(set);
+            hv.taps[..taps.len()].copy_from_slice(taps);
+            hv.tap_count = taps.len();
+        }
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Fades a voice out (the stop fade from the settings) and ends it.
+    ///
+    /// # Errors
+    /// [`StopError`]: unknown voice or ring full.
+    pub fn stop(&mut self, id: VoiceId) -> Result<(), StopError> {
+        self.collect();
+        let v = self.voice_mut(id).ok_or(StopError::UnknownVoice)?;
+        if v.stopping {
+            return Ok(());
+        }
+        self.push(Command::Stop {
+            slot: id.slot,
+            generation: id.generation,
+        })
+        .map_err(|_| StopError::CommandQueueFull)?;
+        if let Some(v) = self.voice_mut(id) {
+            v.stopping = true;
+        }
+        Ok(())
+    }
+
+    /// Fades every voice out; once they are gone the reverb bus is reset.
+    ///
+    /// # Errors
+    /// [`StopError::CommandQueueFull`].
+    pub fn stop_all(&mut self) -> Result<(), StopError> {
+        self.collect();
+        self.push(Command::StopAll).map_err(|_| StopError::CommandQueueFull)?;
+        for v in self.voices.iter_mut().flatten() {
+            v.stopping = true;
+        }
+        Ok(())
+    }
+
+    /// Voices the handle counts as live (started and not yet reported ended).
+    pub fn live_voices(&mut self) -> usize {
+        self.collect();
+        self.voices.iter().filter(|v| v.is_some()).count()
+    }
+
+    /// Free slots in the command ring right now.
+    pub fn free_command_slots(&mut self) -> usize {
+        self.command_slots()
+    }
+
+    /// The renderer's latest counters.
+    pub fn status(&mut self) -> MixerStatus {
+        *self.status_out.read()
+    }
+}

@@ -1,0 +1,257 @@
+//! Voice and tap parameters as the game sets them, their validation, and the converted targets
+//! the renderer reads.
+
+use crate::error::{ParamError, ParamProblem};
+use resound_dsp::tap::TapParams;
+
+use crate::pan;
+
+/// Reverb sends per voice (one per reverb-bus slot).
+pub const SENDS: usize = 4;
+/// Echo taps per voice.
+pub const MAX_TAPS: usize = resound_dsp::tap::MAX_TAPS;
+/// Largest accepted linear gain (volume, send, tap level); the dsp gains clamp here.
+pub const MAX_GAIN: f32 = resound_dsp::gain::MAX_GAIN;
+/// Largest accepted occlusion (shelf) gain.
+pub const MAX_SHELF_GAIN: f32 = resound_dsp::shelf::MAX_SHELF_GAIN;
+/// Largest accepted tap delay in seconds.
+pub const MAX_TAP_DELAY: f32 = resound_dsp::tap::MAX_TAP_DELAY_S;
+/// Largest accepted distance or range.
+pub const MAX_DISTANCE: f32 = 1.0e6;
+
+/// How a voice is placed between the two output channels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pan {
+    /// Equal-power pan, −1 (left) ..= 1 (right).
+    EqualPower(f32),
+    /// The retail DirectSound law: `|pan|` dB off the far channel, ±15 (see [`pan::retail`]).
+    Retail(i32),
+}
+
+impl Default for Pan {
+    fn default() -> Self {
+        Self::EqualPower(0.0)
+    }
+}
+
+/// The continuously changeable parameters of one voice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VoiceParams {
+    /// Linear volume, 0..=[`MAX_GAIN`]. Scales the dry path, the sends and the taps.
+    pub volume: f32,
+    /// Linear range (blocks/metres), > 0; with `distance` gives
+    /// [`distance_gain`] on the dry path.
+    pub range: f32,
+    /// Distance from the listener, 0..=[`MAX_DISTANCE`].
+    pub distance: f32,
+    /// Occlusion gain of the shelf below 1 kHz, 0..=[`MAX_SHELF_GAIN`] (acoustics §4 `gain`).
+    pub gain: f32,
+    /// High-band factor of the shelf, 0..=1 (acoustics §4 `hf`); the shelf gives `gain·hf` above 1 kHz.
+    pub hf: f32,
+    /// Stereo placement.
+    pub pan: Pan,
+    /// Sends into the four reverb slots (0.15/0.55/1.68/4.14 s), each 0..=[`MAX_GAIN`],
+    /// taken after the shelf; the voice volume multiplies them, the distance gain does not.
+    pub sends: [f32; SENDS],
+}
+
+impl Default for VoiceParams {
+    fn default() -> Self {
+        Self {
+            volume: 1.0,
+            range: 1.0,
+            distance: 0.0,
+            gain: 1.0,
+            hf: 1.0,
+            pan: Pan::default(),
+            sends: [0.0; SENDS],
+        }
+    }
+}
+
+/// One echo tap of a voice (acoustics §5).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tap {
+    /// Delay behind the voice's play position in seconds, > 0 ..= [`MAX_TAP_DELAY`].
+    pub delay: f32,
+    /// Level before volume and distance gain, 0..=[`MAX_GAIN`].
+    pub level: f32,
+    /// Reflected path length; the tap is scaled by `distance_gain(path, range)`.
+    pub path: f32,
+    /// Gain of the tap's one-pole air low-pass at 5 kHz (acoustics §5 item 7:
+    /// `0.994^(path − d)`), 0..=1; 0.999 and above bypass the filter.
+    pub hf_gain: f32,
+    /// Equal-power pan toward the reflection point, −1..=1.
+    pub pan: f32,
+}
+
+/// `clamp(1 − distance/range, 0, 1)` (acoustics: the voice's linear range).
+#[must_use]
+pub fn distance_gain(distance: f32, range: f32) -> f32 {
+    if range <= 0.0 || range.is_nan() || distance.is_nan() {
+        return 0.0;
+    }
+    (1.0 - distance / range).clamp(0.0, 1.0)
+}
+
+fn check(field: &'static str, v: f32, lo: f32, hi: f32) -> Result<(), ParamError> {
+    if !v.is_finite() {
+        return Err(ParamError {
+            field,
+            problem: ParamProblem::NotFinite,
+        });
+    }
+    if v < lo || v > hi {
+        return Err(ParamError {
+            field,
+            problem: ParamProblem::OutOfRange,
+        });
+    }
+    Ok(())
+}
+
+const SEND_FIELDS: [&str; SENDS] = ["sends[0]", "sends[1]", "sends[2]", "sends[3]"];
+
+impl VoiceParams {
+    /// Checks every field: NaN/infinite values and values out of range are rejected.
+    ///
+    /// # Errors
+    /// The first offending field.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        check("volume", self.volume, 0.0, MAX_GAIN)?;
+        check("range", self.range, f32::MIN_POSITIVE, MAX_DISTANCE)?;
+        check("distance", self.distance, 0.0, MAX_DISTANCE)?;
+        check("gain", self.gain, 0.0, MAX_SHELF_GAIN)?;
+        check("hf", self.hf, 0.0, 1.0)?;
+        match self.pan {
+            Pan::EqualPower(p) => check("pan", p, -1.0, 1.0)?,
+            Pan::Retail(p) => {
+                if !(-pan::RETAIL_PAN_LIMIT..=pan::RETAIL_PAN_LIMIT).contains(&p) {
+                    return Err(ParamError {
+                        field: "pan",
+                        problem: ParamProblem::OutOfRange,
+                    });
+                }
+            }
+        }
+        for (s, field) in self.sends.iter().zip(SEND_FIELDS) {
+            check(field, *s, 0.0, MAX_GAIN)?;
+        }
+        Ok(())
+    }
+
+    /// Converts validated parameters into renderer targets.
+    pub(crate) fn targets(&self, generation: u32) -> VoiceTargets {
+        let (l, r) = match self.pan {
+            Pan::EqualPower(p) => pan::equal_power(p),
+            Pan::Retail(p) => pan::retail(p),
+        };
+        let dry = self.volume * distance_gain(self.distance, self.range);
+        VoiceTargets {
+            generation,
+            shelf_gain: self.gain,
+            hf: self.hf,
+            sends: self.sends.map(|s| s * self.volume),
+            left: dry * l,
+            right: dry * r,
+        }
+    }
+}
+
+const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
+    ["taps[0].delay", "taps[0].level", "taps[0].path", "taps[0].hf_gain", "taps[0].pan"],
+    ["taps[1].delay", "taps[1].level", "taps[1].path", "taps[1].hf_gain", "taps[1].pan"],
+    ["taps[2].delay", "taps[2].level", "taps[2].path", "taps[2].hf_gain", "taps[2].pan"],
+    ["taps[3].delay", "taps[3].level", "taps[3].path", "taps[3].hf_gain", "taps[3].pan"],
+    ["taps[4].delay", "taps[4].level", "taps[4].path", "taps[4].hf_gain", "taps[4].pan"],
+    ["taps[5].delay", "taps[5].level", "taps[5].path", "taps[5].hf_gain", "taps[5].pan"],
+];
+
+/// Checks a tap set: at most [`MAX_TAPS`] taps, every field finite and in range.
+pub(crate) fn validate_taps(taps: &[Tap]) -> Result<(), ParamError> {
+    if taps.len() > MAX_TAPS {
+        return Err(ParamError {
+            field: "taps",
+            problem: ParamProblem::OutOfRange,
+        });
+    }
+    for (t, f) in taps.iter().zip(TAP_FIELDS) {
+        if !t.delay.is_finite() {
+            check(f[0], t.delay, 0.0, MAX_TAP_DELAY)?;
+        }
+        if t.delay <= 0.0 || t.delay > MAX_TAP_DELAY {
+            return Err(ParamError {
+                field: f[0],
+                problem: ParamProblem::OutOfRange,
+            });
+        }
+        check(f[1], t.level, 0.0, MAX_GAIN)?;
+        check(f[2], t.path, 0.0, MAX_DISTANCE)?;
+        check(f[3], t.hf_gain, 0.0, 1.0)?;
+        check(f[4], t.pan, -1.0, 1.0)?;
+    }
+    Ok(())
+}
+
+/// What the renderer aims one voice's dry path and sends at (already validated and converted).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct VoiceTargets {
+    /// Generation of the voice these targets belong to (0 = none).
+    pub generation: u32,
+    /// Shelf gain below 1 kHz.
+    pub shelf_gain: f32,
+    /// Shelf high-band factor.
+    pub hf: f32,
+    /// Send levels (volume applied).
+    pub sends: [f32; SENDS],
+    /// Dry left gain (volume · distance gain · pan).
+    pub left: f32,
+    /// Dry right gain.
+    pub right: f32,
+}
+
+/// A voice's current tap set as the renderer reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TapSetTargets {
+    /// Voice slot that owns the set.
+    pub voice_slot: u32,
+    /// Generation of that voice (0 = the set is free).
+    pub voice_generation: u32,
+    /// Number of valid entries in `taps`.
+    pub count: u8,
+    /// The taps, levels already scaled by volume and `distance_gain(path)`.
+    pub taps: [TapParams; MAX_TAPS],
+}
+
+const NO_TAP: TapParams = TapParams {
+    delay_s: 0.0,
+    level: 0.0,
+    hf_gain: 1.0,
+    pan: 0.0,
+};
+
+impl Default for TapSetTargets {
+    fn default() -> Self {
+        Self {
+            voice_slot: 0,
+            voice_generation: 0,
+            count: 0,
+            taps: [NO_TAP; MAX_TAPS],
+        }
+    }
+}
+
+/// Converts validated taps for a voice with `params`.
+pub(crate) fn tap_targets(taps: &[Tap], params: &VoiceParams) -> ([TapParams; MAX_TAPS], u8) {
+    let mut out = [NO_TAP; MAX_TAPS];
+    for (o, t) in out.iter_mut().zip(taps) {
+        *o = TapParams {
+            delay_s: t.delay,
+            level: t.level * params.volume * distance_gain(t.path, params.range),
+            hf_gain: t.hf_gain,
+            pan: t.pan,
+        };
+    }
+    // MAX_TAPS fits in u8 and validate_taps bounded the length.
+    (out, taps.len().min(MAX_TAPS) as u8)
+}

@@ -1,0 +1,338 @@
+//! The audio-thread half: [`MixerRenderer`].
+//!
+//! [`MixerRenderer::render`] is the one entry point for the device callback and for offline
+//! renders. It never allocates, locks, waits or frees: commands arrive on a wait-free ring,
+//! parameters through a triple buffer, and everything owning heap memory leaves on the return
+//! ring to be dropped on the game thread.
+
+use std::sync::Arc;
+
+use rtrb::{Consumer, Producer};
+
+use crate::block::ParamBlock;
+use crate::command::{Command, Returned};
+use crate::master::Master;
+use crate::params::SENDS;
+use crate::resample::step_for;
+use crate::sound::SoundData;
+use crate::status::MixerStatus;
+use crate::tap::TapSetState;
+use crate::voice::{Voice, VoiceState};
+
+#[derive(Debug, Default)]
+struct RenderSound {
+    data: Option<Arc<SoundData>>,
+    users: u32,
+    unloading: bool,
+}
+
+/// The audio-thread side of the mixer. `Send` (move it to the audio thread), not `Sync`.
+///
+/// Dropping it frees its sounds on the dropping thread; drop it off the audio thread (or
+/// after the stream has stopped).
+#[derive(Debug)]
+pub struct MixerRenderer {
+    commands: Consumer<Command>,
+    returns: Producer<Returned>,
+    /// Returns that did not fit the ring (cannot happen by construction; kept, never dropped).
+    overflow: Vec<Returned>,
+    params_out: triple_buffer::Output<ParamBlock>,
+    status_in: triple_buffer::Input<MixerStatus>,
+    status: MixerStatus,
+    sample_rate: u32,
+    max_block: usize,
+    sounds: Vec<RenderSound>,
+    voices: Vec<Voice>,
+    tap_sets: Vec<TapSetState>,
+    scratch: Vec<f32>,
+    mix_l: Vec<f32>,
+    mix_r: Vec<f32>,
+    bus_in: [Vec<f32>; SENDS],
+    master: Master,
+    reset_bus_when_idle: bool,
+}
+
+impl MixerRenderer {
+    #[allow(clippy::too_many_arguments)] // private constructor fed by `build`
+    pub(crate) fn new(
+        commands: Consumer<Command>,
+        returns: Producer<Returned>,
+        overflow_capacity: usize,
+        params_out: triple_buffer::Output<ParamBlock>,
+        status_in: triple_buffer::Input<MixerStatus>,
+        settings: &crate::MixerSettings,
+    ) -> Self {
+        let fs = settings.sample_rate as f32;
+        let c = settings.capacities;
+        let mb = settings.max_block;
+        Self {
+            commands,
+            returns,
+            overflow: Vec::with_capacity(overflow_capacity),
+            params_out,
+            status_in,
+            status: MixerStatus::default(),
+            sample_rate: settings.sample_rate,
+            max_block: mb,
+            sounds: (0..c.sounds).map(|_| RenderSound::default()).collect(),
+            voices: (0..c.voices)
+                .map(|_| Voice::new(fs, settings.stop_fade_seconds))
+                .collect(),
+            tap_sets: (0..c.tap_sets)
+                .map(|i| TapSetState::new(i as u32, fs, mb))
+                .collect(),
+            scratch: vec![0.0; mb],
+            mix_l: vec![0.0; mb],
+            mix_r: vec![0.0; mb],
+            bus_in: std::array::from_fn(|_| vec![0.0; mb]),
+            master: Master::new(fs, mb, settings.reverb, settings.limiter),
+            reset_bus_when_idle: false,
+        }
+    }
+
+    /// Output sample rate in Hz.
+    #[must_use]
+    pub fn sample_rate(&self) -> u32 {
+        self.sample_rate
+    }
+
+    /// Renders interleaved stereo into `out` (`out.len() / 2` frames; an odd last sample is
+    /// zeroed). Applies pending commands and the latest parameters first. Every output sample
+    /// is finite. Never allocates, locks or frees.
+    pub fn render(&mut self, out: &mut [f32]) {
+        let frames = out.len() / 2;
+        if out.len() % 2 == 1 {
+            out[out.len() - 1] = 0.0;
+        }
+        let mut done = 0;
+        while done < frames {
+            let n = (frames - done).min(self.max_block);
+            self.render_block(&mut out[done * 2..(done + n) * 2]);
+            done += n;
+        }
+        self.status.frames_rendered += frames as u64;
+        self.status.active_voices = self
+            .voices
+            .iter()
+            .filter(|v| v.state != VoiceState::Idle)
+            .count() as u32;
+        self.status.limiter_engagements = self.master.engagements();
+        *self.status_in.input_buffer_mut() = self.status;
+        self.status_in.publish();
+    }
+
+    fn render_block(&mut self, out: &mut [f32]) {
+        let n = out.len() / 2;
+        self.flush_overflow();
+        self.apply_commands();
+        self.params_out.update();
+        let block = self.params_out.output_buffer();
+        for (v, t) in self.voices.iter_mut().zip(&block.voices) {
+            if v.state != VoiceState::Idle && t.generation == v.generation {
+                v.retarget(t);
+            }
+        }
+        for (ts, t) in self.tap_sets.iter_mut().zip(&block.tap_sets) {
+            ts.apply(t, &mut self.voices, SoundRates(&self.sounds));
+        }
+
+        self.mix_l[..n].fill(0.0);
+        self.mix_r[..n].fill(0.0);
+        for b in &mut self.bus_in {
+            b[..n].fill(0.0);
+        }
+
+        let scratch = &mut self.scratch[..n];
+        for v in &mut self.voices {
+            if matches!(v.state, VoiceState::Playing | VoiceState::Stopping) {
+                let samples: &[f32] = match self.sounds.get(v.sound as usize).and_then(|s| s.data.as_ref()) {
+                    Some(d) => &d.samples,
+                    None => &[],
+                };
+                v.render(samples, scratch, &mut self.mix_l, &mut self.mix_r, &mut self.bus_in);
+            } else {
+                v.active_frames = 0;
+            }
+        }
+
+        for ts in &mut self.tap_sets {
+            if let Some(slot) = ts.owner()
+                && let Some(v) = self.voices.get(slot as usize)
+                && let Some(data) = self.sounds.get(v.sound as usize).and_then(|s| s.data.as_ref())
+            {
+                ts.render(v, data, &mut self.mix_l[..n], &mut self.mix_r[..n]);
+            }
+            ts.check_release();
+        }
+        for i in 0..self.tap_sets.len() {
+            if let Some(slot) = self.tap_sets[i].take_release() {
+                self.push_return(Returned::TapSetReleased { slot });
+            }
+        }
+
+        self.master.process(&self.bus_in, &mut self.mix_l[..n], &mut self.mix_r[..n]);
+        self.status.busy_reverb_slots = self.master.busy_slots();
+
+        let mut peak = self.status.peak;
+        for ((o, l), r) in out.chunks_exact_mut(2).zip(&self.mix_l[..n]).zip(&self.mix_r[..n]) {
+            let l = if l.is_finite() { *l } else { 0.0 };
+            let r = if r.is_finite() { *r } else { 0.0 };
+            peak = peak.max(l.abs()).max(r.abs());
+            o[0] = l;
+            o[1] = r;
+        }
+        self.status.peak = peak;
+
+        self.retire_finished();
+    }
+
+    fn apply_commands(&mut self) {
+        while let Ok(cmd) = self.commands.pop() {
+            match cmd {
+                Command::LoadSound { slot, sound } => {
+                    let old = match self.sounds.get_mut(slot as usize) {
+                        Some(s) => {
+                            s.users = 0;
+                            s.unloading = false;
+                            s.data.replace(sound)
+                        }
+                        None => Some(sound),
+                    };
+                    if let Some(old) = old {
+                        // Cannot happen (the handle frees a slot only after its release);
+                        // hand the buffer back rather than drop it here.
+                        self.push_return(Returned::SoundReleased { slot: u32::MAX, sound: old });
+                    }
+                }
+                Command::UnloadSound { slot } => {
+                    if let Some(s) = self.sounds.get_mut(slot as usize) {
+                        s.unloading = true;
+                    }
+                    for v in &mut self.voices {
+                        if v.sound == slot && v.state != VoiceState::Idle {
+                            v.stop();
+                        }
+                    }
+                    self.release_sound_if_unused(slot);
+                }
+                Command::Play {
+                    slot,
+                    generation,
+                    sound,
+                    looping,
+                    targets,
+                } => self.start_voice(slot, generation, sound, looping, targets),
+                Command::Stop { slot, generation } => {
+                    if let Some(v) = self.voices.get_mut(slot as usize)
+                        && v.generation == generation
+                    {
+                        v.stop();
+                    }
+                }
+                Command::StopAll => {
+                    for v in &mut self.voices {
+                        v.stop();
+                    }
+                    self.reset_bus_when_idle = true;
+                }
+            }
+        }
+    }
+
+    fn start_voice(&mut self, slot: u32, generation: u32, sound: u32, looping: bool, t: crate::params::VoiceTargets) {
+        let fs = self.sample_rate;
+        let rate = match self.sounds.get_mut(sound as usize) {
+            Some(s) if !s.unloading => s.data.as_ref().map(|d| d.sample_rate),
+            _ => None,
+        };
+        let Some(v) = self.voices.get_mut(slot as usize) else { return };
+        match rate {
+            Some(rate) if v.state == VoiceState::Idle => {
+                v.start(generation, sound, looping, step_for(rate, fs), t);
+                if let Some(s) = self.sounds.get_mut(sound as usize) {
+                    s.users += 1;
+                }
+            }
+            _ => {
+                // Unknown sound (or a busy slot, which the handle never sends): report it ended.
+                self.push_return(Returned::VoiceEnded { slot, generation });
+            }
+        }
+    }
+
+    fn retire_finished(&mut self) {
+        for i in 0..self.voices.len() {
+            let v = &mut self.voices[i];
+            if v.state != VoiceState::Finished {
+                continue;
+            }
+            v.state = VoiceState::Idle;
+            let (slot, generation, sound) = (i as u32, v.generation, v.sound);
+            for ts in &mut self.tap_sets {
+                ts.voice_ended(slot, generation);
+            }
+            if let Some(s) = self.sounds.get_mut(sound as usize) {
+                s.users = s.users.saturating_sub(1);
+            }
+            self.push_return(Returned::VoiceEnded { slot, generation });
+            self.release_sound_if_unused(sound);
+        }
+        if self.reset_bus_when_idle && self.voices.iter().all(|v| v.state == VoiceState::Idle) {
+            self.master.reset_bus();
+            self.reset_bus_when_idle = false;
+        }
+    }
+
+    fn release_sound_if_unused(&mut self, slot: u32) {
+        let Some(s) = self.sounds.get_mut(slot as usize) else { return };
+        if s.unloading && s.users == 0 {
+            if let Some(sound) = s.data.take() {
+                s.unloading = false;
+                self.push_return(Returned::SoundReleased { slot, sound });
+            }
+        }
+    }
+
+    fn push_return(&mut self, msg: Returned) {
+        if !self.overflow.is_empty() {
+            self.keep(msg);
+            return;
+        }
+        if let Err(rtrb::PushError::Full(msg)) = self.returns.push(msg) {
+            self.keep(msg);
+        }
+    }
+
+    fn keep(&mut self, msg: Returned) {
+        if self.overflow.len() < self.overflow.capacity() {
+            self.overflow.push(msg);
+        } else {
+            // Never free on the audio thread: leak instead (unreachable by construction).
+            std::mem::forget(msg);
+        }
+    }
+
+    fn flush_overflow(&mut self) {
+        while !self.overflow.is_empty() {
+            let msg = self.overflow.remove(0);
+            if let Err(rtrb::PushError::Full(msg)) = self.returns.push(msg) {
+                self.overflow.insert(0, msg);
+                break;
+            }
+        }
+    }
+}
+
+/// Read access to the sounds' sample rates for tap-set updates.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SoundRates<'a>(&'a [RenderSound]);
+
+impl SoundRates<'_> {
+    /// Sample rate of sound `slot` (0 if none).
+    pub(crate) fn rate(&self, slot: u32) -> u32 {
+        self.0
+            .get(slot as usize)
+            .and_then(|s| s.data.as_ref())
+            .map_or(0, |d| d.sample_rate)
+    }
+}

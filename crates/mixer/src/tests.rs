@@ -1,0 +1,163 @@
+//! Unit tests: resampling, pan laws, retail formulas, validation.
+
+use crate::resample::{ONE, resample, step_for};
+use crate::retail::{attenuation_db, pan_db, retail_params};
+use crate::{MixerSettings, Pan, ParamProblem, Tap, VoiceParams, distance_gain, pan};
+
+#[test]
+fn step_is_exact_for_common_rates() {
+    assert_eq!(step_for(48_000, 48_000), ONE);
+    assert_eq!(step_for(24_000, 48_000), ONE / 2);
+    assert_eq!(step_for(96_000, 48_000), 2 * ONE);
+}
+
+#[test]
+fn same_rate_copies_samples() {
+    let s: Vec<f32> = (0..10).map(|i| i as f32).collect();
+    let mut out = [0.0; 12];
+    let mut pos = 0;
+    resample(&s, &mut pos, ONE, false, &mut out);
+    assert_eq!(&out[..10], &s[..]);
+    assert_eq!(&out[10..], &[0.0, 0.0]);
+    assert_eq!(pos, 12 * ONE);
+}
+
+#[test]
+fn half_rate_interpolates_linearly() {
+    let s = [0.0, 1.0, 3.0];
+    let mut out = [0.0; 6];
+    let mut pos = 0;
+    resample(&s, &mut pos, ONE / 2, false, &mut out);
+    // Frame 2.5 interpolates toward the silence after a one-shot's end.
+    assert_eq!(out, [0.0, 0.5, 1.0, 2.0, 3.0, 1.5]);
+}
+
+#[test]
+fn looping_wraps_and_interpolates_across_the_seam() {
+    let s = [1.0, 2.0, 3.0, 4.0];
+    let mut out = [0.0; 10];
+    let mut pos = 0;
+    resample(&s, &mut pos, ONE / 2, true, &mut out);
+    assert_eq!(out, [1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 2.5, 1.0, 1.5]);
+    assert_eq!(pos, ONE); // 5.0 wrapped at the 4-frame loop
+}
+
+#[test]
+fn resample_is_split_invariant() {
+    let s: Vec<f32> = (0..1000).map(|i| ((i * 7919) % 113) as f32 / 113.0).collect();
+    let step = step_for(22_050, 48_000);
+    let mut whole = vec![0.0; 3000];
+    let mut p = 0;
+    resample(&s, &mut p, step, true, &mut whole);
+    let mut parts = vec![0.0; 3000];
+    let mut q = 0;
+    for chunk in parts.chunks_mut(37) {
+        resample(&s, &mut q, step, true, chunk);
+    }
+    assert_eq!(whole, parts);
+    assert_eq!(p, q);
+}
+
+#[test]
+fn empty_sound_reads_silence() {
+    let mut out = [1.0; 4];
+    let mut pos = 0;
+    resample(&[], &mut pos, ONE, true, &mut out);
+    assert_eq!(out, [0.0; 4]);
+}
+
+#[test]
+fn distance_gain_is_linear_and_clamped() {
+    assert_eq!(distance_gain(0.0, 100.0), 1.0);
+    assert_eq!(distance_gain(25.0, 100.0), 0.75);
+    assert_eq!(distance_gain(150.0, 100.0), 0.0);
+    assert_eq!(distance_gain(f32::NAN, 100.0), 0.0);
+}
+
+#[test]
+fn retail_pan_law_attenuates_far_channel_by_pan_db() {
+    assert_eq!(pan::retail(0), (1.0, 1.0));
+    let (l, r) = pan::retail(6);
+    assert_eq!(r, 1.0);
+    assert!((20.0 * l.log10() + 6.0).abs() < 1e-4);
+    let (l, r) = pan::retail(-40); // clamped to -15
+    assert_eq!(l, 1.0);
+    assert!((20.0 * r.log10() + 15.0).abs() < 1e-4);
+}
+
+#[test]
+fn retail_attenuation_matches_the_worked_values() {
+    // ambient-runtime.md §4.4: d = 1…10 m → 0,0,0,0,0,−3,−5,−8,−10,−12 dB.
+    let expect = [0, 0, 0, 0, 0, -3, -5, -8, -10, -12];
+    for (d, e) in (1..=10).zip(expect) {
+        assert_eq!(attenuation_db(f64::from(d), 1.0, 1.0), Some(e), "{d} m");
+    }
+    assert_eq!(attenuation_db(20.0, 1.0, 1.0), Some(-24));
+    assert_eq!(attenuation_db(40.0, 1.0, 1.0), Some(-36));
+    assert_eq!(attenuation_db(80.0, 1.0, 1.0), Some(-48));
+    assert_eq!(attenuation_db(89.0, 1.0, 1.0), Some(-50));
+    assert_eq!(attenuation_db(94.18, 1.0, 1.0), Some(-50));
+    assert_eq!(attenuation_db(94.19, 1.0, 1.0), None);
+    assert_eq!(attenuation_db(3.0, 0.0, 1.0), None);
+    assert_eq!(attenuation_db(f64::NAN, 1.0, 1.0), None);
+}
+
+#[test]
+fn retail_pan_never_reaches_15() {
+    // Sound due east of a north-facing listener: bearing sound→listener is west (270°).
+    assert_eq!(pan_db(10.0, 270.0, 0.0, false), 14);
+    assert_eq!(pan_db(10.0, 90.0, 0.0, false), -14);
+    // North and south are centred; near sounds and mono are centred.
+    assert_eq!(pan_db(10.0, 180.0, 0.0, false), 0);
+    assert_eq!(pan_db(10.0, 0.0, 0.0, false), 0);
+    assert_eq!(pan_db(4.999, 270.0, 0.0, false), 0);
+    assert_eq!(pan_db(5.9, 270.0, 0.0, false), 14);
+    assert_eq!(pan_db(10.0, 270.0, 0.0, true), 0);
+}
+
+#[test]
+fn retail_params_are_integer_db_and_clamped_pan() {
+    let p = retail_params(-12, 20);
+    assert!((20.0 * p.volume.log10() + 12.0).abs() < 1e-4);
+    assert_eq!(p.pan, Pan::Retail(15));
+    assert!((20.0 * retail_params(-80, 0).volume.log10() + 50.0).abs() < 1e-4);
+    p.validate().unwrap();
+}
+
+#[test]
+fn nan_and_infinite_parameters_are_rejected() {
+    let bad = [
+        VoiceParams { volume: f32::NAN, ..VoiceParams::default() },
+        VoiceParams { hf: f32::INFINITY, ..VoiceParams::default() },
+        VoiceParams { pan: Pan::EqualPower(f32::NAN), ..VoiceParams::default() },
+        VoiceParams { sends: [0.0, 0.0, f32::NEG_INFINITY, 0.0], ..VoiceParams::default() },
+        VoiceParams { distance: f32::NAN, ..VoiceParams::default() },
+    ];
+    for p in bad {
+        assert_eq!(p.validate().unwrap_err().problem, ParamProblem::NotFinite, "{p:?}");
+    }
+    let range = VoiceParams { hf: 1.5, ..VoiceParams::default() };
+    assert_eq!(range.validate().unwrap_err().field, "hf");
+    let tap = Tap { delay: f32::NAN, level: 1.0, path: 1.0, hf_gain: 1.0, pan: 0.0 };
+    assert_eq!(
+        crate::params::validate_taps(&[tap]).unwrap_err().problem,
+        ParamProblem::NotFinite
+    );
+    let zero_delay = Tap { delay: 0.0, ..tap };
+    assert_eq!(crate::params::validate_taps(&[zero_delay]).unwrap_err().field, "taps[0].delay");
+}
+
+#[test]
+fn settings_are_validated() {
+    assert!(MixerSettings::default().validate().is_ok());
+    let bad_rate = MixerSettings { sample_rate: 0, ..MixerSettings::default() };
+    assert!(bad_rate.validate().is_err());
+    let mut no_voices = MixerSettings::default();
+    no_voices.capacities.voices = 0;
+    assert!(crate::build(no_voices).is_err());
+    let mut no_taps = MixerSettings::default();
+    no_taps.capacities.tap_sets = 0;
+    assert!(no_taps.validate().is_ok());
+    let nan_fade = MixerSettings { stop_fade_seconds: f32::NAN, ..MixerSettings::default() };
+    assert!(nan_fade.validate().is_err());
+}

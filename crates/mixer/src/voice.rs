@@ -1,0 +1,185 @@
+//! The renderer's voice: resample → stop fade → shelf → sends → dry gain and pan.
+//!
+//! Audio thread only. Nothing here allocates; all state is inline (no heap per voice).
+
+use resound_dsp::smoothing::PAN_SMOOTHING_S;
+use resound_dsp::{LinearRamp, OcclusionShelf, SmoothedGain, apply_ramp};
+
+use crate::params::{SENDS, VoiceTargets};
+use crate::resample::{FRAC_BITS, resample};
+
+/// Where a voice is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VoiceState {
+    /// Slot unused.
+    Idle,
+    /// Playing (or ringing out its tail).
+    Playing,
+    /// Fading out after a stop; ends when the fade reaches 0.
+    Stopping,
+    /// Finished during this block; reported and freed at the end of the block.
+    Finished,
+}
+
+/// A voice on the audio thread.
+#[derive(Debug, Clone)]
+pub(crate) struct Voice {
+    pub state: VoiceState,
+    pub generation: u32,
+    pub sound: u32,
+    pub looping: bool,
+    /// Read position in the sample (fixed point; wraps for loops).
+    pub pos: u64,
+    /// Source frames played since the start, unwrapped (fixed point); taps read behind it.
+    pub played: u64,
+    /// `played` at the start of the current block.
+    pub block_start: u64,
+    /// Frames the voice rendered in the current block (its taps render as many).
+    pub active_frames: usize,
+    /// Fixed-point step per output frame.
+    pub step: u64,
+    /// Longest delay of the voice's taps in fixed-point source frames: a one-shot rings this
+    /// long after its last sample.
+    pub tail: u64,
+    /// The targets last applied (from the play command or the parameter block).
+    pub targets: VoiceTargets,
+    shelf: OcclusionShelf,
+    left: SmoothedGain,
+    right: SmoothedGain,
+    sends: [SmoothedGain; SENDS],
+    fade: LinearRamp,
+}
+
+impl Voice {
+    pub(crate) fn new(sample_rate: f32, stop_fade_s: f32) -> Self {
+        let mut v = Self {
+            state: VoiceState::Idle,
+            generation: 0,
+            sound: 0,
+            looping: false,
+            pos: 0,
+            played: 0,
+            block_start: 0,
+            active_frames: 0,
+            step: 0,
+            tail: 0,
+            targets: VoiceTargets::default(),
+            shelf: OcclusionShelf::new(),
+            left: SmoothedGain::new(0.0, PAN_SMOOTHING_S),
+            right: SmoothedGain::new(0.0, PAN_SMOOTHING_S),
+            sends: std::array::from_fn(|_| SmoothedGain::send()),
+            fade: LinearRamp::new(1.0, stop_fade_s),
+        };
+        v.shelf.prepare(sample_rate, 0);
+        v.left.prepare(sample_rate, 0);
+        v.right.prepare(sample_rate, 0);
+        for s in &mut v.sends {
+            s.prepare(sample_rate, 0);
+        }
+        v.fade.prepare(sample_rate);
+        v
+    }
+
+    /// Starts the voice at its targets (no ramp).
+    pub(crate) fn start(&mut self, generation: u32, sound: u32, looping: bool, step: u64, t: VoiceTargets) {
+        self.state = VoiceState::Playing;
+        self.generation = generation;
+        self.sound = sound;
+        self.looping = looping;
+        self.pos = 0;
+        self.played = 0;
+        self.block_start = 0;
+        self.step = step;
+        self.tail = 0;
+        self.targets = t;
+        self.shelf.reset();
+        self.shelf.set_immediate(t.shelf_gain, t.hf);
+        self.left.reset();
+        self.left.set_immediate(t.left);
+        self.right.reset();
+        self.right.set_immediate(t.right);
+        for (s, v) in self.sends.iter_mut().zip(t.sends) {
+            s.reset();
+            s.set_immediate(v);
+        }
+        self.fade.reset();
+    }
+
+    /// Aims the smoothers at new targets (a no-op when they are unchanged).
+    pub(crate) fn retarget(&mut self, t: &VoiceTargets) {
+        if self.targets == *t {
+            return;
+        }
+        self.targets = *t;
+        self.shelf.set_targets(t.shelf_gain, t.hf);
+        self.left.set_target(t.left);
+        self.right.set_target(t.right);
+        for (s, v) in self.sends.iter_mut().zip(t.sends) {
+            s.set_target(v);
+        }
+    }
+
+    /// Begins the stop fade (a zero-length fade ends the voice at the end of this block).
+    pub(crate) fn stop(&mut self) {
+        if self.state == VoiceState::Playing {
+            self.state = VoiceState::Stopping;
+            self.fade.set_target(0.0);
+        }
+    }
+
+    /// Renders up to `scratch.len()` frames and adds them to the dry mix and the bus inputs.
+    ///
+    /// A voice ends on an exact frame (the stop fade reaching 0, or a one-shot's last sample
+    /// plus its tail), whatever the block size: only the frames before it are rendered and the
+    /// voice becomes `Finished`. Returns the frames rendered.
+    pub(crate) fn render(
+        &mut self,
+        samples: &[f32],
+        scratch: &mut [f32],
+        mix_l: &mut [f32],
+        mix_r: &mut [f32],
+        bus_in: &mut [Vec<f32>; SENDS],
+    ) -> usize {
+        let n = scratch.len();
+        self.block_start = self.played;
+        let mut active = n;
+        if self.state == VoiceState::Stopping {
+            active = if self.fade.is_settled() { 0 } else { n.min(self.fade.frames_left()) };
+        }
+        if !self.looping && self.step > 0 {
+            let end = ((samples.len() as u64) << FRAC_BITS).saturating_add(self.tail);
+            let left = end.saturating_sub(self.played).div_ceil(self.step);
+            active = active.min(usize::try_from(left).unwrap_or(usize::MAX));
+        }
+        self.active_frames = active;
+        if active > 0 {
+            let x = &mut scratch[..active];
+            resample(samples, &mut self.pos, self.step, self.looping, x);
+            self.played = self.played.saturating_add(self.step.saturating_mul(active as u64));
+            if !self.fade.is_settled() || self.fade.target() != 1.0 {
+                let mut rest = &mut x[..];
+                while !rest.is_empty() {
+                    let k = rest.len().min(self.fade.frames_left());
+                    let (chunk, tail) = rest.split_at_mut(k);
+                    let r = self.fade.advance(k);
+                    apply_ramp(chunk, r);
+                    rest = tail;
+                }
+            }
+            self.shelf.process(x);
+            for (send, bus) in self.sends.iter_mut().zip(bus_in.iter_mut()) {
+                if send.is_silent() {
+                    send.skip(active);
+                } else {
+                    send.mix(x, &mut bus[..active]);
+                }
+            }
+            self.left.mix(x, &mut mix_l[..active]);
+            self.right.mix(x, &mut mix_r[..active]);
+        }
+        if active < n {
+            self.state = VoiceState::Finished;
+        }
+        active
+    }
+}

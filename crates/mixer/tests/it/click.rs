@@ -1,0 +1,166 @@
+//! Click tests (acoustics §4 "Smoothing: max adjacent-sample difference < step/50"): a parameter
+//! stepped on a playing sine adds less than `step/50` to the largest adjacent-sample difference
+//! the output has when held at either value.
+//!
+//! Steps land at a block boundary where the sine is at its peak, so an unsmoothed step would
+//! add about `step` (the negative control shows the measure catches that).
+
+use std::f32::consts::FRAC_PI_2;
+
+use resound_mixer::{Pan, PlaySettings, Tap, VoiceParams};
+
+use crate::common::{FS, load, max_diff, mixer, render, sine};
+
+const STEP_AT: usize = 48_000; // 1 s, a multiple of both sine periods used (1200 and 12 frames)
+const TOTAL: usize = 96_000;
+const SETTLED: usize = 24_000; // steady renders are measured from 0.5 s on
+
+enum Change {
+    Params(VoiceParams),
+    Taps(Vec<Tap>),
+}
+
+/// Renders a 48 kHz sine voice (peak at `STEP_AT`) with `start`, applying `change` at `STEP_AT`.
+fn run(freq: f32, looping: bool, start: VoiceParams, taps: &[Tap], change: Option<&Change>) -> (Vec<f32>, Vec<f32>) {
+    let (mut h, mut r) = mixer();
+    let s = load(&mut h, sine(freq, FS, 2.5, FRAC_PI_2), FS);
+    let v = h
+        .play(
+            s,
+            PlaySettings {
+                looping,
+                params: start,
+            },
+        )
+        .unwrap();
+    if !taps.is_empty() {
+        h.set_taps(v, taps).unwrap();
+    }
+    h.flush();
+    let (mut l, mut rr) = render(&mut r, STEP_AT);
+    match change {
+        Some(Change::Params(p)) => h.set_params(v, *p).unwrap(),
+        Some(Change::Taps(t)) => h.set_taps(v, t).unwrap(),
+        None => {}
+    }
+    h.flush();
+    let (l2, r2) = render(&mut r, TOTAL - STEP_AT);
+    l.extend(l2);
+    rr.extend(r2);
+    (l, rr)
+}
+
+/// Largest adjacent difference of the stepped render around and after the step, minus the
+/// largest of the steady renders (after settling).
+fn excess(stepped: &[f32], a: &[f32], b: &[f32]) -> f32 {
+    let s = max_diff(&stepped[STEP_AT - 64..]);
+    let steady = max_diff(&a[SETTLED..]).max(max_diff(&b[SETTLED..]));
+    s - steady
+}
+
+fn check(name: &str, freq: f32, looping: bool, a: VoiceParams, b: VoiceParams, step: f32) {
+    let (sl, sr) = run(freq, looping, a, &[], Some(&Change::Params(b)));
+    let (al, ar) = run(freq, looping, a, &[], None);
+    let (bl, br) = run(freq, looping, b, &[], None);
+    assert!(sl.iter().chain(&sr).all(|x| x.is_finite()));
+    for (ch, s, a, b) in [("left", &sl, &al, &bl), ("right", &sr, &ar, &br)] {
+        let e = excess(s, a, b);
+        assert!(e < step / 50.0, "{name} {ch}: excess {e} ≥ step/50 = {}", step / 50.0);
+    }
+}
+
+#[test]
+fn measure_catches_an_unsmoothed_step() {
+    // The same sine with a gain jumping 1 → 0.25 at the peak, no ramp.
+    let x = sine(40.0, FS, 2.0, FRAC_PI_2);
+    let stepped: Vec<f32> = x.iter().enumerate().map(|(i, v)| if i < STEP_AT { *v } else { 0.25 * v }).collect();
+    let a: Vec<f32> = x.to_vec();
+    let b: Vec<f32> = x.iter().map(|v| 0.25 * v).collect();
+    assert!(excess(&stepped, &a, &b) > 0.75 / 50.0 * 10.0);
+}
+
+#[test]
+fn occlusion_gain_step_is_click_free() {
+    let a = VoiceParams::default();
+    let b = VoiceParams { gain: 0.25, ..a };
+    check("gain", 40.0, true, a, b, 0.75);
+}
+
+#[test]
+fn volume_step_is_click_free() {
+    let a = VoiceParams::default();
+    let b = VoiceParams { volume: 0.2, ..a };
+    check("volume", 40.0, true, a, b, 0.8);
+}
+
+#[test]
+fn hf_step_is_click_free() {
+    let a = VoiceParams::default();
+    let b = VoiceParams { hf: 0.0025, ..a };
+    check("hf", 4000.0, true, a, b, 1.0 - 0.0025);
+}
+
+#[test]
+fn pan_step_is_click_free() {
+    let a = VoiceParams {
+        pan: Pan::EqualPower(-1.0),
+        ..VoiceParams::default()
+    };
+    let b = VoiceParams {
+        pan: Pan::EqualPower(1.0),
+        ..a
+    };
+    check("pan", 40.0, true, a, b, 1.0);
+}
+
+#[test]
+fn send_step_is_click_free() {
+    let a = VoiceParams::default();
+    let b = VoiceParams {
+        sends: [0.0, 0.0, 1.0, 0.0],
+        ..a
+    };
+    check("send", 40.0, true, a, b, 1.0);
+}
+
+#[test]
+fn tap_set_change_is_click_free() {
+    let tap = |delay, level, pan| Tap {
+        delay,
+        level,
+        path: 0.0,
+        hf_gain: 1.0,
+        pan,
+    };
+    let p = VoiceParams::default();
+    let old = [tap(0.1, 1.0, -0.5)];
+    let new = vec![tap(0.25, 1.0, 0.5), tap(0.1015, 0.5, -0.5)];
+    let (sl, sr) = run(40.0, false, p, &old, Some(&Change::Taps(new.clone())));
+    let (al, ar) = run(40.0, false, p, &old, None);
+    let (bl, br) = run(40.0, false, p, &new, None);
+    for (ch, s, a, b) in [("left", &sl, &al, &bl), ("right", &sr, &ar, &br)] {
+        let e = excess(s, a, b);
+        assert!(e < 1.0 / 50.0, "taps {ch}: excess {e}");
+    }
+    // Clearing the set fades it out too.
+    let (cl, _) = run(40.0, false, p, &old, Some(&Change::Taps(Vec::new())));
+    let (nl, _) = run(40.0, false, p, &[], None);
+    assert!(excess(&cl, &al, &nl) < 1.0 / 50.0);
+}
+
+#[test]
+fn stop_fades_without_a_click() {
+    let (mut h, mut r) = mixer();
+    let s = load(&mut h, sine(40.0, FS, 2.0, FRAC_PI_2), FS);
+    let v = h.play(s, PlaySettings { looping: true, ..Default::default() }).unwrap();
+    let (mut l, _) = render(&mut r, STEP_AT);
+    h.stop(v).unwrap();
+    let (l2, _) = render(&mut r, 4800);
+    l.extend(l2);
+    let steady = max_diff(&l[SETTLED..STEP_AT]);
+    // Equal-power centre: the voice's level is cos(π/4).
+    let step = std::f32::consts::FRAC_1_SQRT_2;
+    assert!(max_diff(&l[STEP_AT - 64..]) - steady < step / 50.0);
+    assert_eq!(*l.last().unwrap(), 0.0);
+    assert!(!h.is_playing(v));
+}

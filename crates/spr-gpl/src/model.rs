@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-only
+//! `SprModel`: SPR's computation as an acoustics-core `AcousticModel`.
+//!
+//! Follows SPR `SoundPhysics.java` `processSound` / `evaluateEnvironment` /
+//! `calculateOcclusion` (SP:211-575) at `ca0f8fe`, and the OpenAL Soft air absorption SPR relies
+//! on; spec `spr.md` §1, §3.9, §5.
+
+use glam::DVec3;
+use resound_acoustics::{
+    AcousticModel, AcousticResult, Budget, DirectResult, EchoResult, MaterialTable, Mode, Paths,
+    RequestError, RoomResult, SoundRequest, Space, Telemetry, WorldProbe,
+};
+
+use crate::formula::{absorption_coefficient, cutoff_gain, direct_cutoff};
+use crate::material_map::{SprSurface, spr_material_table, surfaces};
+use crate::occlusion::sound_occlusion;
+use crate::probe_world::ProbeWorld;
+use crate::{
+    CellCount, ReverbSlot, SprConfig, SprEvaluation, SprSound, evaluate_counted, reverb_slots,
+};
+
+/// OpenAL Soft's air absorption per metre at 5 kHz with `AIR_ABSORPTION_FACTOR` 1 (spec `spr.md`
+/// §3.9, §5): applied to the dry highs beyond the reference distance (range/2).
+pub const AL_AIR_ABSORPTION: f64 = 0.99426;
+
+/// Dry air absorption `0.99426^max(0, d − range/2)` (spec `spr.md` §3.9).
+#[must_use]
+pub fn air_absorption(distance: f64, range: f64) -> f64 {
+    AL_AIR_ABSORPTION.powf((distance - range / 2.0).max(0.0))
+}
+
+/// Sound Physics Remastered's model (GPL-3.0-only).
+///
+/// - `direct`: SPR's occlusion (`Paths::One` = strict, `Paths::Nine` = the 9 paths),
+///   `cutoff = exp(−3·occ)`, `gain = cutoff^0.1`, and OpenAL's dry air absorption.
+/// - `reflections`: none. SPR has no discrete echoes (spec `acoustics.md` §2.6).
+/// - `room`: one full SPR evaluation (32 rays × 4 bounces, shared airspace, slot sends).
+/// - `evaluate(Full)`: one full SPR evaluation for everything: the dry gain and cutoff include
+///   SPR's shared-airspace floor, the direction follows SPR's redirection, the sends are SPR's
+///   slot sends (slot `k` → OpenAL send `3 − k`; configure the reverb bus with
+///   [`SprModel::reverb_slots`]). `Direct` and `Reflect` give the occlusion-only dry values.
+///
+/// The room result's `decay`/`effective_decay` is the send-weighted mean of the slot decay times
+/// and `wet` the clamped sum of the sends; SPR measures no space, so `space` is zero.
+#[derive(Clone, Debug)]
+pub struct SprModel {
+    config: SprConfig,
+    materials: MaterialTable,
+    surfaces: Vec<SprSurface>,
+    /// Treat every request as a block sound (occlusion variation ≥ 0.49).
+    pub block_sounds: bool,
+}
+
+impl Default for SprModel {
+    fn default() -> Self {
+        SprModel::new(SprConfig::default(), spr_material_table())
+    }
+}
+
+impl SprModel {
+    /// A model with the given configuration over a material table (whose names are mapped onto
+    /// SPR's tables, see [`crate::spr_surface`]).
+    #[must_use]
+    pub fn new(config: SprConfig, materials: MaterialTable) -> Self {
+        let surfaces = surfaces(&materials);
+        SprModel {
+            config,
+            materials,
+            surfaces,
+            block_sounds: false,
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &SprConfig {
+        &self.config
+    }
+
+    /// SPR's four reverb slots for this configuration (for the dsp reverb bus).
+    #[must_use]
+    pub fn reverb_slots(&self) -> [ReverbSlot; 4] {
+        reverb_slots(&self.config)
+    }
+
+    /// The SPR view of a request: `AL_MAX_DISTANCE = range / attenuation_factor`.
+    #[must_use]
+    pub fn sound(&self, request: &SoundRequest) -> SprSound {
+        SprSound {
+            source: request.source,
+            listener: request.listener,
+            block_sound: self.block_sounds,
+            max_distance: Some(request.range as f32 / self.config.attenuation_factor),
+            underwater: false,
+        }
+    }
+
+    fn config_for(&self, paths: Paths) -> std::borrow::Cow<'_, SprConfig> {
+        match paths {
+            Paths::Nine => std::borrow::Cow::Borrowed(&self.config),
+            Paths::One => {
+                let mut c = self.config.clone();
+                c.strict_occlusion = true;
+                std::borrow::Cow::Owned(c)
+            }
+        }
+    }
+
+    /// One complete SPR evaluation of `request` on `probe`, with its telemetry.
+    ///
+    /// # Errors
+    /// [`RequestError`] for invalid positions or range.
+    pub fn evaluate_spr(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<(SprEvaluation, Telemetry), RequestError> {
+        request.validate()?;
+        let world = ProbeWorld::new(probe, &self.surfaces);
+        let mut count = CellCount::with_limit(budget.remaining());
+        let config = self.config_for(request.paths);
+        let eval = evaluate_counted(&world, &self.sound(request), &config, &mut count);
+        let telemetry = self.telemetry(&world, &count, eval.casts, budget);
+        Ok((eval, telemetry))
+    }
+
+    fn telemetry(
+        &self,
+        world: &ProbeWorld<'_>,
+        count: &CellCount,
+        casts: u64,
+        budget: &mut Budget,
+    ) -> Telemetry {
+        let _ = budget.try_take(count.cells);
+        Telemetry {
+            rays: u32::try_from(casts).unwrap_or(u32::MAX),
+            cells: count.cells,
+            skipped_sections: 0,
+            unknown_steps: world.unknown_reads(),
+            met_unknown: world.met_unknown(),
+            budget_exhausted: count.exhausted,
+            touched: world.touched(),
+        }
+    }
+
+    fn dry(&self, request: &SoundRequest, cutoff: f32) -> (f32, f32) {
+        let air = air_absorption(request.distance(), request.range) as f32;
+        (air, cutoff * air)
+    }
+}
+
+fn unit_or_zero(v: DVec3) -> DVec3 {
+    v.try_normalize().unwrap_or(DVec3::ZERO)
+}
+
+fn room_of(eval: &SprEvaluation, slots: &[ReverbSlot; 4], telemetry: Telemetry) -> RoomResult {
+    let sends = eval.send_gain;
+    let total: f32 = sends.iter().sum();
+    let decay = if total > 0.0 {
+        sends
+            .iter()
+            .zip(slots)
+            .map(|(s, slot)| s * slot.decay_time)
+            .sum::<f32>()
+            / total
+    } else {
+        0.0
+    };
+    RoomResult {
+        listener: Space::default(),
+        source: None,
+        space: Space::default(),
+        wet: total.clamp(0.0, 1.0),
+        decay,
+        sends,
+        effective_decay: decay,
+        telemetry,
+    }
+}
+
+impl AcousticModel for SprModel {
+    fn name(&self) -> &'static str {
+        "spr"
+    }
+
+    fn materials(&self) -> &MaterialTable {
+        &self.materials
+    }
+
+    fn direct(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<DirectResult, RequestError> {
+        request.validate()?;
+        let world = ProbeWorld::new(probe, &self.surfaces);
+        let mut count = CellCount::with_limit(budget.remaining());
+        let config = self.config_for(request.paths);
+        let occ = sound_occlusion(
+            &world,
+            request.source,
+            request.listener,
+            self.block_sounds,
+            &config,
+            &mut count,
+        );
+        let cutoff = direct_cutoff(occ, absorption_coefficient(config.block_absorption));
+        let (air, hf) = self.dry(request, cutoff);
+        let paths = if config.strict_occlusion { 1 } else { 9 };
+        let mut telemetry = self.telemetry(&world, &count, 0, budget);
+        telemetry.rays = paths;
+        Ok(DirectResult {
+            occ,
+            gain: cutoff_gain(cutoff),
+            cutoff,
+            air,
+            hf,
+            apparent_direction: unit_or_zero(request.source - request.listener),
+            telemetry,
+        })
+    }
+
+    fn reflections(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<EchoResult, RequestError> {
+        let _ = (probe, budget);
+        request.validate()?;
+        Ok(EchoResult::default())
+    }
+
+    fn room(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<RoomResult, RequestError> {
+        let (eval, telemetry) = self.evaluate_spr(probe, request, budget)?;
+        Ok(room_of(&eval, &self.reverb_slots(), telemetry))
+    }
+
+    fn evaluate(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        mode: Mode,
+        budget: &mut Budget,
+    ) -> Result<AcousticResult, RequestError> {
+        request.validate()?;
+        match mode {
+            Mode::Off => Ok(AcousticResult::neutral(request)),
+            Mode::Direct | Mode::Reflect => {
+                let d = self.direct(probe, request, budget)?;
+                let mut out = AcousticResult::neutral(request);
+                out.occ = d.occ;
+                out.gain = d.gain;
+                out.hf = d.hf;
+                out.apparent_direction = d.apparent_direction;
+                out.telemetry = d.telemetry;
+                Ok(out)
+            }
+            Mode::Full => {
+                let (eval, telemetry) = self.evaluate_spr(probe, request, budget)?;
+                let (_, hf) = self.dry(request, eval.direct_cutoff);
+                let position = eval.redirected_position.unwrap_or(request.source);
+                let room = room_of(&eval, &self.reverb_slots(), telemetry);
+                Ok(AcousticResult {
+                    occ: eval.occlusion,
+                    gain: eval.direct_gain,
+                    hf,
+                    taps: Vec::new(),
+                    sends: room.sends,
+                    decay: room.decay,
+                    effective_decay: room.effective_decay,
+                    wet: room.wet,
+                    space: room.space,
+                    apparent_direction: unit_or_zero(position - request.listener),
+                    telemetry,
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Integration tests of the `resound` command-line tool (they run the built binary).
+
+mod dat;
