@@ -1,8 +1,15 @@
 //! Traversal, occlusion, echo and room costs (spec §10; issue 4 targets).
+//!
+//! Timed in thread CPU time (`/proc/thread-self/schedstat`, ns on CPU) rather than wall time:
+//! the bench machine is shared (2 cores, load ~12 during development), so wall time mostly
+//! measures waiting for a core. Falls back to wall time where that file is missing.
+
+#[path = "support/cpu_time.rs"]
+mod cpu_time;
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use glam::{DVec3, IVec3};
 use resound_acoustics::ray::dda::{Flow, walk};
 use resound_acoustics::scene::Scene;
@@ -33,7 +40,7 @@ fn dense_world() -> WorldStore {
     w
 }
 
-fn benches(c: &mut Criterion) {
+fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
     let dense = dense_world();
     let origin = DVec3::new(0.3, 0.6, 0.2);
     let dir = DVec3::new(1.0, 0.83, 0.61).normalize();
@@ -42,6 +49,7 @@ fn benches(c: &mut Criterion) {
     })
     .cells;
     let mut g = c.benchmark_group("dense_traversal");
+    g.sampling_mode(SamplingMode::Flat);
     g.throughput(Throughput::Elements(cells));
     g.bench_function("walk_mixed_sections", |b| {
         b.iter(|| {
@@ -57,6 +65,8 @@ fn benches(c: &mut Criterion) {
     });
     g.finish();
 
+    let mut c = c.benchmark_group("cost");
+    c.sampling_mode(SamplingMode::Flat);
     let empty = WorldStore::new(Absent::Air);
     c.bench_function("empty_512_block_ray", |b| {
         b.iter(|| {
@@ -118,7 +128,15 @@ fn benches(c: &mut Criterion) {
     c.bench_function("occlusion_9_paths_w2", |b| {
         b.iter(|| model.direct(black_box(&ww), &wreq, &mut Budget::unlimited()))
     });
+    c.finish();
 }
 
-criterion_group!(trace, benches);
+criterion_group! {
+    name = trace;
+    // Flat sampling, 20 equal samples: each sample spans many scheduler updates of the CPU clock.
+    config = Criterion::default()
+        .with_measurement(cpu_time::CpuTime::new())
+        .sample_size(20);
+    targets = benches
+}
 criterion_main!(trace);

@@ -99,6 +99,8 @@ pub struct Ambient {
     player_pos: Position,
     total_sound_count: f32,
     sounds: Vec<AmbientSound>,
+    /// `(desc, entry)` → instance index: an exact index of the linear search `GetSound` does.
+    sound_index: Vec<Vec<Option<usize>>>,
     queue: PQueueArray<usize>,
     load_cell: Option<u32>,
     rng: Ran2,
@@ -126,8 +128,14 @@ impl Ambient {
     /// An `Ambient` over an already resolved region.
     #[must_use]
     pub fn from_resolved(region: AmbientRegion, seeds: Seeds, settings: SoundSettings) -> Self {
+        let sound_index = region
+            .stb_desc()
+            .iter()
+            .map(|d| vec![None; d.ambient_sounds.len()])
+            .collect();
         Self {
             region,
+            sound_index,
             settings,
             listener: None,
             player_pos: Position::new(0, Vec3::ZERO),
@@ -296,14 +304,13 @@ impl Ambient {
         }
     }
 
-    /// `Ambient::GetSound` @ 0x005510B0: the instance for `(desc, id)` by linear search, or a
-    /// new one appended (`ConstantSound` if continuous, else `IntermitSound`). Never evicts.
+    /// `Ambient::GetSound` @ 0x005510B0: the instance for `(desc, id)` — retail searches the
+    /// instances linearly; the keys are unique, so a `(desc, id)` table gives the same answer in
+    /// O(1) — or a new one appended (`ConstantSound` if continuous, else `IntermitSound`).
+    /// Never evicts.
     pub fn get_sound(&mut self, desc: usize, ambient_sound_id: usize) -> Option<usize> {
-        if let Some(i) = self
-            .sounds
-            .iter()
-            .position(|s| s.desc == desc && s.ambient_sound_id == ambient_sound_id)
-        {
+        let slot = self.sound_index.get_mut(desc)?.get_mut(ambient_sound_id)?;
+        if let Some(i) = *slot {
             return Some(i);
         }
         let d = self
@@ -314,7 +321,9 @@ impl Ambient {
             .get(ambient_sound_id)?;
         self.sounds
             .push(AmbientSound::new(desc, ambient_sound_id, d.is_continuous()));
-        Some(self.sounds.len() - 1)
+        let i = self.sounds.len() - 1;
+        *slot = Some(i);
+        Some(i)
     }
 
     /// `Ambient::AddSound` @ 0x00551610: skipped when disabled or when `|diff|² > 14400`
@@ -325,7 +334,12 @@ impl Ambient {
         if !self.settings.ambient_sounds_enabled {
             return false;
         }
-        let diff = self.player_pos.get_offset(sound_pos);
+        self.add_sound_offset(desc, self.player_pos.get_offset(sound_pos))
+    }
+
+    /// [`Self::add_sound`] after the enable check, given `diff = player_pos.get_offset(pos)`.
+    #[inline]
+    fn add_sound_offset(&mut self, desc: usize, diff: Vec3) -> bool {
         if diff.length_squared() > AMBIENT_SOUND_MAX_DIST_SQ {
             return false;
         }
@@ -400,32 +414,42 @@ impl Ambient {
         tables: &mut T,
         rebuild: &mut Rebuild,
     ) {
+        // `Position::get_offset(player → cell)` is `(block_offset + origin) − player.origin`; the
+        // block offset is the same for every cell of the block.
+        let block_off = geometry::block_offset(
+            self.player_pos.objcell_id,
+            geometry::land_cell_id(block_x, block_y, 0, 0),
+        );
+        let enabled = self.settings.ambient_sounds_enabled;
+        let player = self.player_pos.origin;
         for x in 0..geometry::CELLS_PER_SIDE {
+            let vx = x as f32 * geometry::CELL_LENGTH;
+            // The x component of every diff in this column, computed exactly as below. Since
+            // `x² + y² + z²` in floats is never below `x²`, a column with `dx² > 14400` holds
+            // no cell AddSound would accept: skip the arithmetic (not the table loads).
+            let dx = (block_off.x + vx) - player.x;
+            let column_in_range = dx * dx <= AMBIENT_SOUND_MAX_DIST_SQ;
             for y in 0..geometry::CELLS_PER_SIDE {
                 let i = x * geometry::VERTICES_PER_SIDE + y;
                 let w = u32::from(block.terrain[i]);
-                let terrain_type = (w >> 2) & 0x1F;
-                let scene = w >> 11;
-                if scene >= self.region.num_scene_type(terrain_type) {
+                // scene < NumSceneType(type) and CTerrainDesc::GetSTBDesc, in one lookup
+                let d = self.region.word_desc((w >> 2) & 0x1F, w >> 11);
+                if d == crate::region::NO_DESC {
                     continue;
                 }
                 let Some(desc) =
                     self.region
-                        .get_stb_desc(terrain_type, scene, tables, &mut rebuild.failures)
+                        .load_stb_desc(d as usize, tables, &mut rebuild.failures)
                 else {
                     continue;
                 };
-                let z = self.region.height_table()[usize::from(block.height[i])];
-                let pos = Position::new(
-                    geometry::land_cell_id(block_x, block_y, x as u32, y as u32),
-                    Vec3::new(
-                        x as f32 * geometry::CELL_LENGTH,
-                        y as f32 * geometry::CELL_LENGTH,
-                        z,
-                    ),
-                );
                 rebuild.add_sound_calls += 1;
-                if self.add_sound(desc, &pos) {
+                if !enabled || !column_in_range {
+                    continue;
+                }
+                let z = self.region.height_table()[usize::from(block.height[i])];
+                let origin = Vec3::new(vx, y as f32 * geometry::CELL_LENGTH, z);
+                if self.add_sound_offset(desc, (block_off + origin) - player) {
                     rebuild.contributing_cells += 1;
                 }
             }

@@ -99,8 +99,15 @@ pub struct AmbientRegion {
     stb_desc: Vec<StbDesc>,
     /// `terrain_types[t].scene_types[s]` resolved through the scene type to an STB index.
     terrain: Vec<Vec<Option<usize>>>,
+    /// The same for the 5-bit terrain type and scene ordinal of a terrain word, flattened:
+    /// `word_lookup[type·32 + scene]` is the STB index, or [`NO_DESC`] when the ordinal is at or
+    /// beyond `NumSceneType(type)` or the slot has no set.
+    word_lookup: Vec<u32>,
     height_table: [f32; 256],
 }
+
+/// [`AmbientRegion::word_desc`]'s "nothing here".
+pub const NO_DESC: u32 = u32::MAX;
 
 impl AmbientRegion {
     /// Resolves a parsed `Region` (`CRegionDesc::UnPack` @ 0x004FF440, scene section
@@ -156,10 +163,19 @@ impl AmbientRegion {
             }
             terrain.push(slots);
         }
+        let mut word_lookup = vec![NO_DESC; 32 * 32];
+        for (t, slots) in terrain.iter().take(32).enumerate() {
+            for (sc, d) in slots.iter().take(32).enumerate() {
+                if let Some(d) = d {
+                    word_lookup[t * 32 + sc] = u32::try_from(*d).unwrap_or(NO_DESC);
+                }
+            }
+        }
         Ok(Self {
             region_number: region.region_number,
             stb_desc,
             terrain,
+            word_lookup,
             height_table: region.land_defs.retail_height_table(),
         })
     }
@@ -201,6 +217,31 @@ impl AmbientRegion {
             .flatten()
     }
 
+    /// `NumSceneType` check plus `CTerrainDesc::GetSTBDesc` for a terrain word's 5-bit fields in
+    /// one flat lookup: the STB index, or [`NO_DESC`].
+    #[must_use]
+    #[inline]
+    pub fn word_desc(&self, terrain_type: u32, scene: u32) -> u32 {
+        let i = ((terrain_type & 0x1F) << 5 | (scene & 0x1F)) as usize;
+        self.word_lookup.get(i).copied().unwrap_or(NO_DESC)
+    }
+
+    /// The lazy-load half of `CRegionDesc::GetSTBDesc` for a resolved descriptor: `Some(d)` when
+    /// its table is (now) loaded.
+    #[inline]
+    pub fn load_stb_desc<T: SoundTableSource>(
+        &mut self,
+        d: usize,
+        tables: &mut T,
+        failures: &mut Vec<SourceFailure>,
+    ) -> Option<usize> {
+        let desc = self.stb_desc.get_mut(d)?;
+        if desc.sound_table.is_some() {
+            return Some(d);
+        }
+        desc.init_sound_table(tables, failures).then_some(d)
+    }
+
     /// `CRegionDesc::GetSTBDesc` @ 0x004FEAB0: [`Self::terrain_stb_desc`], then lazily load the
     /// descriptor's table; `None` unless the table is (now) loaded.
     pub fn get_stb_desc<T: SoundTableSource>(
@@ -211,12 +252,7 @@ impl AmbientRegion {
         failures: &mut Vec<SourceFailure>,
     ) -> Option<usize> {
         let d = self.terrain_stb_desc(terrain_type, scene)?;
-        let desc = self.stb_desc.get_mut(d)?;
-        let mut ok = false;
-        if desc.sound_table.is_none() {
-            ok = desc.init_sound_table(tables, failures);
-        }
-        (desc.sound_table.is_some() || ok).then_some(d)
+        self.load_stb_desc(d, tables, failures)
     }
 }
 

@@ -11,3 +11,5 @@
 pub mod container;
 pub mod fixture;
 pub mod record;
+
+pub use record::{ReadRecordError, Record, WriteRecordError};

@@ -4,6 +4,11 @@
 //! A dedicated test binary because a global allocator is process-wide (the `it` binary's
 //! container tests install their own).
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 #[path = "it/fixture/corrupt.rs"]
 mod corrupt;
 

@@ -11,9 +11,9 @@
 //! buffers so one-shots never run out.
 //!
 //! Clock: the shared 2-core build machine is usually loaded several times over, which inflates
-//! wall-clock times by the time the bench thread waits for a core. On Linux the benches
-//! therefore report the thread's **on-CPU time** (`/proc/thread-self/schedstat`, ns); set
-//! `RESOUND_BENCH_WALL=1` for wall-clock time (used automatically where schedstat is missing).
+//! wall-clock times by the time the bench thread waits for a core. On Unix the benches
+//! therefore report the thread's **on-CPU time** (`CLOCK_THREAD_CPUTIME_ID`); set
+//! `RESOUND_BENCH_WALL=1` for wall-clock time.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
-use resound_mixer::{MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, Tap, VoiceParams, build};
+use resound_mixer::{
+    MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, Tap, VoiceParams, build,
+};
 
 const FS: u32 = 48_000;
 const BLOCK: usize = 512;
@@ -67,19 +69,40 @@ fn build_scene(scene: Scene) -> MixerRenderer {
     match scene {
         Scene::Plain | Scene::ShelfSends => {
             let s = h
-                .load_sound(SoundData { samples: tone(220.0, 22_050, 1.3), sample_rate: 22_050 })
+                .load_sound(SoundData {
+                    samples: tone(220.0, 22_050, 1.3),
+                    sample_rate: 22_050,
+                })
                 .expect("load");
             for i in 0..VOICES {
                 let p = params(i, matches!(scene, Scene::ShelfSends));
-                h.play(s, PlaySettings { looping: true, params: p }).expect("play");
+                h.play(
+                    s,
+                    PlaySettings {
+                        looping: true,
+                        params: p,
+                    },
+                )
+                .expect("play");
             }
         }
         Scene::OneShots { taps } => {
             let s = h
-                .load_sound(SoundData { samples: tone(330.0, 22_050, 12.0), sample_rate: 22_050 })
+                .load_sound(SoundData {
+                    samples: tone(330.0, 22_050, 12.0),
+                    sample_rate: 22_050,
+                })
                 .expect("load");
             for i in 0..8 {
-                let v = h.play(s, PlaySettings { looping: false, params: params(i, false) }).expect("play");
+                let v = h
+                    .play(
+                        s,
+                        PlaySettings {
+                            looping: false,
+                            params: params(i, false),
+                        },
+                    )
+                    .expect("play");
                 if taps {
                     let set: Vec<Tap> = (0..6)
                         .map(|k| Tap {
@@ -115,15 +138,29 @@ fn cpu_ns() -> Option<u64> {
     if std::env::var_os("RESOUND_BENCH_WALL").is_some() {
         return None;
     }
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
+    thread_cpu_ns()
+}
+
+/// The calling thread's CPU time in ns.
+#[allow(unsafe_code)] // one libc call; std has no thread CPU clock
+fn thread_cpu_ns() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant libc defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
 }
 
 impl Clock {
     fn start() -> Self {
         match cpu_ns() {
             Some(cpu) => Self { wall: None, cpu },
-            None => Self { wall: Some(Instant::now()), cpu: 0 },
+            None => Self {
+                wall: Some(Instant::now()),
+                cpu: 0,
+            },
         }
     }
 
@@ -161,7 +198,10 @@ fn kira_manager() -> kira::AudioManager<kira::backend::mock::MockBackend> {
         ..AudioManagerSettings::default()
     };
     let mut m = AudioManager::<kira::backend::mock::MockBackend>::new(settings).expect("kira");
-    let frames: Arc<[Frame]> = tone(220.0, 22_050, 1.3).iter().map(|s| Frame::from_mono(*s)).collect();
+    let frames: Arc<[Frame]> = tone(220.0, 22_050, 1.3)
+        .iter()
+        .map(|s| Frame::from_mono(*s))
+        .collect();
     let data = StaticSoundData {
         sample_rate: 22_050,
         frames,
@@ -197,10 +237,18 @@ fn time_kira(iters: u64) -> Duration {
 
 fn mixer(c: &mut Criterion) {
     let mut g = c.benchmark_group("mixer");
-    g.bench_function("plain_100", |b| b.iter_custom(|n| time_scene(Scene::Plain, n)));
-    g.bench_function("shelf_sends_100", |b| b.iter_custom(|n| time_scene(Scene::ShelfSends, n)));
-    g.bench_function("oneshots_8", |b| b.iter_custom(|n| time_scene(Scene::OneShots { taps: false }, n)));
-    g.bench_function("oneshots_8_taps_6", |b| b.iter_custom(|n| time_scene(Scene::OneShots { taps: true }, n)));
+    g.bench_function("plain_100", |b| {
+        b.iter_custom(|n| time_scene(Scene::Plain, n))
+    });
+    g.bench_function("shelf_sends_100", |b| {
+        b.iter_custom(|n| time_scene(Scene::ShelfSends, n))
+    });
+    g.bench_function("oneshots_8", |b| {
+        b.iter_custom(|n| time_scene(Scene::OneShots { taps: false }, n))
+    });
+    g.bench_function("oneshots_8_taps_6", |b| {
+        b.iter_custom(|n| time_scene(Scene::OneShots { taps: true }, n))
+    });
     g.bench_function("reverb_bus_4_busy", |b| {
         let mut bus = ReverbBus::new(ReverbBusSettings::default());
         bus.prepare(FS as f32, BLOCK);

@@ -22,7 +22,14 @@ pub fn build(settings: MixerSettings) -> Result<(MixerHandle, MixerRenderer), Bu
     let block = ParamBlock::new(c.voices, c.tap_sets);
     let (params_in, params_out) = triple_buffer::triple_buffer(&block);
     let (status_in, status_out) = triple_buffer::triple_buffer(&MixerStatus::default());
-    let renderer = MixerRenderer::new(cmd_rx, ret_tx, return_capacity, params_out, status_in, &settings);
+    let renderer = MixerRenderer::new(
+        cmd_rx,
+        ret_tx,
+        return_capacity,
+        params_out,
+        status_in,
+        &settings,
+    );
     let handle = MixerHandle::new(cmd_tx, ret_rx, params_in, status_out, block, c.sounds);
     Ok((handle, renderer))
 }

@@ -123,7 +123,9 @@ impl MixerHandle {
     }
 
     fn push(&mut self, cmd: Command) -> Result<(), Command> {
-        get(&mut self.commands).push(cmd).map_err(|rtrb::PushError::Full(c)| c)
+        get(&mut self.commands)
+            .push(cmd)
+            .map_err(|rtrb::PushError::Full(c)| c)
     }
 
     fn command_slots(&mut self) -> usize {
@@ -170,7 +172,8 @@ impl MixerHandle {
         self.voices[s] = None;
         self.block.voices[s] = Default::default();
         for (i, t) in self.tap_slots.iter_mut().enumerate() {
-            if matches!(*t, TapSlot::Active { voice } | TapSlot::Draining { voice } if voice == slot) {
+            if matches!(*t, TapSlot::Active { voice } | TapSlot::Draining { voice } if voice == slot)
+            {
                 *t = TapSlot::Free;
                 self.block.tap_sets[i] = TapSetTargets::default();
             }
@@ -246,7 +249,9 @@ impl MixerHandle {
     #[must_use]
     pub fn sound_data(&self, id: SoundId) -> Option<Arc<SoundData>> {
         match self.sounds.get(id.slot as usize) {
-            Some(SoundSlot::Loaded(d)) if self.sound_generations[id.slot as usize] == id.generation => {
+            Some(SoundSlot::Loaded(d))
+                if self.sound_generations[id.slot as usize] == id.generation =>
+            {
                 Some(Arc::clone(d))
             }
             _ => None,
@@ -269,7 +274,11 @@ impl MixerHandle {
         if !self.sound_loaded(sound) {
             return Err(PlayError::UnknownSound);
         }
-        let slot = self.voices.iter().position(Option::is_none).ok_or(PlayError::Full)?;
+        let slot = self
+            .voices
+            .iter()
+            .position(Option::is_none)
+            .ok_or(PlayError::Full)?;
         let generation = self.next_generation;
         let targets = settings.params.targets(generation);
         self.push(Command::Play {
@@ -429,7 +438,8 @@ impl MixerHandle {
     /// [`StopError::CommandQueueFull`].
     pub fn stop_all(&mut self) -> Result<(), StopError> {
         self.collect();
-        self.push(Command::StopAll).map_err(|_| StopError::CommandQueueFull)?;
+        self.push(Command::StopAll)
+            .map_err(|_| StopError::CommandQueueFull)?;
         for v in self.voices.iter_mut().flatten() {
             v.stopping = true;
         }

@@ -13,7 +13,12 @@ pub(crate) struct Master {
 }
 
 impl Master {
-    pub(crate) fn new(sample_rate: f32, max_block: usize, reverb: ReverbBusSettings, limiter: bool) -> Self {
+    pub(crate) fn new(
+        sample_rate: f32,
+        max_block: usize,
+        reverb: ReverbBusSettings,
+        limiter: bool,
+    ) -> Self {
         let mut bus = ReverbBus::new(reverb);
         bus.prepare(sample_rate, max_block);
         let mut lim = PeakLimiter::default();
@@ -26,7 +31,12 @@ impl Master {
     }
 
     /// Adds the bus output (sends → slots) into the mix, then limits the mix in place.
-    pub(crate) fn process(&mut self, bus_in: &[Vec<f32>; SENDS], left: &mut [f32], right: &mut [f32]) {
+    pub(crate) fn process(
+        &mut self,
+        bus_in: &[Vec<f32>; SENDS],
+        left: &mut [f32],
+        right: &mut [f32],
+    ) {
         let n = left.len().min(right.len());
         let inputs: [&[f32]; REVERB_SLOTS] = std::array::from_fn(|k| &bus_in[k][..n]);
         self.bus.mix(inputs, left, right);
@@ -42,7 +52,9 @@ impl Master {
 
     /// Reverb slots currently running (not idle).
     pub(crate) fn busy_slots(&self) -> u32 {
-        (0..REVERB_SLOTS).filter(|&k| !self.bus.slot_is_idle(k)).count() as u32
+        (0..REVERB_SLOTS)
+            .filter(|&k| !self.bus.slot_is_idle(k))
+            .count() as u32
     }
 
     /// Zeroes the reverb tails (stop_all).

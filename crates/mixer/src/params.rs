@@ -159,12 +159,48 @@ impl VoiceParams {
 }
 
 const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
-    ["taps[0].delay", "taps[0].level", "taps[0].path", "taps[0].hf_gain", "taps[0].pan"],
-    ["taps[1].delay", "taps[1].level", "taps[1].path", "taps[1].hf_gain", "taps[1].pan"],
-    ["taps[2].delay", "taps[2].level", "taps[2].path", "taps[2].hf_gain", "taps[2].pan"],
-    ["taps[3].delay", "taps[3].level", "taps[3].path", "taps[3].hf_gain", "taps[3].pan"],
-    ["taps[4].delay", "taps[4].level", "taps[4].path", "taps[4].hf_gain", "taps[4].pan"],
-    ["taps[5].delay", "taps[5].level", "taps[5].path", "taps[5].hf_gain", "taps[5].pan"],
+    [
+        "taps[0].delay",
+        "taps[0].level",
+        "taps[0].path",
+        "taps[0].hf_gain",
+        "taps[0].pan",
+    ],
+    [
+        "taps[1].delay",
+        "taps[1].level",
+        "taps[1].path",
+        "taps[1].hf_gain",
+        "taps[1].pan",
+    ],
+    [
+        "taps[2].delay",
+        "taps[2].level",
+        "taps[2].path",
+        "taps[2].hf_gain",
+        "taps[2].pan",
+    ],
+    [
+        "taps[3].delay",
+        "taps[3].level",
+        "taps[3].path",
+        "taps[3].hf_gain",
+        "taps[3].pan",
+    ],
+    [
+        "taps[4].delay",
+        "taps[4].level",
+        "taps[4].path",
+        "taps[4].hf_gain",
+        "taps[4].pan",
+    ],
+    [
+        "taps[5].delay",
+        "taps[5].level",
+        "taps[5].path",
+        "taps[5].hf_gain",
+        "taps[5].pan",
+    ],
 ];
 
 /// Checks a tap set: at most [`MAX_TAPS`] taps, every field finite and in range.

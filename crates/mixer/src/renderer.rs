@@ -145,11 +145,21 @@ impl MixerRenderer {
         let scratch = &mut self.scratch[..n];
         for v in &mut self.voices {
             if matches!(v.state, VoiceState::Playing | VoiceState::Stopping) {
-                let samples: &[f32] = match self.sounds.get(v.sound as usize).and_then(|s| s.data.as_ref()) {
+                let samples: &[f32] = match self
+                    .sounds
+                    .get(v.sound as usize)
+                    .and_then(|s| s.data.as_ref())
+                {
                     Some(d) => &d.samples,
                     None => &[],
                 };
-                v.render(samples, scratch, &mut self.mix_l, &mut self.mix_r, &mut self.bus_in);
+                v.render(
+                    samples,
+                    scratch,
+                    &mut self.mix_l,
+                    &mut self.mix_r,
+                    &mut self.bus_in,
+                );
             } else {
                 v.active_frames = 0;
             }
@@ -158,7 +168,10 @@ impl MixerRenderer {
         for ts in &mut self.tap_sets {
             if let Some(slot) = ts.owner()
                 && let Some(v) = self.voices.get(slot as usize)
-                && let Some(data) = self.sounds.get(v.sound as usize).and_then(|s| s.data.as_ref())
+                && let Some(data) = self
+                    .sounds
+                    .get(v.sound as usize)
+                    .and_then(|s| s.data.as_ref())
             {
                 ts.render(v, data, &mut self.mix_l[..n], &mut self.mix_r[..n]);
             }
@@ -170,11 +183,16 @@ impl MixerRenderer {
             }
         }
 
-        self.master.process(&self.bus_in, &mut self.mix_l[..n], &mut self.mix_r[..n]);
+        self.master
+            .process(&self.bus_in, &mut self.mix_l[..n], &mut self.mix_r[..n]);
         self.status.busy_reverb_slots = self.master.busy_slots();
 
         let mut peak = self.status.peak;
-        for ((o, l), r) in out.chunks_exact_mut(2).zip(&self.mix_l[..n]).zip(&self.mix_r[..n]) {
+        for ((o, l), r) in out
+            .chunks_exact_mut(2)
+            .zip(&self.mix_l[..n])
+            .zip(&self.mix_r[..n])
+        {
             let l = if l.is_finite() { *l } else { 0.0 };
             let r = if r.is_finite() { *r } else { 0.0 };
             peak = peak.max(l.abs()).max(r.abs());
@@ -201,7 +219,10 @@ impl MixerRenderer {
                     if let Some(old) = old {
                         // Cannot happen (the handle frees a slot only after its release);
                         // hand the buffer back rather than drop it here.
-                        self.push_return(Returned::SoundReleased { slot: u32::MAX, sound: old });
+                        self.push_return(Returned::SoundReleased {
+                            slot: u32::MAX,
+                            sound: old,
+                        });
                     }
                 }
                 Command::UnloadSound { slot } => {
@@ -239,13 +260,22 @@ impl MixerRenderer {
         }
     }
 
-    fn start_voice(&mut self, slot: u32, generation: u32, sound: u32, looping: bool, t: crate::params::VoiceTargets) {
+    fn start_voice(
+        &mut self,
+        slot: u32,
+        generation: u32,
+        sound: u32,
+        looping: bool,
+        t: crate::params::VoiceTargets,
+    ) {
         let fs = self.sample_rate;
         let rate = match self.sounds.get_mut(sound as usize) {
             Some(s) if !s.unloading => s.data.as_ref().map(|d| d.sample_rate),
             _ => None,
         };
-        let Some(v) = self.voices.get_mut(slot as usize) else { return };
+        let Some(v) = self.voices.get_mut(slot as usize) else {
+            return;
+        };
         match rate {
             Some(rate) if v.state == VoiceState::Idle => {
                 v.start(generation, sound, looping, step_for(rate, fs), t);
@@ -284,12 +314,15 @@ impl MixerRenderer {
     }
 
     fn release_sound_if_unused(&mut self, slot: u32) {
-        let Some(s) = self.sounds.get_mut(slot as usize) else { return };
-        if s.unloading && s.users == 0 {
-            if let Some(sound) = s.data.take() {
-                s.unloading = false;
-                self.push_return(Returned::SoundReleased { slot, sound });
-            }
+        let Some(s) = self.sounds.get_mut(slot as usize) else {
+            return;
+        };
+        if s.unloading
+            && s.users == 0
+            && let Some(sound) = s.data.take()
+        {
+            s.unloading = false;
+            self.push_return(Returned::SoundReleased { slot, sound });
         }
     }
 

@@ -23,7 +23,11 @@ pub fn frames_to_fixed(frames: f64) -> u64 {
         return 0;
     }
     let v = frames * ONE as f64;
-    if v >= u64::MAX as f64 { u64::MAX } else { v as u64 }
+    if v >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        v as u64
+    }
 }
 
 /// Reads `out.len()` frames of `samples` from `*pos` (fixed point) with linear interpolation,
@@ -34,70 +38,169 @@ pub fn frames_to_fixed(frames: f64) -> u64 {
 ///
 /// `samples` must not be empty (the handle refuses empty sounds); an empty slice gives silence.
 pub fn resample(samples: &[f32], pos: &mut u64, step: u64, looping: bool, out: &mut [f32]) {
+    drive(samples, pos, step, looping, &mut Store(out));
+}
+
+/// Like [`resample`], but adds `x·gain_l` / `x·gain_r` into `left` / `right` instead of storing
+/// `x` (the fused path of a voice with constant gains and no shelf or sends). Bit-identical to
+/// storing and then mixing with constant gains.
+pub fn resample_mix(
+    samples: &[f32],
+    pos: &mut u64,
+    step: u64,
+    looping: bool,
+    gains: (f32, f32),
+    left: &mut [f32],
+    right: &mut [f32],
+) {
+    let n = left.len().min(right.len());
+    drive(
+        samples,
+        pos,
+        step,
+        looping,
+        &mut Mix {
+            left: &mut left[..n],
+            right: &mut right[..n],
+            gl: gains.0,
+            gr: gains.1,
+        },
+    );
+}
+
+/// Where resampled frames go.
+trait Sink {
+    fn len(&self) -> usize;
+    /// Frames `start..start + n`, all with `p < (len − 1)·2³²` (both neighbours in bounds).
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize);
+    fn put(&mut self, i: usize, x: f32);
+    /// Frames `start..` are silent.
+    fn silence(&mut self, start: usize);
+}
+
+struct Store<'a>(&'a mut [f32]);
+
+impl Sink for Store<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline]
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
+        let chunk = &mut self.0[start..start + n];
+        if step == ONE && *p & (ONE - 1) == 0 {
+            // Same rate, on a sample: a plain copy.
+            let first = (*p >> FRAC_BITS) as usize;
+            if let Some(src) = samples.get(first..first + n) {
+                chunk.copy_from_slice(src);
+                *p += ONE * n as u64;
+                return;
+            }
+        }
+        let mut q = *p;
+        for o in chunk.iter_mut() {
+            *o = lerp(samples, q);
+            q += step;
+        }
+        *p = q;
+    }
+
+    fn put(&mut self, i: usize, x: f32) {
+        self.0[i] = x;
+    }
+
+    fn silence(&mut self, start: usize) {
+        self.0[start..].fill(0.0);
+    }
+}
+
+struct Mix<'a> {
+    left: &'a mut [f32],
+    right: &'a mut [f32],
+    gl: f32,
+    gr: f32,
+}
+
+impl Sink for Mix<'_> {
+    fn len(&self) -> usize {
+        self.left.len()
+    }
+
+    #[inline]
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
+        let (gl, gr) = (self.gl, self.gr);
+        let l = &mut self.left[start..start + n];
+        let r = &mut self.right[start..start + n];
+        let mut q = *p;
+        for (ol, or) in l.iter_mut().zip(r.iter_mut()) {
+            let x = lerp(samples, q);
+            *ol += x * gl;
+            *or += x * gr;
+            q += step;
+        }
+        *p = q;
+    }
+
+    fn put(&mut self, i: usize, x: f32) {
+        self.left[i] += x * self.gl;
+        self.right[i] += x * self.gr;
+    }
+
+    fn silence(&mut self, _start: usize) {}
+}
+
+/// One interpolated read; `p` must satisfy `p < (len − 1)·2³²` (else 0).
+#[inline(always)]
+fn lerp(samples: &[f32], p: u64) -> f32 {
+    let idx = (p >> FRAC_BITS) as usize;
+    let f = (p as u32) as f32 * FRAC_SCALE;
+    match samples.get(idx..idx + 2) {
+        Some(&[a, b]) => a + (b - a) * f,
+        _ => 0.0,
+    }
+}
+
+fn drive(samples: &[f32], pos: &mut u64, step: u64, looping: bool, sink: &mut impl Sink) {
+    let total = sink.len();
     let len = samples.len() as u64;
     if len == 0 {
-        out.fill(0.0);
-        *pos = pos.saturating_add(step.saturating_mul(out.len() as u64));
+        sink.silence(0);
+        *pos = pos.saturating_add(step.saturating_mul(total as u64));
         return;
     }
     let end = len << FRAC_BITS;
     let safe_end = (len - 1) << FRAC_BITS;
     let mut p = *pos;
     let mut i = 0;
-    while i < out.len() {
+    while i < total {
         if p >= end {
             if looping {
                 p %= end;
             } else {
-                out[i..].fill(0.0);
-                p = p.saturating_add(step.saturating_mul((out.len() - i) as u64));
+                sink.silence(i);
+                p = p.saturating_add(step.saturating_mul((total - i) as u64));
                 break;
             }
         }
         if p < safe_end {
-            let left = out.len() - i;
+            let left = total - i;
             let avail = if step == 0 {
                 left as u64
             } else {
                 (safe_end - p).div_ceil(step)
             };
             let n = left.min(usize::try_from(avail).unwrap_or(usize::MAX));
-            let chunk = &mut out[i..i + n];
-            if step == ONE && p & (ONE - 1) == 0 {
-                // Same rate, on a sample: a plain copy.
-                let start = (p >> FRAC_BITS) as usize;
-                chunk.copy_from_slice(&samples[start..start + n]);
-                p += ONE * n as u64;
-            } else {
-                interpolate(samples, &mut p, step, chunk);
-            }
+            sink.interpolate(samples, &mut p, step, i, n);
             i += n;
         } else {
             // The last source frame: interpolate toward frame 0 (loop) or silence (one-shot).
             let a = samples[(len - 1) as usize];
             let b = if looping { samples[0] } else { 0.0 };
             let f = (p as u32) as f32 * FRAC_SCALE;
-            out[i] = a + (b - a) * f;
+            sink.put(i, a + (b - a) * f);
             p += step;
             i += 1;
         }
-    }
-    *pos = p;
-}
-
-/// The hot loop: every `p` visited stays below `(len − 1)·2³²`, so `idx + 1` is in bounds.
-#[inline]
-fn interpolate(samples: &[f32], pos: &mut u64, step: u64, out: &mut [f32]) {
-    let mut p = *pos;
-    for o in out.iter_mut() {
-        let idx = (p >> FRAC_BITS) as usize;
-        let f = (p as u32) as f32 * FRAC_SCALE;
-        if let Some(&[a, b]) = samples.get(idx..idx + 2).and_then(|s| <&[f32; 2]>::try_from(s).ok()) {
-            *o = a + (b - a) * f;
-        } else {
-            *o = 0.0;
-        }
-        p += step;
     }
     *pos = p;
 }

@@ -3,8 +3,8 @@
 
 use crate::error::PlayError;
 use crate::handle::{MixerHandle, PlaySettings, VoiceId};
-use crate::params::{Pan, VoiceParams};
 use crate::pan::{RETAIL_PAN_LIMIT, db_to_amplitude};
+use crate::params::{Pan, VoiceParams};
 use crate::sound::SoundId;
 
 /// Voice slots of the retail pool.

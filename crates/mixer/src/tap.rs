@@ -57,7 +57,9 @@ impl TapSetState {
             }
             return;
         }
-        let Some(v) = voices.get_mut(t.voice_slot as usize) else { return };
+        let Some(v) = voices.get_mut(t.voice_slot as usize) else {
+            return;
+        };
         if v.state == VoiceState::Idle || v.generation != t.voice_generation {
             // The voice has not started yet (its play command is behind) or has ended.
             return;
@@ -87,14 +89,26 @@ impl TapSetState {
     }
 
     /// Adds the taps of `voice` (reading `data`) for this block into the mix.
-    pub(crate) fn render(&mut self, voice: &Voice, data: &SoundData, mix_l: &mut [f32], mix_r: &mut [f32]) {
+    pub(crate) fn render(
+        &mut self,
+        voice: &Voice,
+        data: &SoundData,
+        mix_l: &mut [f32],
+        mix_r: &mut [f32],
+    ) {
         if !self.taps.is_active() {
             return;
         }
         let position = voice.block_start as f64 * FIXED_SCALE;
         let step = voice.step as f64 * FIXED_SCALE;
         let n = voice.active_frames.min(mix_l.len());
-        self.taps.mix(&data.samples, position, step, &mut mix_l[..n], &mut mix_r[..n]);
+        self.taps.mix(
+            &data.samples,
+            position,
+            step,
+            &mut mix_l[..n],
+            &mut mix_r[..n],
+        );
     }
 
     /// Called after the taps ran: a cleared set that has gone silent is reported once.

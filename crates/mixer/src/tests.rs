@@ -44,7 +44,9 @@ fn looping_wraps_and_interpolates_across_the_seam() {
 
 #[test]
 fn resample_is_split_invariant() {
-    let s: Vec<f32> = (0..1000).map(|i| ((i * 7919) % 113) as f32 / 113.0).collect();
+    let s: Vec<f32> = (0..1000)
+        .map(|i| ((i * 7919) % 113) as f32 / 113.0)
+        .collect();
     let step = step_for(22_050, 48_000);
     let mut whole = vec![0.0; 3000];
     let mut p = 0;
@@ -127,30 +129,66 @@ fn retail_params_are_integer_db_and_clamped_pan() {
 #[test]
 fn nan_and_infinite_parameters_are_rejected() {
     let bad = [
-        VoiceParams { volume: f32::NAN, ..VoiceParams::default() },
-        VoiceParams { hf: f32::INFINITY, ..VoiceParams::default() },
-        VoiceParams { pan: Pan::EqualPower(f32::NAN), ..VoiceParams::default() },
-        VoiceParams { sends: [0.0, 0.0, f32::NEG_INFINITY, 0.0], ..VoiceParams::default() },
-        VoiceParams { distance: f32::NAN, ..VoiceParams::default() },
+        VoiceParams {
+            volume: f32::NAN,
+            ..VoiceParams::default()
+        },
+        VoiceParams {
+            hf: f32::INFINITY,
+            ..VoiceParams::default()
+        },
+        VoiceParams {
+            pan: Pan::EqualPower(f32::NAN),
+            ..VoiceParams::default()
+        },
+        VoiceParams {
+            sends: [0.0, 0.0, f32::NEG_INFINITY, 0.0],
+            ..VoiceParams::default()
+        },
+        VoiceParams {
+            distance: f32::NAN,
+            ..VoiceParams::default()
+        },
     ];
     for p in bad {
-        assert_eq!(p.validate().unwrap_err().problem, ParamProblem::NotFinite, "{p:?}");
+        assert_eq!(
+            p.validate().unwrap_err().problem,
+            ParamProblem::NotFinite,
+            "{p:?}"
+        );
     }
-    let range = VoiceParams { hf: 1.5, ..VoiceParams::default() };
+    let range = VoiceParams {
+        hf: 1.5,
+        ..VoiceParams::default()
+    };
     assert_eq!(range.validate().unwrap_err().field, "hf");
-    let tap = Tap { delay: f32::NAN, level: 1.0, path: 1.0, hf_gain: 1.0, pan: 0.0 };
+    let tap = Tap {
+        delay: f32::NAN,
+        level: 1.0,
+        path: 1.0,
+        hf_gain: 1.0,
+        pan: 0.0,
+    };
     assert_eq!(
         crate::params::validate_taps(&[tap]).unwrap_err().problem,
         ParamProblem::NotFinite
     );
     let zero_delay = Tap { delay: 0.0, ..tap };
-    assert_eq!(crate::params::validate_taps(&[zero_delay]).unwrap_err().field, "taps[0].delay");
+    assert_eq!(
+        crate::params::validate_taps(&[zero_delay])
+            .unwrap_err()
+            .field,
+        "taps[0].delay"
+    );
 }
 
 #[test]
 fn settings_are_validated() {
     assert!(MixerSettings::default().validate().is_ok());
-    let bad_rate = MixerSettings { sample_rate: 0, ..MixerSettings::default() };
+    let bad_rate = MixerSettings {
+        sample_rate: 0,
+        ..MixerSettings::default()
+    };
     assert!(bad_rate.validate().is_err());
     let mut no_voices = MixerSettings::default();
     no_voices.capacities.voices = 0;
@@ -158,6 +196,9 @@ fn settings_are_validated() {
     let mut no_taps = MixerSettings::default();
     no_taps.capacities.tap_sets = 0;
     assert!(no_taps.validate().is_ok());
-    let nan_fade = MixerSettings { stop_fade_seconds: f32::NAN, ..MixerSettings::default() };
+    let nan_fade = MixerSettings {
+        stop_fade_seconds: f32::NAN,
+        ..MixerSettings::default()
+    };
     assert!(nan_fade.validate().is_err());
 }

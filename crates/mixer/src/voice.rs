@@ -6,7 +6,7 @@ use resound_dsp::smoothing::PAN_SMOOTHING_S;
 use resound_dsp::{LinearRamp, OcclusionShelf, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
-use crate::resample::{FRAC_BITS, resample};
+use crate::resample::{FRAC_BITS, resample, resample_mix};
 
 /// Where a voice is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +81,14 @@ impl Voice {
     }
 
     /// Starts the voice at its targets (no ramp).
-    pub(crate) fn start(&mut self, generation: u32, sound: u32, looping: bool, step: u64, t: VoiceTargets) {
+    pub(crate) fn start(
+        &mut self,
+        generation: u32,
+        sound: u32,
+        looping: bool,
+        step: u64,
+        t: VoiceTargets,
+    ) {
         self.state = VoiceState::Playing;
         self.generation = generation;
         self.sound = sound;
@@ -127,6 +134,17 @@ impl Voice {
         }
     }
 
+    /// True when the voice is only resample × constant stereo gain this block.
+    fn is_plain(&self) -> bool {
+        self.state == VoiceState::Playing
+            && self.fade.is_settled()
+            && self.fade.target() == 1.0
+            && self.shelf.is_bypassed()
+            && self.left.smoothed().is_settled()
+            && self.right.smoothed().is_settled()
+            && self.sends.iter().all(SmoothedGain::is_silent)
+    }
+
     /// Renders up to `scratch.len()` frames and adds them to the dry mix and the bus inputs.
     ///
     /// A voice ends on an exact frame (the stop fade reaching 0, or a one-shot's last sample
@@ -144,7 +162,11 @@ impl Voice {
         self.block_start = self.played;
         let mut active = n;
         if self.state == VoiceState::Stopping {
-            active = if self.fade.is_settled() { 0 } else { n.min(self.fade.frames_left()) };
+            active = if self.fade.is_settled() {
+                0
+            } else {
+                n.min(self.fade.frames_left())
+            };
         }
         if !self.looping && self.step > 0 {
             let end = ((samples.len() as u64) << FRAC_BITS).saturating_add(self.tail);
@@ -152,10 +174,37 @@ impl Voice {
             active = active.min(usize::try_from(left).unwrap_or(usize::MAX));
         }
         self.active_frames = active;
-        if active > 0 {
+        if active > 0 && self.is_plain() {
+            // Constant gains, shelf bypassed, no sends: resample straight into the mix. The
+            // smoothers still advance so their 64-frame grid stays where the slow path keeps it.
+            let gains = (
+                self.left.smoothed().current(),
+                self.right.smoothed().current(),
+            );
+            resample_mix(
+                samples,
+                &mut self.pos,
+                self.step,
+                self.looping,
+                gains,
+                &mut mix_l[..active],
+                &mut mix_r[..active],
+            );
+            self.played = self
+                .played
+                .saturating_add(self.step.saturating_mul(active as u64));
+            self.shelf.process(&mut scratch[..active]);
+            for send in &mut self.sends {
+                send.skip(active);
+            }
+            self.left.skip(active);
+            self.right.skip(active);
+        } else if active > 0 {
             let x = &mut scratch[..active];
             resample(samples, &mut self.pos, self.step, self.looping, x);
-            self.played = self.played.saturating_add(self.step.saturating_mul(active as u64));
+            self.played = self
+                .played
+                .saturating_add(self.step.saturating_mul(active as u64));
             if !self.fade.is_settled() || self.fade.target() != 1.0 {
                 let mut rest = &mut x[..];
                 while !rest.is_empty() {

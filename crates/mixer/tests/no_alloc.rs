@@ -10,12 +10,16 @@
 //! No lock: the renderer holds only `rtrb` ring ends and `triple_buffer` outputs (wait-free);
 //! it owns no `Mutex`, and `render` never blocks on the game thread.
 
+// Test helpers outside #[test] fns unwrap too (clippy.toml only covers #[test] bodies).
+#![allow(clippy::unwrap_used)]
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
 use resound_mixer::{
-    MixerHandle, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, VoiceId, VoiceParams, build,
+    MixerHandle, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, VoiceId, VoiceParams,
+    build,
 };
 
 #[global_allocator]
@@ -27,7 +31,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 40) as f32) / (1u64 << 24) as f32
     }
 }
@@ -58,8 +65,14 @@ fn taps(rng: &mut Lcg) -> Vec<Tap> {
 
 fn sound(h: &mut MixerHandle, freq: f32, rate: u32, seconds: f32) -> SoundId {
     let n = (seconds * rate as f32) as usize;
-    let samples: Arc<[f32]> = (0..n).map(|i| (i as f32 * freq / rate as f32 * 6.283).sin()).collect();
-    h.load_sound(SoundData { samples, sample_rate: rate }).unwrap()
+    let samples: Arc<[f32]> = (0..n)
+        .map(|i| (i as f32 * freq / rate as f32 * std::f32::consts::TAU).sin())
+        .collect();
+    h.load_sound(SoundData {
+        samples,
+        sample_rate: rate,
+    })
+    .unwrap()
 }
 
 struct Game {
@@ -75,17 +88,42 @@ struct Game {
 impl Game {
     fn new(h: MixerHandle) -> Self {
         let mut h = h;
-        let loops = [sound(&mut h, 220.0, 22_050, 0.8), sound(&mut h, 330.0, 44_100, 0.6)];
+        let loops = [
+            sound(&mut h, 220.0, 22_050, 0.8),
+            sound(&mut h, 330.0, 44_100, 0.6),
+        ];
         let shot = sound(&mut h, 500.0, 48_000, 0.4);
         let spare = Some(sound(&mut h, 120.0, 11_025, 1.0));
-        Self { h, rng: Lcg(7), loops, shot, spare, voices: Vec::new(), tick: 0 }
+        Self {
+            h,
+            rng: Lcg(7),
+            loops,
+            shot,
+            spare,
+            voices: Vec::new(),
+            tick: 0,
+        }
     }
 
     fn start(&mut self) {
         for i in 0..VOICES - 16 {
-            let s = if i % 50 == 0 { self.spare.unwrap_or(self.loops[0]) } else { self.loops[i % 2] };
+            let s = if i % 50 == 0 {
+                self.spare.unwrap_or(self.loops[0])
+            } else {
+                self.loops[i % 2]
+            };
             let p = params(&mut self.rng);
-            self.voices.push(self.h.play(s, PlaySettings { looping: true, params: p }).unwrap());
+            self.voices.push(
+                self.h
+                    .play(
+                        s,
+                        PlaySettings {
+                            looping: true,
+                            params: p,
+                        },
+                    )
+                    .unwrap(),
+            );
         }
         self.h.flush();
     }
@@ -93,7 +131,12 @@ impl Game {
     /// One game tick: new parameters for every voice, new one-shots with taps, stops, an unload.
     fn tick(&mut self) {
         self.tick += 1;
-        let ids: Vec<VoiceId> = self.voices.iter().copied().filter(|v| self.h.is_playing(*v)).collect();
+        let ids: Vec<VoiceId> = self
+            .voices
+            .iter()
+            .copied()
+            .filter(|v| self.h.is_playing(*v))
+            .collect();
         for v in &ids {
             let p = params(&mut self.rng);
             // A voice may end between the two calls (the renderer runs concurrently).
@@ -101,18 +144,30 @@ impl Game {
         }
         for _ in 0..2 {
             let p = params(&mut self.rng);
-            if let Ok(v) = self.h.play(self.shot, PlaySettings { looping: false, params: p }) {
+            if let Ok(v) = self.h.play(
+                self.shot,
+                PlaySettings {
+                    looping: false,
+                    params: p,
+                },
+            ) {
                 let t = taps(&mut self.rng);
                 // Tap sets may be full while old ones drain; that is a typed error, fine here.
                 let _ = self.h.set_taps(v, &t);
             }
         }
-        if self.tick % 3 == 0 && ids.len() > 10 {
+        if self.tick.is_multiple_of(3) && ids.len() > 10 {
             let v = ids[self.tick % ids.len()];
             // The ring may be full when the game thread outruns the renderer: a typed error.
             let _ = self.h.stop(v);
             let p = params(&mut self.rng);
-            if let Ok(n) = self.h.play(self.loops[self.tick % 2], PlaySettings { looping: true, params: p }) {
+            if let Ok(n) = self.h.play(
+                self.loops[self.tick % 2],
+                PlaySettings {
+                    looping: true,
+                    params: p,
+                },
+            ) {
                 self.voices.push(n);
             }
         }

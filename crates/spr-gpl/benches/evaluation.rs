@@ -32,6 +32,12 @@ fn bench(c: &mut Criterion) {
             continue;
         };
         let snapshot = world.snapshot();
+        if let Ok(r) = model.evaluate(&snapshot, &request, Mode::Full, &mut Budget::unlimited()) {
+            eprintln!(
+                "scene {name}: casts {}, cells {}, occ {:.3}, gain {:.4}, sends {:?}",
+                r.telemetry.rays, r.telemetry.cells, r.occ, r.gain, r.sends
+            );
+        }
         group.bench_function(format!("full_{name}"), |b| {
             b.iter(|| {
                 let mut budget = Budget::unlimited();

@@ -46,6 +46,10 @@ pub struct SprConfig {
     /// `max_sound_processing_distance` (512): farther sounds are skipped; also bounds
     /// shared-airspace path lengths (divided by `attenuation_factor`).
     pub max_sound_processing_distance: f64,
+    /// Minecraft's `VoxelShape.clip` inside quirk (spec `spr.md` §1.1): a segment whose point at
+    /// 0.001 of its length lies inside a block hits there, with the opposite of the travel
+    /// direction as face. On (true) as in SPR; off gives true entry faces (for comparison only).
+    pub inside_quirk: bool,
 }
 
 impl Default for SprConfig {
@@ -68,6 +72,7 @@ impl Default for SprConfig {
             sound_direction_evaluation: true,
             redirect_non_occluded_sounds: true,
             max_sound_processing_distance: 512.0,
+            inside_quirk: true,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::formula::{
     shared_airspace, slot_contribution,
 };
 use crate::occlusion::sound_occlusion;
-use crate::ray::{CellCount, cast, cell_of};
+use crate::ray::{CellCount, cast_with, cell_of};
 use crate::sphere::ray_direction;
 use crate::{SprBlock, SprConfig, SprWorld};
 
@@ -124,12 +124,13 @@ struct Walk<'a, W: ?Sized> {
     pairs: Vec<(DVec3, f64)>,
     count: CellCount,
     casts: u64,
+    quirk: bool,
 }
 
 impl<W: SprWorld + ?Sized> Walk<'_, W> {
     fn cast(&mut self, from: DVec3, to: DVec3, ignore: Option<IVec3>) -> Option<crate::RayHit> {
         self.casts += 1;
-        cast(self.world, from, to, ignore, &mut self.count)
+        cast_with(self.world, from, to, ignore, self.quirk, &mut self.count)
     }
 
     /// The shared-airspace test at a hit (`evaluateSharedAirspace`).
@@ -204,6 +205,7 @@ pub fn evaluate_counted<W: SprWorld + ?Sized>(
         pairs: Vec::new(),
         count: *count,
         casts: 0,
+        quirk: config.inside_quirk,
     };
     // Direct airspace: a clear line stores the direct vector (weight 1 in the redirect sum).
     let direct_vector = walk.cast(s, p, None).is_none().then_some(s - p);

@@ -45,7 +45,7 @@ pub use material_map::{SprSurface, spr_material_table, spr_surface, surface_of, 
 pub use model::{AL_AIR_ABSORPTION, SprModel, air_absorption};
 pub use occlusion::{path_occlusion, sound_occlusion};
 pub use probe_world::ProbeWorld;
-pub use ray::{CellCount, RayHit, cast, cell_of};
+pub use ray::{CellCount, RayHit, cast, cast_with, cell_of};
 pub use reverb_slot::{
     APPLIED_REFLECTIONS_DELAY, ReverbSlot, SLOT_GAIN_SCALE, al_send_index, reverb_slots,
 };

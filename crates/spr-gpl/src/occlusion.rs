@@ -7,7 +7,7 @@
 use glam::DVec3;
 
 use crate::config::BLOCK_SOUND_VARIATION;
-use crate::ray::{CellCount, cast, cell_of};
+use crate::ray::{CellCount, cast_with, cell_of};
 use crate::{SprConfig, SprWorld};
 
 /// The occlusion of one path `a → b` (`runOcclusion`).
@@ -27,7 +27,7 @@ pub fn path_occlusion<W: SprWorld + ?Sized>(
     let mut origin = a;
     let mut last = cell_of(a);
     for _ in 0..config.max_occlusion_rays {
-        let Some(hit) = cast(world, origin, b, last, count) else {
+        let Some(hit) = cast_with(world, origin, b, last, config.inside_quirk, count) else {
             break;
         };
         last = Some(hit.cell);

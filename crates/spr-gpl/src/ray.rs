@@ -48,7 +48,7 @@ pub fn cell_of(p: DVec3) -> Option<IVec3> {
 
 /// Clips the segment `from → to` against the unit cube at `cell` (`VoxelShape.clip` of a full
 /// block, including the inside quirk). Returns the hit point and face.
-fn clip_cube(from: DVec3, to: DVec3, cell: IVec3) -> Option<(DVec3, Direction)> {
+fn clip_cube(from: DVec3, to: DVec3, cell: IVec3, quirk: bool) -> Option<(DVec3, Direction)> {
     let delta = to - from;
     if delta.length_squared() < MIN_LENGTH_SQ {
         return None;
@@ -59,7 +59,7 @@ fn clip_cube(from: DVec3, to: DVec3, cell: IVec3) -> Option<(DVec3, Direction)> 
     let probe = from + delta * INSIDE_PROBE;
     let rel = probe - min;
     let inside = |v: f64| (0.0..1.0).contains(&v);
-    if inside(rel.x) && inside(rel.y) && inside(rel.z) {
+    if quirk && inside(rel.x) && inside(rel.y) && inside(rel.z) {
         return Some((probe, Direction::approximate_nearest(delta).opposite()));
     }
     // AABB.clip: faces facing the ray, 0 < t < best (starting at 1), 1e-7 slack on the others.
@@ -170,6 +170,19 @@ pub fn cast<W: SprWorld + ?Sized>(
     ignore: Option<IVec3>,
     count: &mut CellCount,
 ) -> Option<RayHit> {
+    cast_with(world, from, to, ignore, true, count)
+}
+
+/// [`cast`] with the inside quirk of `VoxelShape.clip` switched on (SPR/Minecraft) or off (true
+/// entry faces only; for comparison, spec `spr.md` §4.4).
+pub fn cast_with<W: SprWorld + ?Sized>(
+    world: &W,
+    from: DVec3,
+    to: DVec3,
+    ignore: Option<IVec3>,
+    inside_quirk: bool,
+    count: &mut CellCount,
+) -> Option<RayHit> {
     if from == to || !from.is_finite() || !to.is_finite() {
         return None;
     }
@@ -183,7 +196,7 @@ pub fn cast<W: SprWorld + ?Sized>(
             return None;
         }
         let block = world.block(c)?;
-        let (location, face) = clip_cube(from, to, c)?;
+        let (location, face) = clip_cube(from, to, c, inside_quirk)?;
         Some(RayHit {
             location,
             face,

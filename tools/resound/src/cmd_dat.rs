@@ -5,14 +5,14 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use resound_engine::datformat::container::{DatKind, DatReader, Iteration};
+use resound_engine::datformat::container::{DatReader, Iteration};
 use resound_engine::datformat::record::{
     LandBlock, LandBlockInfo, Record, Region, SoundTable, Wave,
 };
 
 use crate::dat_check;
 use crate::dat_dump;
-use crate::dat_type::{Parsed, classify};
+use crate::dat_type::{Parsed, classify, kind_name};
 
 /// Arguments of `resound dat`.
 #[derive(clap::Args, Debug)]
@@ -135,15 +135,6 @@ fn read(r: &mut DatReader<BufReader<File>>, path: &Path, id: u32) -> anyhow::Res
     r.read(id)
         .with_context(|| format!("reading {id:#010x} from {}", path.display()))?
         .with_context(|| format!("{id:#010x} is not in {}", path.display()))
-}
-
-fn kind_name(kind: DatKind) -> String {
-    match kind {
-        DatKind::Portal => "portal".to_owned(),
-        DatKind::Cell => "cell".to_owned(),
-        DatKind::Local => "local".to_owned(),
-        other => format!("{other:?}"),
-    }
 }
 
 fn ls(path: &Path, json: bool) -> anyhow::Result<()> {

@@ -56,8 +56,22 @@ fn write(dir: &std::path::Path, json: bool) -> anyhow::Result<()> {
             );
         }
     }
+    let places: Vec<serde_json::Value> = fixture::terrain::PLACES
+        .iter()
+        .map(|p| {
+            let (cell, [x, y, z]) = p.position();
+            if !json {
+                println!(
+                    "  {:<36} cell {cell:#010x} at ({x:.1}, {y:.1}, {z:.1})",
+                    p.name
+                );
+            }
+            serde_json::json!({ "name": p.name, "cell_id": cell, "x": x, "y": y, "z": z })
+        })
+        .collect();
     if json {
         let doc = serde_json::json!({
+            "places": places,
             "files": files,
             "region_id": fixture::REGION_ID,
             "center_landblock": fixture::CENTER_LANDBLOCK,

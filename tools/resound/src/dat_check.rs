@@ -14,7 +14,7 @@ use resound_engine::datformat::record::{
 };
 use serde::Serialize;
 
-use crate::dat_type::{Parsed, classify};
+use crate::dat_type::{Parsed, classify, kind_name};
 
 /// The error and all its sources, `a: b: c`.
 pub fn chain(e: &dyn std::error::Error) -> String {
@@ -250,7 +250,7 @@ pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
         }
         dats.push(DatReport {
             file,
-            dat_type: format!("{kind:?}"),
+            dat_type: kind_name(kind),
             entries: entries.len(),
             counts,
             by_type: by_type

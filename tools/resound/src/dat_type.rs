@@ -99,3 +99,13 @@ fn portal_type(id: u32) -> (&'static str, Option<Parsed>) {
     };
     (name, None)
 }
+
+/// `portal`, `cell`, `local`, or `Other(n)`.
+pub fn kind_name(kind: DatKind) -> String {
+    match kind {
+        DatKind::Portal => "portal".to_owned(),
+        DatKind::Cell => "cell".to_owned(),
+        DatKind::Local => "local".to_owned(),
+        other => format!("{other:?}"),
+    }
+}

@@ -147,12 +147,7 @@ where
         let s = section_of(c);
         if s != cur_section {
             cur_section = s;
-            class = probe.section_class(s);
-            cells_ref = if class == SectionClass::Mixed {
-                probe.section_cells(s)
-            } else {
-                None
-            };
+            (class, cells_ref) = probe.section_view(s);
             match &mut stats.touched {
                 Some(b) => b.include(s),
                 None => stats.touched = Some(SectionBox::of(s)),

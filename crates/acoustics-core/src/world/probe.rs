@@ -82,6 +82,14 @@ pub trait WorldProbe {
         None
     }
 
+    /// Class and (for `Mixed`) cells of a section in one call; traversal uses this. Default:
+    /// [`WorldProbe::section_class`] then [`WorldProbe::section_cells`].
+    fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
+        let class = self.section_class(section);
+        let cells = if class == SectionClass::Mixed { self.section_cells(section) } else { None };
+        (class, cells)
+    }
+
     /// World epoch: bumped by the host on a world switch / teleport; clears all caches.
     fn epoch(&self) -> u64;
 
@@ -104,6 +112,9 @@ impl<P: WorldProbe + ?Sized> WorldProbe for &P {
     }
     fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
         (**self).section_cells(section)
+    }
+    fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
+        (**self).section_view(section)
     }
     fn epoch(&self) -> u64 {
         (**self).epoch()

@@ -397,6 +397,15 @@ macro_rules! impl_probe {
                     Data::Uniform(_) => None,
                 }
             }
+            fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
+                match self.frozen.slot(section) {
+                    None => (self.frozen.absent_class(), None),
+                    Some(slot) => match &slot.data {
+                        Data::Cells(c) => (slot.class, Some(c)),
+                        Data::Uniform(_) => (slot.class, None),
+                    },
+                }
+            }
             fn epoch(&self) -> u64 {
                 self.frozen.epoch
             }

@@ -48,12 +48,29 @@ pub(crate) fn read_chain<R: Read + Seek>(
     start: u32,
     out: &mut [u8],
     scratch: &mut Vec<u32>,
-) -> Result<(), ChainFault> {
+) -> Result<usize, ChainFault> {
+    let len = out.len();
+    read_chain_until(reader, block_size, bound, start, out, scratch, |_| len)
+}
+
+/// Like [`read_chain`], but reads only as many bytes as `need` asks for, given the bytes
+/// read so far (at most `out.len()`); returns how many were read. A B-tree node is read up to
+/// its last entry this way.
+pub(crate) fn read_chain_until<R: Read + Seek>(
+    reader: &mut R,
+    block_size: u32,
+    bound: u64,
+    start: u32,
+    out: &mut [u8],
+    scratch: &mut Vec<u32>,
+    need: impl Fn(&[u8]) -> usize,
+) -> Result<usize, ChainFault> {
     let payload = block_size as usize - 4;
     scratch.clear();
     let mut block = start;
     let mut filled = 0;
-    while filled < out.len() {
+    let mut want = out.len().min(need(&out[..0]));
+    while filled < want {
         let take = payload.min(out.len() - filled);
         if !in_bounds(block, take, bound) {
             return Err(ChainFault::OutOfBounds { block });
@@ -68,7 +85,8 @@ pub(crate) fn read_chain<R: Read + Seek>(
             .map_err(io)?;
         scratch.push(block);
         filled += take;
-        if filled < out.len() {
+        want = out.len().min(need(&out[..filled]));
+        if filled < want {
             let n = u32::from_le_bytes(next);
             if n == 0 {
                 return Err(ChainFault::TooShort { block });
@@ -78,7 +96,7 @@ pub(crate) fn read_chain<R: Read + Seek>(
     }
     match find_repeat(scratch) {
         Some(block) => Err(ChainFault::Loop { block }),
-        None => Ok(()),
+        None => Ok(filled),
     }
 }
 

@@ -6,7 +6,7 @@ use std::io::{Read, Seek, SeekFrom};
 use flate2::read::ZlibDecoder;
 
 use super::bytes::le32;
-use super::chain::{ChainFault, read_chain};
+use super::chain::{ChainFault, read_chain, read_chain_until};
 use super::entry::{DatEntry, ENTRY_SIZE};
 use super::error::{LookupError, MAX_DEPTH, OpenDatError, ReadEntryError, ReadIterationError};
 use super::header::{DAT_MAGIC, DatHeader, HEADER_SIZE, is_sane_block_size};
@@ -63,16 +63,22 @@ impl<R: Read + Seek> DatReader<R> {
         self.inner
     }
 
-    /// Reads the node at `offset` into the node buffer.
+    /// Reads the node at `offset` into the node buffer, up to its last entry only (the
+    /// branches and the count first, then `24 * count` bytes of entries).
     fn load_node(&mut self, offset: u32) -> Result<(), LookupError> {
         let bs = self.header.block_size;
-        read_chain(
+        let need = |read: &[u8]| match read.get(COUNT_AT..ENTRIES_AT) {
+            Some(c) => ENTRIES_AT + ENTRY_SIZE * (le32(c, 0) as usize).min(MAX_ENTRIES),
+            None => ENTRIES_AT,
+        };
+        read_chain_until(
             &mut self.inner,
             bs,
             self.bound,
             offset,
             &mut self.node[..],
             &mut self.scratch,
+            need,
         )
         .map_err(|fault| node_fault(offset, self.bound, fault))?;
         let count = le32(&self.node[..], COUNT_AT);
@@ -236,6 +242,7 @@ impl<R: Read + Seek> DatReader<R> {
             out,
             &mut self.scratch,
         )
+        .map(|_| ())
         .map_err(|fault| entry_fault(entry.id, self.bound, fault))
     }
 

@@ -221,22 +221,33 @@ macro_rules! impl_scalar {
 
 impl_scalar!(u8, u16, u32, f32);
 
-/// Reads `count` scalars with one bounded read.
+/// Reads `count` scalars in bulk (through a stack buffer), after a bounds check.
 pub(crate) fn read_scalars<R, T>(reader: &mut R, endian: Endian, count: u64) -> BinResult<Vec<T>>
 where
     R: Read + Seek,
     T: Scalar,
 {
-    let size = T::SIZE as u64;
-    check_count(reader, count, size)?;
+    /// Bytes decoded per read.
+    const CHUNK: usize = 256;
+    check_count(reader, count, T::SIZE as u64)?;
+    let pos = reader.stream_position()?;
     // Bounded by the check above.
-    let len = usize::try_from(count.saturating_mul(size)).unwrap_or(0);
-    let mut bytes = vec![0u8; len];
-    reader.read_exact(&mut bytes)?;
-    Ok(bytes
-        .chunks_exact(T::SIZE)
-        .map(|c| T::decode(c, endian))
-        .collect())
+    let total = usize::try_from(count).unwrap_or(0);
+    let mut values = Vec::with_capacity(total);
+    let per_chunk = CHUNK / T::SIZE;
+    let mut buf = [0u8; CHUNK];
+    while values.len() < total {
+        let n = per_chunk.min(total - values.len());
+        let Some(slot) = buf.get_mut(..n * T::SIZE) else {
+            break;
+        };
+        if let Err(e) = reader.read_exact(slot) {
+            reader.seek(SeekFrom::Start(pos))?;
+            return Err(binrw::Error::Io(e));
+        }
+        values.extend(slot.chunks_exact(T::SIZE).map(|c| T::decode(c, endian)));
+    }
+    Ok(values)
 }
 
 /// binrw `parse_with`: a u32 count followed by that many scalars, read in bulk.
@@ -276,3 +287,89 @@ where
     }
     Ok(out)
 }
+
+impl_scalar!(i32);
+
+/// Reads a fixed block of `N` bytes; on failure the position is restored.
+pub(crate) fn read_block<R: Read + Seek, const N: usize>(reader: &mut R) -> BinResult<[u8; N]> {
+    let pos = reader.stream_position()?;
+    let mut block = [0u8; N];
+    if let Err(e) = reader.read_exact(&mut block) {
+        reader.seek(SeekFrom::Start(pos))?;
+        return Err(binrw::Error::Io(e));
+    }
+    Ok(block)
+}
+
+/// Decodes consecutive fields from a fixed block read with [`read_block`].
+pub(crate) struct Fields<'a> {
+    /// The block.
+    bytes: &'a [u8],
+    /// Next field offset.
+    at: usize,
+    /// Byte order.
+    endian: Endian,
+}
+
+impl<'a> Fields<'a> {
+    /// Starts decoding at the block's first byte.
+    pub(crate) fn new(bytes: &'a [u8], endian: Endian) -> Self {
+        Self {
+            bytes,
+            at: 0,
+            endian,
+        }
+    }
+
+    /// Decodes the next field (missing bytes read as 0; blocks are sized so none are).
+    pub(crate) fn get<T: FromFields>(&mut self) -> T {
+        T::from_fields(self)
+    }
+
+    /// Decodes the next scalar.
+    pub(crate) fn scalar<T: Scalar>(&mut self) -> T {
+        let value = T::decode(self.bytes.get(self.at..).unwrap_or_default(), self.endian);
+        self.at += T::SIZE;
+        value
+    }
+}
+
+/// A value with a fixed on-disk size that can be decoded from a [`Fields`] block.
+pub(crate) trait FromFields: Sized {
+    /// Decodes the value's fields in on-disk order.
+    fn from_fields(fields: &mut Fields<'_>) -> Self;
+}
+
+impl<T: Scalar> FromFields for T {
+    fn from_fields(fields: &mut Fields<'_>) -> Self {
+        fields.scalar()
+    }
+}
+
+/// Implements [`FromFields`] (fields decoded in the listed order) and a one-read
+/// [`BinRead`] for a fixed-size struct.
+macro_rules! fixed_size_read {
+    ($ty:ident, $size:expr, { $($field:ident),* $(,)? }) => {
+        impl $crate::record::codec::FromFields for $ty {
+            fn from_fields(fields: &mut $crate::record::codec::Fields<'_>) -> Self {
+                Self { $($field: fields.get(),)* }
+            }
+        }
+
+        impl binrw::BinRead for $ty {
+            type Args<'a> = ();
+
+            fn read_options<R: binrw::io::Read + binrw::io::Seek>(
+                reader: &mut R,
+                endian: binrw::Endian,
+                (): Self::Args<'_>,
+            ) -> binrw::BinResult<Self> {
+                let block = $crate::record::codec::read_block::<R, { $size }>(reader)?;
+                let mut fields = $crate::record::codec::Fields::new(&block, endian);
+                Ok(<Self as $crate::record::codec::FromFields>::from_fields(&mut fields))
+            }
+        }
+    };
+}
+
+pub(crate) use fixed_size_read;

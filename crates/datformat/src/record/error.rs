@@ -35,7 +35,8 @@ pub enum ReadRecordError {
     /// A SoundTable `SoundData` announces nested child nodes (`unknown != 0`), which retail
     /// would recurse into. They are not supported; the record is rejected, never skipped.
     #[error(
-        "{record} {}: sound {sound:?} at byte {offset} has {child_count} nested child nodes (unsupported)",
+        "{record} {}: sound {sound:?} at byte {offset} has {child_count} nested child nodes \
+         (unsupported)",
         IdDisplay(*.id)
     )]
     NestedSoundNodes {

@@ -6,8 +6,8 @@ use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
 use super::codec::{
-    MinSize, count_u16, read_items, read_list_u32, read_pad, read_scalars_u16, write_items,
-    write_list_u16, write_list_u32, write_pad,
+    MinSize, count_u16, fixed_size_read, read_items, read_list_u32, read_pad, read_scalars_u16,
+    write_items, write_list_u16, write_list_u32, write_pad,
 };
 use super::primitive::Frame;
 
@@ -29,8 +29,8 @@ pub struct LandBlockInfo {
 }
 
 /// `Stab` (32 bytes): a placed GfxObj/Setup.
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Stab {
     /// `Id` (GfxObj 0x01… or Setup 0x02…).
@@ -38,6 +38,8 @@ pub struct Stab {
     /// `Frame`.
     pub frame: Frame,
 }
+
+fixed_size_read!(Stab, 32, { id, frame });
 
 impl MinSize for Stab {
     const MIN_SIZE: u64 = 32;

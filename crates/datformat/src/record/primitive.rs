@@ -7,7 +7,7 @@ use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, check_count, read_pad, too_large, write_pad};
+use super::codec::{MinSize, check_count, fixed_size_read, read_pad, too_large, write_pad};
 
 /// `AC1LegacyPStringBase<byte>` (spec §3.5): u16 length (0xFFFF → a u32 length follows), the raw
 /// bytes, then align4 relative to the DBObj start.
@@ -234,8 +234,8 @@ impl BinWrite for CompressedUInt {
 }
 
 /// `ColorARGB` (spec §3.1): bytes B, G, R, A (a little-endian u32 `0xAARRGGBB`).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct ColorArgb {
     /// Blue.
@@ -247,6 +247,8 @@ pub struct ColorArgb {
     /// Alpha.
     pub alpha: u8,
 }
+
+fixed_size_read!(ColorArgb, 4, { blue, green, red, alpha });
 
 impl ColorArgb {
     /// The colour as `0xAARRGGBB`.
@@ -273,8 +275,8 @@ impl MinSize for ColorArgb {
 }
 
 /// `Vector3`: x, y, z.
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Vector3 {
     /// X.
@@ -285,9 +287,11 @@ pub struct Vector3 {
     pub z: f32,
 }
 
+fixed_size_read!(Vector3, 12, { x, y, z });
+
 /// `Quaternion` on disk in the order w, x, y, z.
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Quaternion {
     /// W (scalar part).
@@ -299,6 +303,8 @@ pub struct Quaternion {
     /// Z.
     pub z: f32,
 }
+
+fixed_size_read!(Quaternion, 16, { w, x, y, z });
 
 impl Default for Quaternion {
     fn default() -> Self {
@@ -312,8 +318,8 @@ impl Default for Quaternion {
 }
 
 /// `Frame` (28 bytes): origin then orientation.
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Frame {
     /// Position.
@@ -321,6 +327,8 @@ pub struct Frame {
     /// Rotation (w, x, y, z on disk).
     pub orientation: Quaternion,
 }
+
+fixed_size_read!(Frame, 28, { origin, orientation });
 
 /// A 4-byte boolean, kept raw for a byte-exact rewrite; true when non-zero (DRW semantics).
 #[binrw]

@@ -4,10 +4,12 @@
 //! then SkyDesc (0x10) → SoundDesc (0x01) → SceneDesc (0x02) → TerrainDesc (always) →
 //! RegionMisc (0x200). Nothing follows RegionMisc.
 
-use binrw::binrw;
+use binrw::{BinWrite, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, read_list_u32, read_scalar_array, serialize_array, write_list_u32};
+use super::codec::{
+    MinSize, fixed_size_read, read_list_u32, read_scalar_array, serialize_array, write_list_u32,
+};
 use super::parts_mask::PartsMask;
 use super::primitive::{Bool32, PString};
 use super::sky::SkyDesc;
@@ -35,15 +37,24 @@ pub struct Region {
     pub parts_mask: PartsMask,
     /// `SkyInfo`, present iff `parts_mask.has_sky()`.
     #[br(if(parts_mask.has_sky()))]
-    #[bw(assert(sky_info.is_some() == parts_mask.has_sky(), "sky_info disagrees with parts_mask"))]
+    #[bw(assert(
+        sky_info.is_some() == parts_mask.has_sky(),
+        "sky_info disagrees with parts_mask"
+    ))]
     pub sky_info: Option<SkyDesc>,
     /// `SoundInfo`, present iff `parts_mask.has_sound()`.
     #[br(if(parts_mask.has_sound()))]
-    #[bw(assert(sound_info.is_some() == parts_mask.has_sound(), "sound_info disagrees with parts_mask"))]
+    #[bw(assert(
+        sound_info.is_some() == parts_mask.has_sound(),
+        "sound_info disagrees with parts_mask"
+    ))]
     pub sound_info: Option<SoundDesc>,
     /// `SceneInfo`, present iff `parts_mask.has_scene()`.
     #[br(if(parts_mask.has_scene()))]
-    #[bw(assert(scene_info.is_some() == parts_mask.has_scene(), "scene_info disagrees with parts_mask"))]
+    #[bw(assert(
+        scene_info.is_some() == parts_mask.has_scene(),
+        "scene_info disagrees with parts_mask"
+    ))]
     pub scene_info: Option<SceneDesc>,
     /// `TerrainInfo` (always present).
     pub terrain_info: TerrainDesc,
@@ -202,8 +213,8 @@ impl MinSize for Season {
 }
 
 /// `RegionMisc` (24 bytes).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct RegionMisc {
     /// `Version`.
@@ -219,3 +230,12 @@ pub struct RegionMisc {
     /// `ClearMonsterId`.
     pub clear_monster_id: u32,
 }
+
+fixed_size_read!(RegionMisc, 24, {
+    version,
+    game_map_id,
+    autotest_map_id,
+    autotest_map_size,
+    clear_cell_id,
+    clear_monster_id,
+});

@@ -1,9 +1,10 @@
 //! `SkyDesc` and its parts (spec §4.1): day groups, sky objects, sky times of day.
 
-use binrw::binrw;
+use binrw::io::{Read, Seek};
+use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, read_list_u32, write_list_u32};
+use super::codec::{Fields, MinSize, fixed_size_read, read_block, read_list_u32, write_list_u32};
 use super::primitive::{ColorArgb, PString};
 
 /// `SkyDesc`: tick sizes and the day groups.
@@ -45,8 +46,8 @@ impl MinSize for DayGroup {
 }
 
 /// `SkyObject` (36 bytes).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct SkyObject {
     /// `BeginTime`.
@@ -69,13 +70,25 @@ pub struct SkyObject {
     pub properties: u32,
 }
 
+fixed_size_read!(SkyObject, 36, {
+    begin_time,
+    end_time,
+    begin_angle,
+    end_angle,
+    tex_velocity_x,
+    tex_velocity_y,
+    default_gfx_object_id,
+    default_pes_object_id,
+    properties,
+});
+
 impl MinSize for SkyObject {
     const MIN_SIZE: u64 = 36;
 }
 
 /// `SkyTimeOfDay` (44 bytes + replace list).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SkyTimeOfDay {
     /// `Begin`.
@@ -101,9 +114,36 @@ pub struct SkyTimeOfDay {
     /// `WorldFog`.
     pub world_fog: u32,
     /// `SkyObjReplace`.
-    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub sky_obj_replace: Vec<SkyObjectReplace>,
+}
+
+impl BinRead for SkyTimeOfDay {
+    type Args<'a> = ();
+
+    fn read_options<R: Read + Seek>(
+        reader: &mut R,
+        endian: Endian,
+        (): Self::Args<'_>,
+    ) -> BinResult<Self> {
+        // The 44 fixed bytes in one read, then the list.
+        let block = read_block::<R, 44>(reader)?;
+        let mut f = Fields::new(&block, endian);
+        Ok(Self {
+            begin: f.get(),
+            dir_bright: f.get(),
+            dir_heading: f.get(),
+            dir_pitch: f.get(),
+            dir_color: f.get(),
+            amb_bright: f.get(),
+            amb_color: f.get(),
+            min_world_fog: f.get(),
+            max_world_fog: f.get(),
+            world_fog_color: f.get(),
+            world_fog: f.get(),
+            sky_obj_replace: read_list_u32(reader, endian, ())?,
+        })
+    }
 }
 
 impl MinSize for SkyTimeOfDay {
@@ -111,8 +151,8 @@ impl MinSize for SkyTimeOfDay {
 }
 
 /// `SkyObjectReplace` (24 bytes).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct SkyObjectReplace {
     /// `ObjectIndex`.
@@ -128,6 +168,15 @@ pub struct SkyObjectReplace {
     /// `MaxBright`.
     pub max_bright: f32,
 }
+
+fixed_size_read!(SkyObjectReplace, 24, {
+    object_index,
+    gfx_obj_id,
+    rotate,
+    transparent,
+    luminosity,
+    max_bright,
+});
 
 impl MinSize for SkyObjectReplace {
     const MIN_SIZE: u64 = 24;

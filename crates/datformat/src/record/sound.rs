@@ -5,7 +5,7 @@ use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde::Serialize;
 
-use super::codec::MinSize;
+use super::codec::{Fields, FromFields, MinSize};
 
 /// Declares the enum, its values and DRW names.
 macro_rules! sounds {
@@ -293,6 +293,12 @@ impl Serialize for Sound {
             Some(name) => serializer.serialize_str(name),
             None => serializer.serialize_u32(self.to_u32()),
         }
+    }
+}
+
+impl FromFields for Sound {
+    fn from_fields(fields: &mut Fields<'_>) -> Self {
+        Self::from_u32(fields.scalar())
     }
 }
 

@@ -1,10 +1,10 @@
 //! `SoundDesc` (the Region's ambient sound sets, spec §4.1 and ambient-data-path §3) and
 //! `SceneDesc`.
 
-use binrw::binrw;
+use binrw::{BinWrite, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, read_list_u32, read_scalars_u32, write_list_u32};
+use super::codec::{MinSize, fixed_size_read, read_list_u32, read_scalars_u32, write_list_u32};
 use super::sound::Sound;
 
 /// `SoundDesc` (retail `CSoundDesc`): the ambient sound-table descriptions, indexed by a scene
@@ -38,8 +38,8 @@ impl MinSize for AmbientStbDesc {
 
 /// `AmbientSoundDesc` (20 bytes on disk). Retail derives `is_continuous = base_chance == 0.0`
 /// at unpack (not stored); see [`AmbientSoundDesc::is_continuous`].
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct AmbientSoundDesc {
     /// `SType`: the SoundTable slot (normally `Ambient1..=Ambient8`).
@@ -53,6 +53,8 @@ pub struct AmbientSoundDesc {
     /// `MaxRate`.
     pub max_rate: f32,
 }
+
+fixed_size_read!(AmbientSoundDesc, 20, { s_type, volume, base_chance, min_rate, max_rate });
 
 impl AmbientSoundDesc {
     /// Retail's derived flag (`AmbientSTBDesc::UnPack`): continuous iff `base_chance == 0.0`.

@@ -9,7 +9,9 @@ use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, check_count, count_u32, read_list_u32, write_items, write_list_u32};
+use super::codec::{
+    MinSize, check_count, count_u32, fixed_size_read, read_list_u32, write_items, write_list_u32,
+};
 use super::error::NestedSoundNodesError;
 use super::sound::Sound;
 
@@ -41,8 +43,8 @@ impl SoundTable {
 }
 
 /// One `Hashes` entry (16 bytes): a key and the same three weights as a [`SoundEntry`].
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct SoundHashEntry {
     /// Key (ACE `SoundId`).
@@ -54,6 +56,8 @@ pub struct SoundHashEntry {
     /// `Volume`.
     pub volume: f32,
 }
+
+fixed_size_read!(SoundHashEntry, 16, { key, priority, probability, volume });
 
 impl MinSize for SoundHashEntry {
     const MIN_SIZE: u64 = 16;
@@ -74,8 +78,8 @@ pub struct SoundData {
 }
 
 /// `SoundEntry` (16 bytes): one candidate wave.
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct SoundEntry {
     /// `Id`: Wave id (0x0A…).
@@ -87,6 +91,8 @@ pub struct SoundEntry {
     /// `Volume`.
     pub volume: f32,
 }
+
+fixed_size_read!(SoundEntry, 16, { id, priority, probability, volume });
 
 impl MinSize for SoundEntry {
     const MIN_SIZE: u64 = 16;

@@ -1,10 +1,10 @@
 //! `TerrainDesc` and its parts (spec §4.1): terrain types, LandSurf, TexMerge, alpha maps,
 //! TMTerrainDesc, TerrainTex.
 
-use binrw::binrw;
+use binrw::{BinWrite, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, read_list_u32, read_scalars_u32, write_list_u32};
+use super::codec::{MinSize, fixed_size_read, read_list_u32, read_scalars_u32, write_list_u32};
 use super::primitive::{ColorArgb, PString};
 use super::terrain_texture_type::TerrainTextureType;
 
@@ -80,8 +80,8 @@ pub struct TexMerge {
 }
 
 /// `TerrainAlphaMap` (8 bytes).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TerrainAlphaMap {
     /// `TCode`.
@@ -90,13 +90,15 @@ pub struct TerrainAlphaMap {
     pub texture_id: u32,
 }
 
+fixed_size_read!(TerrainAlphaMap, 8, { t_code, texture_id });
+
 impl MinSize for TerrainAlphaMap {
     const MIN_SIZE: u64 = 8;
 }
 
 /// `RoadAlphaMap` (8 bytes).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct RoadAlphaMap {
     /// `RCode`.
@@ -105,13 +107,15 @@ pub struct RoadAlphaMap {
     pub texture_id: u32,
 }
 
+fixed_size_read!(RoadAlphaMap, 8, { r_code, texture_id });
+
 impl MinSize for RoadAlphaMap {
     const MIN_SIZE: u64 = 8;
 }
 
 /// `TMTerrainDesc` (44 bytes).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TmTerrainDesc {
     /// `TerrainType` (i32 on disk).
@@ -120,13 +124,15 @@ pub struct TmTerrainDesc {
     pub terrain_tex: TerrainTex,
 }
 
+fixed_size_read!(TmTerrainDesc, 44, { terrain_type, terrain_tex });
+
 impl MinSize for TmTerrainDesc {
     const MIN_SIZE: u64 = 44;
 }
 
 /// `TerrainTex` (40 bytes).
-#[binrw]
-#[brw(little)]
+#[derive(BinWrite)]
+#[bw(little)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TerrainTex {
     /// `TextureId`.
@@ -150,3 +156,16 @@ pub struct TerrainTex {
     /// `DetailTextureId`.
     pub detail_texture_id: u32,
 }
+
+fixed_size_read!(TerrainTex, 40, {
+    texture_id,
+    tex_tiling,
+    max_vert_bright,
+    min_vert_bright,
+    max_vert_saturate,
+    min_vert_saturate,
+    max_vert_hue,
+    min_vert_hue,
+    detail_tex_tiling,
+    detail_texture_id,
+});

@@ -5,6 +5,8 @@ use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde::Serialize;
 
+use super::codec::{Fields, FromFields};
+
 /// Declares the enum and its values.
 macro_rules! terrain_types {
     ($($variant:ident = $value:literal,)*) => {
@@ -77,6 +79,12 @@ terrain_types! {
     Olthoi = 0x1E,
     DesolateLands = 0x1F,
     RoadType = 0x20,
+}
+
+impl FromFields for TerrainTextureType {
+    fn from_fields(fields: &mut Fields<'_>) -> Self {
+        Self::from_i32(fields.scalar())
+    }
 }
 
 impl BinRead for TerrainTextureType {

@@ -800,6 +800,10 @@ fn block_chain_loops_are_detected() {
     let mut w = DatWriter::new(DatKind::Cell, 256).unwrap();
     w.insert(1, &payload(1, 2000), opts()).unwrap(); // 8 blocks
     w.insert(2, &payload(2, 10), opts()).unwrap();
+    // enough entries that the root's entries reach its fifth block (252 + 24 * 45 bytes)
+    for id in 100..143u32 {
+        w.insert(id, b"e", opts()).unwrap();
+    }
     let bytes = w.finish();
     let e1 = reader(&bytes).entry(1).unwrap().unwrap();
     // payload: block 3 points back to block 1
@@ -881,6 +885,10 @@ fn tree_cycles_terminate() {
 fn root_and_blocks_outside_the_file() {
     let mut w = DatWriter::new(DatKind::Portal, 1024).unwrap();
     w.insert(1, &payload(1, 3000), opts()).unwrap();
+    // 40 entries: the root's entries spill into its second block
+    for id in 100..139u32 {
+        w.insert(id, b"e", opts()).unwrap();
+    }
     let bytes = w.finish();
     for root in [
         bytes.len() as u32,
@@ -900,7 +908,7 @@ fn root_and_blocks_outside_the_file() {
         );
         assert!(DatWriter::from_bytes(d).is_err());
     }
-    // a root inside the file whose second block is not
+    // a root inside the file whose second block is not (a lookup needs entries from it)
     let mut d = bytes.clone();
     let root = header_of(&d).root_block as usize;
     put32(&mut d, root, 0xFFFF_0000);

@@ -6,6 +6,11 @@
 //! the dedicated binary `tests/fixture_alloc.rs` runs the same routines under a counting global
 //! allocator and also requires that no single allocation exceeds the damaged file's length.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 use std::io::Cursor;
 
 use resound_datformat::container::{DatKind, DatReader, Iteration};
@@ -306,10 +311,51 @@ fn retail_dats_match_the_spec_when_available() {
         ),
         (1, 0x0600_127D, 0x0600_0261, 4, 0x0100_0FDE, 0x0100_1612)
     );
+    let h = &region.land_defs.land_height_table;
+    assert_eq!(
+        (h[100], h[200], h[240], h[250], h[254], h[255]),
+        (200.0, 400.0, 560.0, 640.0, 680.0, 700.0)
+    );
+    let payload = portal.read(REGION_ID).unwrap().unwrap();
+    assert_eq!(region.to_bytes().unwrap(), payload, "Region round trip");
+
     let payload = portal.read(0x2000_0001).unwrap().unwrap();
     let table = SoundTable::from_bytes(&payload).unwrap();
     assert_eq!(table.to_bytes().unwrap(), payload);
     assert_eq!(table.sounds.len(), 52);
+    let entry = |t: &SoundTable, s: u32| {
+        let e = &t.sound(Sound::from_u32(s)).unwrap().entries;
+        (
+            e.len(),
+            e[0].id,
+            e[0].priority,
+            e[0].probability,
+            e[0].volume,
+        )
+    };
+    assert_eq!(
+        entry(&table, 0x58),
+        (1, 0x0A00_0262, 0.7, 1.0, 1.0),
+        "ShieldUp"
+    );
+    assert_eq!(
+        entry(&table, 0x5B),
+        (1, 0x0A00_0274, 0.7, 1.0, 0.8),
+        "EnchantDown"
+    );
+    let payload = portal.read(0x2000_00A8).unwrap().unwrap();
+    let table = SoundTable::from_bytes(&payload).unwrap();
+    assert_eq!(table.to_bytes().unwrap(), payload);
+    assert_eq!(table.sounds.len(), 32);
+    let swoosh = &table.sound(Sound::from_u32(0x1F)).unwrap().entries;
+    assert_eq!(
+        (swoosh.len(), swoosh[0].id, swoosh[1].id),
+        (2, 0x0A00_0519, 0x0A00_051E)
+    );
+    let payload = portal.read(0x0A00_0002).unwrap().unwrap();
+    let wave = Wave::from_bytes(&payload).unwrap();
+    assert_eq!((wave.header.len(), wave.data.len()), (18, 7046));
+    assert_eq!(wave.to_bytes().unwrap(), payload);
 
     let mut cell = open("client_cell_1.dat");
     let payload = cell.read(0x9AB1_FFFF).unwrap().unwrap();
@@ -325,4 +371,30 @@ fn retail_dats_match_the_spec_when_available() {
     assert_eq!(word(80), (0, 0x0D, 11));
     let h = &block.height;
     assert_eq!((h[0], h[1], h[40], h[79], h[80]), (120, 139, 93, 93, 110));
+
+    let payload = cell.read(0x1455_FFFE).unwrap().unwrap();
+    let info = LandBlockInfo::from_bytes(&payload).unwrap();
+    assert_eq!(info.to_bytes().unwrap(), payload);
+    assert_eq!((info.num_cells, info.buildings.len()), (5, 1));
+    let b = &info.buildings[0];
+    assert_eq!(
+        (b.model_id, b.num_leaves, b.portals.len()),
+        (0x0100_11A9, 127, 1)
+    );
+    let p = &b.portals[0];
+    assert_eq!((p.flags, p.other_cell_id, p.other_portal_id), (3, 260, 1));
+    assert_eq!(
+        (p.stab_list.first(), p.stab_list.last()),
+        (Some(&256), Some(&260))
+    );
+    assert!(info.restriction_table.is_none());
+    let payload = cell.read(0x5262_FFFE).unwrap().unwrap();
+    let info = LandBlockInfo::from_bytes(&payload).unwrap();
+    assert_eq!(info.to_bytes().unwrap(), payload);
+    assert_eq!(
+        (info.num_cells, info.objects.len(), info.buildings.len()),
+        (74, 0, 0)
+    );
+    let table = info.restriction_table.unwrap();
+    assert_eq!(table.entries, vec![(0, 0x7526_200C)]);
 }

@@ -42,11 +42,12 @@ fn tap_lands_on_its_exact_frame() {
     let mut taps = EchoTaps::new();
     taps.set_taps(&[tap(0.1589, 1.0)]);
     let (l, _) = render(&mut taps, &source, 1.0, 20_000);
-    let d = 0.1589 * 48_000.0f64;
+    let d = f64::from(0.1589f32) * 48_000.0;
     let i = d.floor() as usize;
     let frac = (d - d.floor()) as f32;
     let g = std::f32::consts::FRAC_1_SQRT_2;
-    assert!((l[i] - g * (1.0 - frac)).abs() < 1e-4 && (l[i + 1] - g * frac).abs() < 1e-4);
+    let (a, b) = (l[i], l[i + 1]);
+    assert!((a - g * (1.0 - frac)).abs() < 1e-4 && (b - g * frac).abs() < 1e-4, "{i} {frac} {a} {b}");
 }
 
 #[test]

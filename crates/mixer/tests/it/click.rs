@@ -21,7 +21,13 @@ enum Change {
 }
 
 /// Renders a 48 kHz sine voice (peak at `STEP_AT`) with `start`, applying `change` at `STEP_AT`.
-fn run(freq: f32, looping: bool, start: VoiceParams, taps: &[Tap], change: Option<&Change>) -> (Vec<f32>, Vec<f32>) {
+fn run(
+    freq: f32,
+    looping: bool,
+    start: VoiceParams,
+    taps: &[Tap],
+    change: Option<&Change>,
+) -> (Vec<f32>, Vec<f32>) {
     let (mut h, mut r) = mixer();
     let s = load(&mut h, sine(freq, FS, 2.5, FRAC_PI_2), FS);
     let v = h
@@ -65,7 +71,11 @@ fn check(name: &str, freq: f32, looping: bool, a: VoiceParams, b: VoiceParams, s
     assert!(sl.iter().chain(&sr).all(|x| x.is_finite()));
     for (ch, s, a, b) in [("left", &sl, &al, &bl), ("right", &sr, &ar, &br)] {
         let e = excess(s, a, b);
-        assert!(e < step / 50.0, "{name} {ch}: excess {e} ≥ step/50 = {}", step / 50.0);
+        assert!(
+            e < step / 50.0,
+            "{name} {ch}: excess {e} ≥ step/50 = {}",
+            step / 50.0
+        );
     }
 }
 
@@ -73,7 +83,11 @@ fn check(name: &str, freq: f32, looping: bool, a: VoiceParams, b: VoiceParams, s
 fn measure_catches_an_unsmoothed_step() {
     // The same sine with a gain jumping 1 → 0.25 at the peak, no ramp.
     let x = sine(40.0, FS, 2.0, FRAC_PI_2);
-    let stepped: Vec<f32> = x.iter().enumerate().map(|(i, v)| if i < STEP_AT { *v } else { 0.25 * v }).collect();
+    let stepped: Vec<f32> = x
+        .iter()
+        .enumerate()
+        .map(|(i, v)| if i < STEP_AT { *v } else { 0.25 * v })
+        .collect();
     let a: Vec<f32> = x.to_vec();
     let b: Vec<f32> = x.iter().map(|v| 0.25 * v).collect();
     assert!(excess(&stepped, &a, &b) > 0.75 / 50.0 * 10.0);
@@ -152,7 +166,15 @@ fn tap_set_change_is_click_free() {
 fn stop_fades_without_a_click() {
     let (mut h, mut r) = mixer();
     let s = load(&mut h, sine(40.0, FS, 2.0, FRAC_PI_2), FS);
-    let v = h.play(s, PlaySettings { looping: true, ..Default::default() }).unwrap();
+    let v = h
+        .play(
+            s,
+            PlaySettings {
+                looping: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
     let (mut l, _) = render(&mut r, STEP_AT);
     h.stop(v).unwrap();
     let (l2, _) = render(&mut r, 4800);

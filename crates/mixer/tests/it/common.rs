@@ -10,7 +10,11 @@ pub const FS: u32 = 48_000;
 pub fn sine(freq: f32, rate: u32, seconds: f32, phase: f32) -> Arc<[f32]> {
     let n = (seconds * rate as f32) as usize;
     (0..n)
-        .map(|i| (std::f64::consts::TAU * f64::from(freq) * i as f64 / f64::from(rate) + f64::from(phase)).sin() as f32)
+        .map(|i| {
+            (std::f64::consts::TAU * f64::from(freq) * i as f64 / f64::from(rate)
+                + f64::from(phase))
+            .sin() as f32
+        })
         .collect()
 }
 

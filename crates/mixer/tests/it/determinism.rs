@@ -1,7 +1,9 @@
 //! Offline renders are bit-identical: across runs, and across render-call sizes when the game
 //! acts at the same frames.
 
-use resound_mixer::{MixerHandle, MixerRenderer, Pan, PlaySettings, SoundId, Tap, VoiceId, VoiceParams};
+use resound_mixer::{
+    MixerHandle, MixerRenderer, Pan, PlaySettings, SoundId, Tap, VoiceId, VoiceParams,
+};
 
 use crate::common::{load, mixer, sine};
 
@@ -10,7 +12,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 40) as f32) / (1u64 << 24) as f32
     }
 }
@@ -39,7 +44,16 @@ fn scene(call: usize) -> Vec<f32> {
     let mut voices: Vec<VoiceId> = Vec::new();
     for i in 0..40 {
         let p = params(&mut rng);
-        voices.push(h.play(sounds[i % 3], PlaySettings { looping: true, params: p }).unwrap());
+        voices.push(
+            h.play(
+                sounds[i % 3],
+                PlaySettings {
+                    looping: true,
+                    params: p,
+                },
+            )
+            .unwrap(),
+        );
     }
     let mut out = vec![0.0f32; 2 * 96_000];
     for (tick, block) in out.chunks_mut(2 * 2400).enumerate() {
@@ -51,7 +65,13 @@ fn scene(call: usize) -> Vec<f32> {
         }
         if tick % 5 == 0 {
             let shot = h
-                .play(sounds[tick % 3], PlaySettings { looping: false, params: params(&mut rng) })
+                .play(
+                    sounds[tick % 3],
+                    PlaySettings {
+                        looping: false,
+                        params: params(&mut rng),
+                    },
+                )
                 .unwrap();
             let taps: Vec<Tap> = (0..6)
                 .map(|k| Tap {

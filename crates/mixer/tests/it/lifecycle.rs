@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use resound_mixer::{
-    LoadSoundError, ParamProblem, PlayError, PlaySettings, SoundData, StopError, Tap, UnloadSoundError,
-    UpdateError, VoiceParams,
+    LoadSoundError, ParamProblem, PlayError, PlaySettings, SoundData, StopError, Tap,
+    UnloadSoundError, UpdateError, VoiceParams,
 };
 
 use crate::common::{FS, load, mixer, mixer_with, render, sine};
@@ -17,18 +17,30 @@ fn full_capacities_return_typed_errors() {
         s.capacities.tap_sets = 1;
     });
     let s = load(&mut h, sine(100.0, FS, 0.5, 0.0), FS);
-    let more = h.load_sound(SoundData { samples: sine(1.0, FS, 0.1, 0.0), sample_rate: FS });
+    let more = h.load_sound(SoundData {
+        samples: sine(1.0, FS, 0.1, 0.0),
+        sample_rate: FS,
+    });
     assert_eq!(more, Err(LoadSoundError::Full));
     let a = h.play(s, PlaySettings::default()).unwrap();
     let b = h.play(s, PlaySettings::default()).unwrap();
     assert_eq!(h.play(s, PlaySettings::default()), Err(PlayError::Full));
-    let tap = Tap { delay: 0.05, level: 1.0, path: 0.0, hf_gain: 1.0, pan: 0.0 };
+    let tap = Tap {
+        delay: 0.05,
+        level: 1.0,
+        path: 0.0,
+        hf_gain: 1.0,
+        pan: 0.0,
+    };
     h.set_taps(a, &[tap]).unwrap();
     assert_eq!(h.set_taps(b, &[tap]), Err(UpdateError::TapSetsFull));
-    assert_eq!(h.set_taps(a, &[tap; 7]).unwrap_err(), UpdateError::Param(resound_mixer::ParamError {
-        field: "taps",
-        problem: ParamProblem::OutOfRange,
-    }));
+    assert_eq!(
+        h.set_taps(a, &[tap; 7]).unwrap_err(),
+        UpdateError::Param(resound_mixer::ParamError {
+            field: "taps",
+            problem: ParamProblem::OutOfRange,
+        })
+    );
 }
 
 #[test]
@@ -48,37 +60,98 @@ fn command_ring_full_is_an_error_not_a_block() {
 fn bad_sounds_are_rejected() {
     let (mut h, _r) = mixer();
     let empty: Arc<[f32]> = Arc::new([]);
-    assert_eq!(h.load_sound(SoundData { samples: empty, sample_rate: FS }), Err(LoadSoundError::Empty));
+    assert_eq!(
+        h.load_sound(SoundData {
+            samples: empty,
+            sample_rate: FS
+        }),
+        Err(LoadSoundError::Empty)
+    );
     let nan: Arc<[f32]> = Arc::new([0.0, f32::NAN]);
     assert_eq!(
-        h.load_sound(SoundData { samples: nan, sample_rate: FS }),
+        h.load_sound(SoundData {
+            samples: nan,
+            sample_rate: FS
+        }),
         Err(LoadSoundError::NonFiniteSample { index: 1 })
     );
     let ok: Arc<[f32]> = Arc::new([0.0]);
-    assert_eq!(h.load_sound(SoundData { samples: ok, sample_rate: 0 }), Err(LoadSoundError::SampleRate(0)));
+    assert_eq!(
+        h.load_sound(SoundData {
+            samples: ok,
+            sample_rate: 0
+        }),
+        Err(LoadSoundError::SampleRate(0))
+    );
 }
 
 #[test]
 fn non_finite_parameters_never_reach_the_renderer() {
     let (mut h, mut r) = mixer();
     let s = load(&mut h, sine(440.0, FS, 0.5, 0.0), FS);
-    let bad = VoiceParams { volume: f32::NAN, ..VoiceParams::default() };
-    assert!(matches!(h.play(s, PlaySettings { looping: true, params: bad }), Err(PlayError::Param(_))));
-    let v = h.play(s, PlaySettings { looping: true, ..Default::default() }).unwrap();
+    let bad = VoiceParams {
+        volume: f32::NAN,
+        ..VoiceParams::default()
+    };
+    assert!(matches!(
+        h.play(
+            s,
+            PlaySettings {
+                looping: true,
+                params: bad
+            }
+        ),
+        Err(PlayError::Param(_))
+    ));
+    let v = h
+        .play(
+            s,
+            PlaySettings {
+                looping: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
     for bad in [
-        VoiceParams { gain: f32::INFINITY, ..VoiceParams::default() },
-        VoiceParams { hf: f32::NAN, ..VoiceParams::default() },
-        VoiceParams { sends: [f32::NAN; 4], ..VoiceParams::default() },
-        VoiceParams { distance: f32::NEG_INFINITY, ..VoiceParams::default() },
+        VoiceParams {
+            gain: f32::INFINITY,
+            ..VoiceParams::default()
+        },
+        VoiceParams {
+            hf: f32::NAN,
+            ..VoiceParams::default()
+        },
+        VoiceParams {
+            sends: [f32::NAN; 4],
+            ..VoiceParams::default()
+        },
+        VoiceParams {
+            distance: f32::NEG_INFINITY,
+            ..VoiceParams::default()
+        },
     ] {
         assert!(matches!(h.set_params(v, bad), Err(UpdateError::Param(_))));
     }
-    let t = Tap { delay: 0.05, level: f32::INFINITY, path: 0.0, hf_gain: 1.0, pan: 0.0 };
+    let t = Tap {
+        delay: 0.05,
+        level: f32::INFINITY,
+        path: 0.0,
+        hf_gain: 1.0,
+        pan: 0.0,
+    };
     let shot = h.play(s, PlaySettings::default()).unwrap();
     assert!(matches!(h.set_taps(shot, &[t]), Err(UpdateError::Param(_))));
-    assert_eq!(h.set_taps(v, &[Tap { level: 1.0, ..t }]), Err(UpdateError::LoopingVoice));
+    assert_eq!(
+        h.set_taps(v, &[Tap { level: 1.0, ..t }]),
+        Err(UpdateError::LoopingVoice)
+    );
     // The accepted values still render; loud settings are caught by the limiter.
-    let loud = VoiceParams { volume: 16.0, gain: 4.0, sends: [16.0; 4], ..VoiceParams::default() };
+    let loud = VoiceParams {
+        volume: 16.0,
+        gain: 4.0,
+        sends: [16.0; 4],
+        ..VoiceParams::default()
+    };
     h.set_params(v, loud).unwrap();
     h.flush();
     let (l, rr) = render(&mut r, 48_000);
@@ -95,7 +168,10 @@ fn one_shot_ends_and_its_slot_is_reused() {
     render(&mut r, 4800); // 0.1 s at 48 kHz: the sound has just ended
     render(&mut r, 512);
     assert!(!h.is_playing(v));
-    assert_eq!(h.set_params(v, VoiceParams::default()), Err(UpdateError::UnknownVoice));
+    assert_eq!(
+        h.set_params(v, VoiceParams::default()),
+        Err(UpdateError::UnknownVoice)
+    );
     assert_eq!(h.stop(v), Err(StopError::UnknownVoice));
     let w = h.play(s, PlaySettings::default()).unwrap();
     assert_eq!(w.slot(), v.slot());
@@ -120,12 +196,23 @@ fn unloaded_buffers_come_back_to_the_game_thread() {
     let (mut h, mut r) = mixer();
     let samples = sine(440.0, FS, 0.5, 0.0);
     let s = load(&mut h, Arc::clone(&samples), FS);
-    let v = h.play(s, PlaySettings { looping: true, ..Default::default() }).unwrap();
+    let v = h
+        .play(
+            s,
+            PlaySettings {
+                looping: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
     render(&mut r, 1024);
     assert!(Arc::strong_count(&samples) >= 2);
     h.unload_sound(s).unwrap();
     assert_eq!(h.unload_sound(s), Err(UnloadSoundError::UnknownSound));
-    assert_eq!(h.play(s, PlaySettings::default()), Err(PlayError::UnknownSound));
+    assert_eq!(
+        h.play(s, PlaySettings::default()),
+        Err(PlayError::UnknownSound)
+    );
     render(&mut r, 2048); // the voice fades (10 ms) and ends, then the sound is released
     assert!(!h.is_playing(v));
     h.collect();
@@ -141,8 +228,19 @@ fn stop_all_silences_everything_and_frees_voices() {
     let (mut h, mut r) = mixer();
     let s = load(&mut h, sine(220.0, FS, 0.5, 0.0), FS);
     for _ in 0..20 {
-        let p = VoiceParams { volume: 0.05, sends: [0.2, 0.2, 0.2, 0.2], ..VoiceParams::default() };
-        h.play(s, PlaySettings { looping: true, params: p }).unwrap();
+        let p = VoiceParams {
+            volume: 0.05,
+            sends: [0.2, 0.2, 0.2, 0.2],
+            ..VoiceParams::default()
+        };
+        h.play(
+            s,
+            PlaySettings {
+                looping: true,
+                params: p,
+            },
+        )
+        .unwrap();
     }
     h.flush();
     render(&mut r, 9600);

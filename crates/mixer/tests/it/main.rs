@@ -1,5 +1,8 @@
 //! Integration tests of the mixer: handle ↔ renderer behaviour through the public API.
 
+// Test helpers outside #[test] fns unwrap too (clippy.toml only covers #[test] bodies).
+#![allow(clippy::unwrap_used)]
+
 mod bus;
 mod click;
 mod common;

@@ -37,10 +37,19 @@ fn finished_slots_are_reused_from_the_cursor() {
     }
     render(&mut r, 4800); // the short ones end
     // Cursor is at 0: the scan finds slot 3 first, then 9.
-    assert!(matches!(pool.play(&mut h, long, -10, 0).unwrap(), RetailPlay::Played { slot: 3, .. }));
+    assert!(matches!(
+        pool.play(&mut h, long, -10, 0).unwrap(),
+        RetailPlay::Played { slot: 3, .. }
+    ));
     assert_eq!(pool.cursor(), 4);
-    assert!(matches!(pool.play(&mut h, long, -10, 0).unwrap(), RetailPlay::Played { slot: 9, .. }));
-    assert_eq!(pool.play(&mut h, long, -10, 0).unwrap(), RetailPlay::Dropped);
+    assert!(matches!(
+        pool.play(&mut h, long, -10, 0).unwrap(),
+        RetailPlay::Played { slot: 9, .. }
+    ));
+    assert_eq!(
+        pool.play(&mut h, long, -10, 0).unwrap(),
+        RetailPlay::Dropped
+    );
 }
 
 #[test]

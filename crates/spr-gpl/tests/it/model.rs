@@ -149,3 +149,11 @@ fn budget_and_bad_input() {
     assert_eq!(r.occ, 0.0);
     assert_eq!(model.name(), "spr");
 }
+
+#[test]
+fn model_is_send_and_sync() {
+    fn check<T: Send + Sync + Clone + Default>() {}
+    check::<SprModel>();
+    let boxed: Box<dyn AcousticModel + Send + Sync> = Box::new(SprModel::default());
+    assert_eq!(boxed.name(), "spr");
+}

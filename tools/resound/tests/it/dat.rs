@@ -1,5 +1,10 @@
 //! `resound fixture write` and `resound dat …` end to end.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 use std::path::Path;
 use std::process::{Command, Output};
 
