@@ -115,7 +115,7 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
             measure_source_space: false,
             ..s.request().expect("request")
         };
-        c.bench_function(&format!("room_measurement_{name}"), |b| {
+        c.bench_function(format!("room_measurement_{name}"), |b| {
             b.iter(|| model.room(black_box(&w), &req, &mut Budget::unlimited()))
         });
     }

@@ -301,8 +301,17 @@ fn allpass_through(ring: &mut Ring, g: f32, work: &mut [f32]) {
     }
 }
 
-/// The four combs in one loop (their one-pole recursions run side by side). Returns the
-/// peak comb output.
+/// Longest piece the comb stage handles at once (stack scratch).
+const COMB_CHUNK: usize = 128;
+
+/// The four combs. Per piece (no longer than any comb's distance to its wrap point, and
+/// shorter than every comb delay, so reads never see this piece's writes):
+/// 1. the four in-loop one-pole recursions run side by side in one loop (the only serial
+///    part);
+/// 2. outputs (L = combs 0+2, R = 1+3) and the peak are summed in a vectorisable pass;
+/// 3. the lines are written `flush(x + g·s)` in vectorisable passes.
+///
+/// Returns the peak comb output.
 #[inline]
 fn combs_through(
     combs: &mut [Comb; COMBS],
@@ -315,42 +324,52 @@ fn combs_through(
     let mut peak = 0.0f32;
     let mut done = 0;
     let n = work.len();
+    let mut sv = [[0.0f32; COMB_CHUNK]; COMBS];
     while done < n {
-        let m = combs.iter().fold(n - done, |m, c| m.min(c.ring.run()));
+        let m = combs
+            .iter()
+            .fold((n - done).min(COMB_CHUNK), |m, c| m.min(c.ring.run()).min(c.ring.buf.len()));
         let x = &work[done..done + m];
         let lo = &mut left[done..done + m];
         let ro = &mut right[done..done + m];
         let [c0, c1, c2, c3] = combs;
-        let (g0, a0, k0, mut s0) = (c0.g, c0.a, c0.c, c0.state);
-        let (g1, a1, k1, mut s1) = (c1.g, c1.a, c1.c, c1.state);
-        let (g2, a2, k2, mut s2) = (c2.g, c2.a, c2.c, c2.state);
-        let (g3, a3, k3, mut s3) = (c3.g, c3.a, c3.c, c3.state);
         let b0 = &mut c0.ring.buf[c0.ring.idx..c0.ring.idx + m];
         let b1 = &mut c1.ring.buf[c1.ring.idx..c1.ring.idx + m];
         let b2 = &mut c2.ring.buf[c2.ring.idx..c2.ring.idx + m];
         let b3 = &mut c3.ring.buf[c3.ring.idx..c3.ring.idx + m];
+        {
+            let [v0, v1, v2, v3] = &mut sv;
+            let (v0, v1, v2, v3) = (&mut v0[..m], &mut v1[..m], &mut v2[..m], &mut v3[..m]);
+            let (a0, k0, mut s0) = (c0.a, c0.c, c0.state);
+            let (a1, k1, mut s1) = (c1.a, c1.c, c1.state);
+            let (a2, k2, mut s2) = (c2.a, c2.c, c2.state);
+            let (a3, k3, mut s3) = (c3.a, c3.c, c3.state);
+            for i in 0..m {
+                s0 = a0 * b0[i] + k0 * s0;
+                s1 = a1 * b1[i] + k1 * s1;
+                s2 = a2 * b2[i] + k2 * s2;
+                s3 = a3 * b3[i] + k3 * s3;
+                v0[i] = s0;
+                v1[i] = s1;
+                v2[i] = s2;
+                v3[i] = s3;
+            }
+            c0.state = s0;
+            c1.state = s1;
+            c2.state = s2;
+            c3.state = s3;
+        }
         for i in 0..m {
-            let xi = x[i];
-            let o0 = b0[i];
-            let o1 = b1[i];
-            let o2 = b2[i];
-            let o3 = b3[i];
-            s0 = a0 * o0 + k0 * s0;
-            s1 = a1 * o1 + k1 * s1;
-            s2 = a2 * o2 + k2 * s2;
-            s3 = a3 * o3 + k3 * s3;
-            b0[i] = flush(xi + g0 * s0);
-            b1[i] = flush(xi + g1 * s1);
-            b2[i] = flush(xi + g2 * s2);
-            b3[i] = flush(xi + g3 * s3);
+            let (o0, o1, o2, o3) = (b0[i], b1[i], b2[i], b3[i]);
             lo[i] += (o0 + o2) * gl;
             ro[i] += (o1 + o3) * gr;
             peak = peak.max(o0.abs().max(o1.abs()).max(o2.abs().max(o3.abs())));
         }
-        c0.state = s0;
-        c1.state = s1;
-        c2.state = s2;
-        c3.state = s3;
+        for (b, (v, g)) in [b0, b1, b2, b3].into_iter().zip(sv.iter().zip([c0.g, c1.g, c2.g, c3.g])) {
+            for (d, (&xi, &si)) in b.iter_mut().zip(x.iter().zip(&v[..m])) {
+                *d = flush(xi + g * si);
+            }
+        }
         for c in combs.iter_mut() {
             c.ring.advance(m);
         }

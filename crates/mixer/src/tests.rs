@@ -202,3 +202,24 @@ fn settings_are_validated() {
     };
     assert!(nan_fade.validate().is_err());
 }
+
+#[test]
+fn fused_resample_mix_equals_store_then_mix() {
+    use crate::resample::resample_mix;
+    let s: Vec<f32> = (0..777).map(|i| ((i * 31) % 97) as f32 / 97.0 - 0.5).collect();
+    for (rate, looping) in [(22_050, true), (48_000, true), (44_100, false), (11_025, false)] {
+        let step = step_for(rate, 48_000);
+        let (mut p, mut q) = (123 * ONE / 7, 123 * ONE / 7);
+        let mut x = vec![0.0; 3000];
+        resample(&s, &mut p, step, looping, &mut x);
+        let (gl, gr) = (0.3f32, 0.8f32);
+        let base: Vec<f32> = (0..3000).map(|i| i as f32 * 1e-4).collect();
+        let (mut l, mut r) = (base.clone(), base.clone());
+        resample_mix(&s, &mut q, step, looping, (gl, gr), &mut l, &mut r);
+        for i in 0..3000 {
+            assert_eq!(l[i].to_bits(), (base[i] + x[i] * gl).to_bits());
+            assert_eq!(r[i].to_bits(), (base[i] + x[i] * gr).to_bits());
+        }
+        assert_eq!(p, q);
+    }
+}

@@ -66,6 +66,26 @@ impl<'a> ProbeWorld<'a> {
             .unwrap_or(SprSurface::Passable)
     }
 
+    /// The class (and cells of a Mixed section) of `section`, through the one-entry cache.
+    fn section(&self, section: IVec3) -> (SectionClass, Option<&'a SectionCells>) {
+        if let Some((s, class, cells)) = self.last.get()
+            && s == section
+        {
+            return (class, cells);
+        }
+        let mut touched = self.touched.get().unwrap_or(SectionBox::of(section));
+        touched.include(section);
+        self.touched.set(Some(touched));
+        let class = self.probe.section_class(section);
+        let cells = if class == SectionClass::Mixed {
+            self.probe.section_cells(section)
+        } else {
+            None
+        };
+        self.last.set(Some((section, class, cells)));
+        (class, cells)
+    }
+
     fn unknown(&self) {
         self.met_unknown.set(true);
         self.unknown_reads.set(self.unknown_reads.get() + 1);
@@ -74,7 +94,7 @@ impl<'a> ProbeWorld<'a> {
 
 impl SprWorld for ProbeWorld<'_> {
     fn section_is_passable(&self, section: IVec3) -> bool {
-        match self.probe.section_class(section) {
+        match self.section(section).0 {
             SectionClass::Empty => true,
             SectionClass::Unknown => {
                 self.unknown();
@@ -86,23 +106,7 @@ impl SprWorld for ProbeWorld<'_> {
     }
 
     fn block(&self, cell: IVec3) -> Option<SprBlock> {
-        let section = section_of(cell);
-        let (class, cells) = match self.last.get() {
-            Some((s, class, cells)) if s == section => (class, cells),
-            _ => {
-                let mut touched = self.touched.get().unwrap_or(SectionBox::of(section));
-                touched.include(section);
-                self.touched.set(Some(touched));
-                let class = self.probe.section_class(section);
-                let cells = if class == SectionClass::Mixed {
-                    self.probe.section_cells(section)
-                } else {
-                    None
-                };
-                self.last.set(Some((section, class, cells)));
-                (class, cells)
-            }
-        };
+        let (class, cells) = self.section(section_of(cell));
         let (mat, partial) = match class {
             SectionClass::Empty => return None,
             SectionClass::Unknown => {

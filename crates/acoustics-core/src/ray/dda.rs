@@ -83,9 +83,17 @@ fn axis_t(cell: i32, o: f64, inv: f64, step: i32) -> f64 {
     }
 }
 
-/// Walks the cells of the ray `origin + t·dir`, `0 ≤ t ≤ max_t` (`dir` need not be unit; `t` is
-/// in units of `|dir|` only if it is — pass a unit vector for distances), calling `visit` for
-/// every cell of non-skipped sections. Empty/Unknown sections cost 1 step each.
+/// `floor` for values known to be inside ±2^30, without a libm call (x86-64 baseline has no
+/// SSE4.1 `roundsd`).
+#[inline]
+fn floor_i32(x: f64) -> i32 {
+    let i = x as i32;
+    if f64::from(i) > x { i - 1 } else { i }
+}
+
+/// Walks the cells of the ray `origin + t·dir`, `0 ≤ t ≤ max_t` (`dir` unit for `t` in
+/// blocks), calling `visit` for every cell of non-skipped sections. Empty/Unknown sections are
+/// jumped in one step that costs 1 cell of budget.
 ///
 /// Non-finite input walks nothing (`WalkEnd::LeftWorld`).
 pub fn walk<P, F>(
@@ -112,7 +120,7 @@ where
     }
     let o = origin.to_array();
     let d = dir.to_array();
-    let mut cell = origin.floor().as_ivec3().to_array();
+    let mut cell = [floor_i32(o[0]), floor_i32(o[1]), floor_i32(o[2])];
     let mut step = [0i32; 3];
     let mut inv = [0.0f64; 3];
     let mut t_max = [f64::INFINITY; 3];
@@ -129,120 +137,114 @@ where
             t_max[a] = axis_t(cell[a], o[a], inv[a], step[a]);
         }
     }
+    // Budget is kept in locals inside the loop and charged once at the end.
+    let mut left = budget.remaining();
+    let mut used: u64 = 0;
     let mut t = 0.0f64;
     let mut axis: Option<usize> = None;
-    let mut cur_section = IVec3::splat(i32::MIN);
-    let mut class = SectionClass::Empty;
-    let mut cells_ref = None;
-    loop {
+    stats.end = 'outer: loop {
+        // Entering a new section.
         if t > max_t {
-            stats.end = WalkEnd::Reached;
-            break;
+            break WalkEnd::Reached;
         }
         let c = IVec3::from_array(cell);
         if c.abs().max_element() >= WORLD_LIMIT {
-            stats.end = WalkEnd::LeftWorld;
-            break;
+            break WalkEnd::LeftWorld;
         }
         let s = section_of(c);
-        if s != cur_section {
-            cur_section = s;
-            (class, cells_ref) = probe.section_view(s);
-            match &mut stats.touched {
-                Some(b) => b.include(s),
-                None => stats.touched = Some(SectionBox::of(s)),
+        let (class, cells_ref) = probe.section_view(s);
+        match &mut stats.touched {
+            Some(b) => b.include(s),
+            None => stats.touched = Some(SectionBox::of(s)),
+        }
+        let lo = (s * SECTION_SIZE).to_array();
+        let hi = [lo[0] + SECTION_SIZE, lo[1] + SECTION_SIZE, lo[2] + SECTION_SIZE];
+        if matches!(class, SectionClass::Empty | SectionClass::Unknown) {
+            if left == 0 {
+                break WalkEnd::BudgetExhausted;
+            }
+            left -= 1;
+            used += 1;
+            stats.skipped_sections += 1;
+            if class == SectionClass::Unknown {
+                stats.met_unknown = true;
+                stats.unknown_steps += 1;
+            }
+            // Jump to the first cell beyond this section.
+            let mut exit = [f64::INFINITY; 3];
+            for a in 0..3 {
+                exit[a] = match step[a] {
+                    1 => (f64::from(hi[a]) - o[a]) * inv[a],
+                    -1 => (f64::from(lo[a]) - o[a]) * inv[a],
+                    _ => f64::INFINITY,
+                };
+            }
+            let t_exit = exit[0].min(exit[1]).min(exit[2]);
+            if t_exit.is_nan() || t_exit > max_t {
+                break WalkEnd::Reached;
+            }
+            let mut first_axis = None;
+            for a in 0..3 {
+                if exit[a] <= t_exit {
+                    cell[a] = if step[a] > 0 { hi[a] } else { lo[a] - 1 };
+                    first_axis.get_or_insert(a);
+                } else {
+                    // Still inside the section on this axis: clamp against rounding.
+                    cell[a] = floor_i32(o[a] + d[a] * t_exit).clamp(lo[a], hi[a] - 1);
+                }
+                t_max[a] = axis_t(cell[a], o[a], inv[a], step[a]);
+            }
+            t = t_exit.max(t);
+            axis = first_axis;
+            continue;
+        }
+        // Walk the cells of a Full or Mixed section.
+        loop {
+            if t > max_t {
+                break 'outer WalkEnd::Reached;
+            }
+            if left == 0 {
+                break 'outer WalkEnd::BudgetExhausted;
+            }
+            left -= 1;
+            used += 1;
+            let c = IVec3::from_array(cell);
+            let value = match (class, cells_ref) {
+                (SectionClass::Full(mat), _) => Cell::Solid { mat, partial: false },
+                (_, Some(cells)) => cells.get(c),
+                _ => probe.cell(c),
+            };
+            if value == Cell::Unknown {
+                stats.met_unknown = true;
+                stats.unknown_steps += 1;
+            }
+            let (sign, ax) = match axis {
+                Some(a) => (step[a], Some(a)),
+                None => (0, None),
+            };
+            if visit(&Step { cell: c, value, t_enter: t, axis: ax, sign }) == Flow::Stop {
+                break 'outer WalkEnd::Stopped;
+            }
+            let a = if t_max[0] <= t_max[1] {
+                if t_max[0] <= t_max[2] { 0 } else { 2 }
+            } else if t_max[1] <= t_max[2] {
+                1
+            } else {
+                2
+            };
+            if !t_max[a].is_finite() {
+                break 'outer WalkEnd::Reached;
+            }
+            t = t_max[a];
+            cell[a] += step[a];
+            t_max[a] += t_delta[a];
+            axis = Some(a);
+            if cell[a] < lo[a] || cell[a] >= hi[a] {
+                break;
             }
         }
-        if !budget.try_take(1) {
-            stats.end = WalkEnd::BudgetExhausted;
-            break;
-        }
-        stats.cells += 1;
-        let value = match class {
-            SectionClass::Empty | SectionClass::Unknown => {
-                if class == SectionClass::Unknown {
-                    stats.met_unknown = true;
-                    stats.unknown_steps += 1;
-                }
-                stats.skipped_sections += 1;
-                // Jump to the first cell beyond this section.
-                let lo = s * SECTION_SIZE;
-                let hi = lo + IVec3::splat(SECTION_SIZE);
-                let (lo, hi) = (lo.to_array(), hi.to_array());
-                let mut exit = [f64::INFINITY; 3];
-                for a in 0..3 {
-                    exit[a] = match step[a] {
-                        1 => (f64::from(hi[a]) - o[a]) * inv[a],
-                        -1 => (f64::from(lo[a]) - o[a]) * inv[a],
-                        _ => f64::INFINITY,
-                    };
-                }
-                let t_exit = exit[0].min(exit[1]).min(exit[2]);
-                if t_exit.is_nan() || t_exit > max_t {
-                    stats.end = WalkEnd::Reached;
-                    break;
-                }
-                let mut first_axis = None;
-                for a in 0..3 {
-                    if exit[a] <= t_exit {
-                        cell[a] = if step[a] > 0 { hi[a] } else { lo[a] - 1 };
-                        first_axis.get_or_insert(a);
-                    } else {
-                        let p = (o[a] + d[a] * t_exit).floor();
-                        // Clamp into the section: the ray is still inside on this axis.
-                        let p = p.clamp(f64::from(lo[a]), f64::from(hi[a] - 1));
-                        cell[a] = p as i32;
-                    }
-                    t_max[a] = axis_t(cell[a], o[a], inv[a], step[a]);
-                }
-                t = t_exit.max(t);
-                axis = first_axis;
-                continue;
-            }
-            SectionClass::Full(mat) => Cell::Solid {
-                mat,
-                partial: false,
-            },
-            SectionClass::Mixed => match cells_ref {
-                Some(cells) => cells.get(c),
-                None => probe.cell(c),
-            },
-        };
-        if value == Cell::Unknown {
-            stats.met_unknown = true;
-            stats.unknown_steps += 1;
-        }
-        let (sign, ax) = match axis {
-            Some(a) => (step[a], Some(a)),
-            None => (0, None),
-        };
-        if visit(&Step {
-            cell: c,
-            value,
-            t_enter: t,
-            axis: ax,
-            sign,
-        }) == Flow::Stop
-        {
-            stats.end = WalkEnd::Stopped;
-            break;
-        }
-        // Advance to the next cell.
-        let a = if t_max[0] <= t_max[1] {
-            if t_max[0] <= t_max[2] { 0 } else { 2 }
-        } else if t_max[1] <= t_max[2] {
-            1
-        } else {
-            2
-        };
-        if !t_max[a].is_finite() {
-            stats.end = WalkEnd::Reached;
-            break;
-        }
-        t = t_max[a];
-        cell[a] += step[a];
-        t_max[a] += t_delta[a];
-        axis = Some(a);
-    }
+    };
+    stats.cells = used;
+    let _ = budget.try_take(used);
     stats
 }

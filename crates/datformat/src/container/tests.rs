@@ -359,3 +359,99 @@ fn from_bytes_converts_contiguous_free_run() {
     audit(w.as_bytes());
     assert_eq!(w.entry(2).unwrap().unwrap().offset, start);
 }
+
+#[test]
+fn root_split_allocates_new_root_before_sibling() {
+    let mut w = DatWriter::new(DatKind::Portal, 1024).unwrap();
+    for id in 0..61u32 {
+        w.insert(id, &[id as u8; 8], EntryOptions::default())
+            .unwrap();
+    }
+    let old_root = w.header().root_block;
+    let end = w.as_bytes().len() as u32;
+    // the 62nd payload takes one block, then the new root two, then the new sibling two
+    w.insert(100, b"x", EntryOptions::default()).unwrap();
+    assert_eq!(w.entry(100).unwrap().unwrap().offset, end);
+    let root = w.header().root_block;
+    assert_eq!(root, end + 1024);
+    let node = read_node(w.as_bytes(), 1024, root);
+    assert_eq!(node.branches, vec![old_root, end + 3 * 1024]);
+    assert_eq!(node.entries[0].id, 30, "median is entry 30");
+    assert_eq!(w.as_bytes().len() as u32, end + 5 * 1024);
+    let right = read_node(w.as_bytes(), 1024, end + 3 * 1024);
+    assert_eq!(right.entries.len(), 31, "31..61 plus the new entry");
+    assert_eq!(read_node(w.as_bytes(), 1024, old_root).entries.len(), 30);
+}
+
+#[test]
+fn replace_keeps_version_and_other_flag_bits() {
+    let mut w = DatWriter::new(DatKind::Portal, 1024).unwrap();
+    w.insert(9, b"first", EntryOptions::default()).unwrap();
+    let mut bytes = w.finish();
+    // entry 0 of the root leaf: flags 0x0010, version 5
+    let at = DatHeader::from_bytes(bytes[..HEADER_SIZE].try_into().unwrap()).root_block as usize
+        + 4
+        + 252;
+    bytes[at..at + 4].copy_from_slice(&[0x10, 0, 5, 0]);
+    let mut w = DatWriter::from_bytes(bytes).unwrap();
+    let long = vec![b'z'; 400];
+    w.insert(
+        9,
+        &long,
+        EntryOptions {
+            compress: true,
+            raw_date: 1,
+            iteration: 2,
+        },
+    )
+    .unwrap();
+    let e = w.entry(9).unwrap().unwrap();
+    assert_eq!(
+        (e.flags, e.version, e.raw_date, e.iteration),
+        (0x11, 5, 1, 2)
+    );
+    assert_eq!(w.reader().unwrap().read(9).unwrap().unwrap(), long);
+}
+
+#[test]
+fn node_chains_use_1720_bytes() {
+    // 256-byte blocks: ceil(1720 / 252) = 7 blocks per node; 1024: 2 blocks
+    assert_eq!(blocks_for(NODE_WRITE_SIZE, 256), 7);
+    assert_eq!(blocks_for(NODE_WRITE_SIZE, 1024), 2);
+    let mut w = DatWriter::new(DatKind::Cell, 256).unwrap();
+    w.insert(1, b"", EntryOptions::default()).unwrap();
+    assert_eq!(
+        w.as_bytes().len(),
+        512 + 256 + 7 * 256,
+        "empty payload owns one block"
+    );
+    assert_eq!(w.reader().unwrap().read(1).unwrap().unwrap(), b"");
+}
+
+#[test]
+fn nodes_stored_as_1716_bytes_are_read_and_extended() {
+    // with 862-byte blocks a 1716-byte node (retail size) fits two blocks, a 1720-byte one
+    // (DatReaderWriter size) needs three
+    let mut w = DatWriter::new(DatKind::Portal, 862).unwrap();
+    for id in 0..5u32 {
+        w.insert(id, &payload(id, 50), EntryOptions::default())
+            .unwrap();
+    }
+    let mut bytes = w.finish();
+    let root = DatHeader::from_bytes(bytes[..HEADER_SIZE].try_into().unwrap()).root_block;
+    let second = le32(&bytes, root as usize);
+    bytes[second as usize..second as usize + 4].fill(0); // chain ends after 1716 bytes
+    let mut r = DatReader::new(std::io::Cursor::new(&bytes[..])).unwrap();
+    assert_eq!(r.entries().unwrap().len(), 5);
+    let mut w = DatWriter::from_bytes(bytes).unwrap();
+    w.insert(77, b"grown", EntryOptions::default()).unwrap();
+    let mut r = w.reader().unwrap();
+    assert_eq!(r.entries().unwrap().len(), 6);
+    assert_eq!(r.read(77).unwrap().unwrap(), b"grown");
+    let blocks = chain_blocks(w.as_bytes(), 862, root, 3, 3).unwrap();
+    assert_eq!(
+        blocks.len(),
+        3,
+        "the root's chain was extended to 1720 bytes"
+    );
+}

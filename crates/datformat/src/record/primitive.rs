@@ -20,7 +20,7 @@ pub struct PString {
     /// The string's raw bytes.
     pub bytes: Vec<u8>,
     /// The length used the 0xFFFF + u32 escape even though it would fit in a u16.
-    /// (Lengths ≥ 0xFFFF always use the escape.)
+    /// Lengths ≥ 0xFFFF always use the escape, and for them this flag reads back as `false`.
     pub long_length: bool,
     /// The align4 pad bytes; only the first 0–3 are on disk, depending on position.
     pub pad: [u8; 3],

@@ -19,7 +19,8 @@ macro_rules! sounds {
                 #[doc = concat!("`", $name, "` (", stringify!($value), ").")]
                 $variant,
             )*
-            /// A value outside the known list.
+            /// A value outside the known list (construct it with [`Sound::from_u32`]; an
+            /// `Unknown` holding a known value reads back as the named variant).
             Unknown(u32),
         }
 

@@ -19,7 +19,9 @@ macro_rules! terrain_types {
                 #[doc = concat!("`", stringify!($variant), "` (", stringify!($value), ").")]
                 $variant,
             )*
-            /// A value outside the known list.
+            /// A value outside the known list (construct it with
+            /// [`TerrainTextureType::from_i32`]; an `Unknown` holding a known value reads back
+            /// as the named variant).
             Unknown(i32),
         }
 

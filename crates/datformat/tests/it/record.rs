@@ -669,6 +669,19 @@ fn region_count_of_0xffffffff_fails_fast() {
     assert_eq!(err.record(), "Region");
     assert_eq!(err.id(), Some(0x1300_0000));
     assert!(err.offset() >= 1108, "offset {}", err.offset());
+    let text = err.to_string();
+    assert!(text.contains("Region 0x13000000"), "{text}");
+    assert!(std::error::Error::source(&err).is_some());
+}
+
+#[test]
+fn record_errors_are_send_sync_static() {
+    fn check<E: std::error::Error + Send + Sync + 'static>() {}
+    check::<ReadRecordError>();
+    check::<WriteRecordError>();
+    let err = Region::from_bytes(&[1, 2]).unwrap_err();
+    assert_eq!(err.id(), None);
+    assert!(err.to_string().contains("id unknown"), "{err}");
 }
 
 #[test]
