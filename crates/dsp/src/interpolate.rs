@@ -12,17 +12,15 @@ pub fn read_linear(samples: &[f32], pos: f64) -> f32 {
     if pos.is_nan() || pos <= -1.0 || pos >= samples.len() as f64 {
         return 0.0;
     }
-    let fl = pos.floor();
-    let frac = (pos - fl) as f32;
-    let (a, b) = if fl < 0.0 {
-        (0.0, samples.first().copied().unwrap_or(0.0))
-    } else {
-        let i = fl as usize;
-        (
-            samples.get(i).copied().unwrap_or(0.0),
-            samples.get(i + 1).copied().unwrap_or(0.0),
-        )
-    };
+    if pos < 0.0 {
+        // Between the (zero) frame -1 and frame 0.
+        let b = samples.first().copied().unwrap_or(0.0);
+        return b * (pos + 1.0) as f32;
+    }
+    let i = pos as usize;
+    let frac = (pos - i as f64) as f32;
+    let a = samples.get(i).copied().unwrap_or(0.0);
+    let b = samples.get(i + 1).copied().unwrap_or(0.0);
     a + (b - a) * frac
 }
 
@@ -36,9 +34,8 @@ pub fn read_linear_looping(samples: &[f32], pos: f64) -> f32 {
         return 0.0;
     }
     let p = pos.rem_euclid(len as f64);
-    let fl = p.floor();
-    let frac = (p - fl) as f32;
-    let i = (fl as usize).min(len - 1);
+    let i = (p as usize).min(len - 1);
+    let frac = (p - i as f64) as f32;
     let j = if i + 1 >= len { 0 } else { i + 1 };
     let a = samples.get(i).copied().unwrap_or(0.0);
     let b = samples.get(j).copied().unwrap_or(0.0);

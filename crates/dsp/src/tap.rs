@@ -7,7 +7,8 @@
 //! missing from the new set fade out over 50 ms and are then freed.
 
 use crate::denormal::flush_small;
-use crate::gain::MAX_GAIN;
+use crate::gain::{MAX_GAIN, mix_ramp};
+use crate::interpolate::render_linear;
 use crate::one_pole::air_coefficient;
 use crate::pan::equal_power_pan;
 use crate::smoothing::{DEFAULT_SAMPLE_RATE, LinearRamp, RAMP_SEGMENT, TAP_FADE_S};
@@ -42,8 +43,8 @@ struct TapSlot {
     active: bool,
     retiring: bool,
     delay_s: f32,
-    /// Low-pass coefficients `(a, 1 − a)`, or `None` for bypass.
-    lp: Option<(f32, f32)>,
+    /// Low-pass coefficients `(a, 1 − a)`; `(1, 0)` passes the signal unchanged.
+    lp: (f32, f32),
     state: f32,
     left: LinearRamp,
     right: LinearRamp,
@@ -55,7 +56,7 @@ impl TapSlot {
             active: false,
             retiring: false,
             delay_s: 0.0,
-            lp: None,
+            lp: (1.0, 0.0),
             state: 0.0,
             left: LinearRamp::new(0.0, TAP_FADE_S),
             right: LinearRamp::new(0.0, TAP_FADE_S),
@@ -117,7 +118,7 @@ impl EchoTaps {
             let delay = t.delay_s.clamp(0.0, MAX_TAP_DELAY_S);
             let level = sanitize(t.level, 0.0, MAX_GAIN, 0.0);
             let (pl, pr) = equal_power_pan(t.pan);
-            let lp = air_coefficient(t.hf_gain, self.sample_rate).map(|a| (a, 1.0 - a));
+            let lp = air_coefficient(t.hf_gain, self.sample_rate).map_or((1.0, 0.0), |a| (a, 1.0 - a));
             let index = self
                 .match_slot(delay, &claimed)
                 .or_else(|| self.free_slot(&claimed));
@@ -236,6 +237,7 @@ impl EchoTaps {
             return;
         }
         let fs = f64::from(self.sample_rate);
+        let mut xs = [[0.0f32; RAMP_SEGMENT]; TAP_SLOTS];
         let mut done = 0;
         while done < frames {
             let mut n = (frames - done).min(RAMP_SEGMENT - self.phase);
@@ -247,14 +249,44 @@ impl EchoTaps {
             let l = &mut left[done..done + n];
             let r = &mut right[done..done + n];
             let base_pos = position + done as f64 * step;
-            for slot in &mut self.slots {
+            // 1. Read each sounding tap's samples (linear interpolation).
+            let mut live = [false; TAP_SLOTS];
+            for ((slot, x), lv) in self.slots.iter().zip(xs.iter_mut()).zip(live.iter_mut()) {
+                if !slot.active {
+                    continue;
+                }
+                let start = base_pos - f64::from(slot.delay_s) * fs * step;
+                let end = start + n as f64 * step;
+                // Entirely outside the buffer with a silent filter: contributes exactly 0.
+                if slot.state == 0.0 && (end <= -1.0 || start >= source.len() as f64) {
+                    continue;
+                }
+                render_linear(source, start, step, &mut x[..n]);
+                *lv = true;
+            }
+            // 2. Air low-passes, four taps side by side (bypass = coefficients (1, 0)).
+            for ((group, xg), lg) in self
+                .slots
+                .chunks_exact_mut(4)
+                .zip(xs.chunks_exact_mut(4))
+                .zip(live.chunks_exact(4))
+            {
+                if !lg.iter().any(|&v| v) {
+                    continue;
+                }
+                filter_four(group, xg, lg, n);
+            }
+            // 3. Ramped, panned gains.
+            for ((slot, x), &lv) in self.slots.iter_mut().zip(xs.iter()).zip(live.iter()) {
                 if !slot.active {
                     continue;
                 }
                 let gl = slot.left.advance(n);
                 let gr = slot.right.advance(n);
-                let start = base_pos - f64::from(slot.delay_s) * fs * step;
-                mix_tap(slot, source, start, step, gl, gr, l, r);
+                if lv {
+                    mix_ramp(&x[..n], l, gl);
+                    mix_ramp(&x[..n], r, gr);
+                }
             }
             self.phase += n;
             if self.phase >= RAMP_SEGMENT {
@@ -267,7 +299,7 @@ impl EchoTaps {
                 if slot.active && slot.retiring && slot.silent_and_settled() {
                     slot.active = false;
                     slot.retiring = false;
-                    slot.lp = None;
+                    slot.lp = (1.0, 0.0);
                     slot.state = 0.0;
                 }
             }
@@ -281,7 +313,7 @@ impl EchoTaps {
             s.active = false;
             s.retiring = false;
             s.delay_s = 0.0;
-            s.lp = None;
+            s.lp = (1.0, 0.0);
             s.state = 0.0;
             s.left.reset();
             s.right.reset();
@@ -290,43 +322,35 @@ impl EchoTaps {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Runs the one-pole recursions of four tap slots in one loop over `xs[..][..n]`
+/// in place; lanes not `live` are left alone.
 #[inline]
-fn mix_tap(
-    slot: &mut TapSlot,
-    source: &[f32],
-    start: f64,
-    step: f64,
-    gl: crate::Ramp,
-    gr: crate::Ramp,
-    left: &mut [f32],
-    right: &mut [f32],
-) {
-    let n = left.len().min(right.len());
-    let end = start + n as f64 * step;
-    let len = source.len() as f64;
-    // Entirely outside the buffer with a silent filter: contributes exactly 0.
-    if slot.state == 0.0 && (end <= -1.0 || start >= len) {
+fn filter_four(group: &mut [TapSlot], xs: &mut [[f32; RAMP_SEGMENT]], live: &[bool], n: usize) {
+    let (Ok(group), Ok([x0, x1, x2, x3]), Ok(live)) = (
+        <&mut [TapSlot; 4]>::try_from(group),
+        <&mut [[f32; RAMP_SEGMENT]; 4]>::try_from(xs),
+        <&[bool; 4]>::try_from(live),
+    ) else {
         return;
+    };
+    let n = n.min(RAMP_SEGMENT);
+    let coef = |k: usize| if live[k] { group[k].lp } else { (0.0, 0.0) };
+    let ((a0, c0), (a1, c1), (a2, c2), (a3, c3)) = (coef(0), coef(1), coef(2), coef(3));
+    let [mut s0, mut s1, mut s2, mut s3] = [0, 1, 2, 3].map(|k| if live[k] { group[k].state } else { 0.0 });
+    let (x0, x1, x2, x3) = (&mut x0[..n], &mut x1[..n], &mut x2[..n], &mut x3[..n]);
+    for i in 0..n {
+        s0 = a0 * x0[i] + c0 * s0;
+        s1 = a1 * x1[i] + c1 * s1;
+        s2 = a2 * x2[i] + c2 * s2;
+        s3 = a3 * x3[i] + c3 * s3;
+        x0[i] = s0;
+        x1[i] = s1;
+        x2[i] = s2;
+        x3[i] = s3;
     }
-    let (left, right) = (&mut left[..n], &mut right[..n]);
-    match slot.lp {
-        Some((a, c)) => {
-            let mut s = slot.state;
-            for (i, (l, r)) in left.iter_mut().zip(right.iter_mut()).enumerate() {
-                let x = crate::interpolate::read_linear(source, start + i as f64 * step);
-                s = a * x + c * s;
-                *l += s * gl.at(i);
-                *r += s * gr.at(i);
-            }
-            slot.state = s;
-        }
-        None => {
-            for (i, (l, r)) in left.iter_mut().zip(right.iter_mut()).enumerate() {
-                let x = crate::interpolate::read_linear(source, start + i as f64 * step);
-                *l += x * gl.at(i);
-                *r += x * gr.at(i);
-            }
+    for (k, s) in [s0, s1, s2, s3].into_iter().enumerate() {
+        if live[k] {
+            group[k].state = s;
         }
     }
 }

@@ -206,8 +206,15 @@ fn settings_are_validated() {
 #[test]
 fn fused_resample_mix_equals_store_then_mix() {
     use crate::resample::resample_mix;
-    let s: Vec<f32> = (0..777).map(|i| ((i * 31) % 97) as f32 / 97.0 - 0.5).collect();
-    for (rate, looping) in [(22_050, true), (48_000, true), (44_100, false), (11_025, false)] {
+    let s: Vec<f32> = (0..777)
+        .map(|i| ((i * 31) % 97) as f32 / 97.0 - 0.5)
+        .collect();
+    for (rate, looping) in [
+        (22_050, true),
+        (48_000, true),
+        (44_100, false),
+        (11_025, false),
+    ] {
         let step = step_for(rate, 48_000);
         let (mut p, mut q) = (123 * ONE / 7, 123 * ONE / 7);
         let mut x = vec![0.0; 3000];

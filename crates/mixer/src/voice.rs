@@ -3,10 +3,29 @@
 //! Audio thread only. Nothing here allocates; all state is inline (no heap per voice).
 
 use resound_dsp::smoothing::PAN_SMOOTHING_S;
-use resound_dsp::{LinearRamp, OcclusionShelf, SmoothedGain, apply_ramp};
+use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
 use crate::resample::{FRAC_BITS, resample, resample_mix};
+
+const SHELF: usize = 0;
+const LEFT: usize = 1;
+const RIGHT: usize = 2;
+const SEND0: usize = 3;
+
+/// Frames an idle smoother must advance to reach `clock` from `synced` (the grid phase only).
+fn grid_lag(clock: u64, synced: u64) -> usize {
+    ((clock - synced) % RAMP_SEGMENT as u64) as usize
+}
+
+/// Brings an idle (settled) gain's grid up to `clock`.
+fn sync_gain(g: &mut SmoothedGain, synced: &mut u64, clock: u64) {
+    let lag = grid_lag(clock, *synced);
+    if lag > 0 {
+        g.skip(lag);
+    }
+    *synced = clock;
+}
 
 /// Where a voice is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +62,12 @@ pub(crate) struct Voice {
     pub tail: u64,
     /// The targets last applied (from the play command or the parameter block).
     pub targets: VoiceTargets,
+    /// Frames rendered since the voice started: the phase of every smoother's 64-frame grid.
+    clock: u64,
+    /// `clock` up to which each smoother has been advanced: shelf, left, right, sends 0..4.
+    /// An idle smoother (settled where processing is a no-op) is not advanced every block;
+    /// it catches up (`lag % 64` frames, identical state) before it is used or retargeted.
+    synced: [u64; 3 + SENDS],
     shelf: OcclusionShelf,
     left: SmoothedGain,
     right: SmoothedGain,
@@ -64,6 +89,8 @@ impl Voice {
             step: 0,
             tail: 0,
             targets: VoiceTargets::default(),
+            clock: 0,
+            synced: [0; 3 + SENDS],
             shelf: OcclusionShelf::new(),
             left: SmoothedGain::new(0.0, PAN_SMOOTHING_S),
             right: SmoothedGain::new(0.0, PAN_SMOOTHING_S),
@@ -99,6 +126,8 @@ impl Voice {
         self.step = step;
         self.tail = 0;
         self.targets = t;
+        self.clock = 0;
+        self.synced = [0; 3 + SENDS];
         self.shelf.reset();
         self.shelf.set_immediate(t.shelf_gain, t.hf);
         self.left.reset();
@@ -117,13 +146,36 @@ impl Voice {
         if self.targets == *t {
             return;
         }
+        let old = self.targets;
         self.targets = *t;
-        self.shelf.set_targets(t.shelf_gain, t.hf);
-        self.left.set_target(t.left);
-        self.right.set_target(t.right);
-        for (s, v) in self.sends.iter_mut().zip(t.sends) {
-            s.set_target(v);
+        if (old.shelf_gain, old.hf) != (t.shelf_gain, t.hf) {
+            self.sync_shelf();
+            self.shelf.set_targets(t.shelf_gain, t.hf);
         }
+        if old.left != t.left {
+            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
+            self.left.set_target(t.left);
+        }
+        if old.right != t.right {
+            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
+            self.right.set_target(t.right);
+        }
+        for (k, v) in t.sends.iter().enumerate() {
+            if old.sends[k] != *v {
+                sync_gain(&mut self.sends[k], &mut self.synced[SEND0 + k], self.clock);
+                self.sends[k].set_target(*v);
+            }
+        }
+    }
+
+    /// Brings an idle (bypassed) shelf's grid up to `clock`.
+    fn sync_shelf(&mut self) {
+        let lag = grid_lag(self.clock, self.synced[SHELF]);
+        if lag > 0 {
+            let mut idle = [0.0f32; RAMP_SEGMENT];
+            self.shelf.process(&mut idle[..lag]);
+        }
+        self.synced[SHELF] = self.clock;
     }
 
     /// Begins the stop fade (a zero-length fade ends the voice at the end of this block).
@@ -175,36 +227,17 @@ impl Voice {
         }
         self.active_frames = active;
         if active > 0 && self.is_plain() {
-            // Constant gains, shelf bypassed, no sends: resample straight into the mix. The
-            // smoothers still advance so their 64-frame grid stays where the slow path keeps it.
+            // Constant gains, shelf bypassed, no sends: resample straight into the mix
+            // (bit-identical to the general path). The idle smoothers lag and catch up later.
             let gains = (
                 self.left.smoothed().current(),
                 self.right.smoothed().current(),
             );
-            resample_mix(
-                samples,
-                &mut self.pos,
-                self.step,
-                self.looping,
-                gains,
-                &mut mix_l[..active],
-                &mut mix_r[..active],
-            );
-            self.played = self
-                .played
-                .saturating_add(self.step.saturating_mul(active as u64));
-            self.shelf.process(&mut scratch[..active]);
-            for send in &mut self.sends {
-                send.skip(active);
-            }
-            self.left.skip(active);
-            self.right.skip(active);
+            let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
+            resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
         } else if active > 0 {
             let x = &mut scratch[..active];
             resample(samples, &mut self.pos, self.step, self.looping, x);
-            self.played = self
-                .played
-                .saturating_add(self.step.saturating_mul(active as u64));
             if !self.fade.is_settled() || self.fade.target() != 1.0 {
                 let mut rest = &mut x[..];
                 while !rest.is_empty() {
@@ -215,17 +248,30 @@ impl Voice {
                     rest = tail;
                 }
             }
-            self.shelf.process(x);
-            for (send, bus) in self.sends.iter_mut().zip(bus_in.iter_mut()) {
-                if send.is_silent() {
-                    send.skip(active);
-                } else {
+            let end = self.clock + active as u64;
+            if !self.shelf.is_bypassed() {
+                self.sync_shelf();
+                self.shelf.process(x);
+                self.synced[SHELF] = end;
+            }
+            for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
+                if !send.is_silent() {
+                    sync_gain(send, &mut self.synced[SEND0 + k], self.clock);
                     send.mix(x, &mut bus[..active]);
+                    self.synced[SEND0 + k] = end;
                 }
             }
+            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
+            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
             self.left.mix(x, &mut mix_l[..active]);
             self.right.mix(x, &mut mix_r[..active]);
+            self.synced[LEFT] = end;
+            self.synced[RIGHT] = end;
         }
+        self.played = self
+            .played
+            .saturating_add(self.step.saturating_mul(active as u64));
+        self.clock += active as u64;
         if active < n {
             self.state = VoiceState::Finished;
         }
