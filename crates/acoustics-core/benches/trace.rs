@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use glam::{DVec3, IVec3};
-use resound_acoustics::ray::dda::{Flow, walk};
+use resound_acoustics::ray::dda::{Flow, walk, walk_solid};
 use resound_acoustics::scene::Scene;
 use resound_acoustics::{
     Absent, AcousticModel, Budget, Cell, MaterialTable, OwnModel, Paths, SoundRequest, WorldStore,
@@ -63,11 +63,31 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
             )
         })
     });
+    g.bench_function("walk_solid_mixed_sections", |b| {
+        b.iter(|| {
+            walk_solid(
+                black_box(&dense),
+                origin,
+                dir,
+                150.0,
+                &mut Budget::unlimited(),
+                |_| Flow::Continue,
+            )
+        })
+    });
     g.finish();
 
     let mut c = c.benchmark_group("cost");
     c.sampling_mode(SamplingMode::Flat);
-    let empty = WorldStore::new(Absent::Air);
+    // Absent sections read as air; 4096 stored ground sections (y = -1) keep the map realistic.
+    let mut empty = WorldStore::new(Absent::Air);
+    empty
+        .fill_box(
+            IVec3::new(-512, -16, -512),
+            IVec3::new(511, -1, 511),
+            Cell::solid(Default::default()),
+        )
+        .expect("ground");
     c.bench_function("empty_512_block_ray", |b| {
         b.iter(|| {
             walk(

@@ -565,6 +565,9 @@ impl Ambient {
             }
         }
         let interval = s.get_play_interval(&asd, &mut self.rng);
+        // A negative (or NaN) authored rate would make retail's `UseTime` loop pop the same
+        // sound forever; it is re-queued at `now` instead (docs/divergences.md row 12).
+        let interval = if interval > 0.0 { interval } else { 0.0 };
         self.queue.insert(now + f64::from(interval), i);
         self.sounds[i].on_queue = true;
     }

@@ -61,6 +61,8 @@ pub use ambient::{
 };
 pub use event::{AmbientEvent, DropReason, Outcome, Voice};
 pub use geometry::{Direction, Position};
+/// The vector type of positions (re-exported so callers need not depend on glam).
+pub use glam;
 pub use instance::{AmbientSound, SoundKind};
 pub use region::{AmbientRegion, ResolveRegionError, SourceFailure, SourceKind, StbDesc};
 pub use sound_manager::{Listener, SoundSettings};

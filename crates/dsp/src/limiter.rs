@@ -115,7 +115,11 @@ impl PeakLimiter {
         } else {
             let g = needed - (needed - self.gain) * self.release;
             // Snap when close or when f32 rounding stops the approach.
-            self.gain = if needed - g <= RELEASE_EPSILON || g == self.gain { needed } else { g };
+            self.gain = if needed - g <= RELEASE_EPSILON || g == self.gain {
+                needed
+            } else {
+                g
+            };
             if self.gain > DISENGAGE_GAIN {
                 self.engaged = false;
             }
@@ -125,7 +129,22 @@ impl PeakLimiter {
     }
 
     /// Limits planar stereo in place (the shorter length is used).
+    ///
+    /// While the limiter is released and the block is finite and below the ceiling, the
+    /// block passes untouched after one vectorisable scan (the per-frame path would give
+    /// the same bits).
     pub fn process(&mut self, left: &mut [f32], right: &mut [f32]) {
+        let n = left.len().min(right.len());
+        let (left, right) = (&mut left[..n], &mut right[..n]);
+        if self.gain == 1.0 {
+            let bits = peak_bits(left).max(peak_bits(right));
+            let peak = f32::from_bits(bits);
+            if bits < f32::INFINITY.to_bits() && peak <= self.ceiling {
+                self.peak = self.peak.max(peak);
+                self.engaged = false;
+                return;
+            }
+        }
         for (l, r) in left.iter_mut().zip(right.iter_mut()) {
             (*l, *r) = self.frame(*l, *r);
         }
@@ -152,4 +171,11 @@ impl PeakLimiter {
         self.engagements = 0;
         self.peak = 0.0;
     }
+}
+
+/// Largest `|x|` as raw bits (for finite values the bit order is the numeric order;
+/// any NaN or infinity gives bits ≥ `f32::INFINITY.to_bits()`). Vectorises.
+#[inline]
+fn peak_bits(x: &[f32]) -> u32 {
+    x.iter().fold(0u32, |m, v| m.max(v.to_bits() & 0x7FFF_FFFF))
 }

@@ -148,10 +148,27 @@ struct Comb {
     ring: Ring,
     /// Feedback `g = 10^(-3L/(T·fs))`.
     g: f32,
-    /// Loop low-pass `(a, 1 − a)`; `(1, 0)` = bypass.
+    /// Loop low-pass `s[n] = a·o[n] + c·s[n−1]` with `c = 1 − a`, run two steps ahead:
+    /// `s[n] = a·o[n] + c·a·o[n−1] + c²·s[n−2]` (two interleaved chains halve the
+    /// latency per frame). `a = 1, c = 0` passes `o` unchanged.
     a: f32,
-    c: f32,
-    state: f32,
+    /// `c·a`.
+    ca: f32,
+    /// `c²`.
+    c2: f32,
+    /// Loop low-pass output one and two frames back.
+    s1: f32,
+    s2: f32,
+    /// Comb output one frame back.
+    o1: f32,
+}
+
+impl Comb {
+    fn clear_state(&mut self) {
+        self.s1 = 0.0;
+        self.s2 = 0.0;
+        self.o1 = 0.0;
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -164,8 +181,9 @@ struct Slot {
     gain_left: f32,
     gain_right: f32,
     idle: bool,
-    /// Peak of the slot input and comb outputs since the last idle check.
-    window_peak: f32,
+    /// True if the slot input or a comb output reached [`IDLE_THRESHOLD`] since the
+    /// last idle check.
+    window_loud: bool,
 }
 
 impl Slot {
@@ -188,8 +206,11 @@ impl Slot {
                 ring: Ring::with_len(len),
                 g,
                 a,
-                c,
-                state: 0.0,
+                ca: c * a,
+                c2: c * c,
+                s1: 0.0,
+                s2: 0.0,
+                o1: 0.0,
             }
         });
         Self {
@@ -202,7 +223,7 @@ impl Slot {
             gain_left: 1.0,
             gain_right: 1.0,
             idle: true,
-            window_peak: 0.0,
+            window_loud: false,
         }
     }
 
@@ -215,10 +236,10 @@ impl Slot {
         }
         for c in &mut self.combs {
             c.ring.clear();
-            c.state = 0.0;
+            c.clear_state();
         }
         self.idle = true;
-        self.window_peak = 0.0;
+        self.window_loud = false;
     }
 
     fn state_peak(&self) -> f32 {
@@ -227,7 +248,11 @@ impl Slot {
             m = m.max(a.peak());
         }
         for c in &self.combs {
-            m = m.max(c.ring.peak()).max(c.state.abs());
+            m = m
+                .max(c.ring.peak())
+                .max(c.s1.abs())
+                .max(c.s2.abs())
+                .max(c.o1.abs());
         }
         m
     }
@@ -237,8 +262,7 @@ impl Slot {
     fn render(&mut self, work: &mut [f32], left: &mut [f32], right: &mut [f32]) {
         let n = work.len().min(left.len()).min(right.len());
         let (work, left, right) = (&mut work[..n], &mut left[..n], &mut right[..n]);
-        let in_peak = work.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-        self.window_peak = self.window_peak.max(in_peak);
+        self.window_loud |= any_loud(work);
         if let Some(pre) = &mut self.pre {
             delay_through(pre, work);
         }
@@ -246,7 +270,7 @@ impl Slot {
         for ap in &mut self.allpass {
             allpass_through(ap, g, work);
         }
-        let peak = combs_through(
+        self.window_loud |= combs_through(
             &mut self.combs,
             work,
             left,
@@ -254,18 +278,19 @@ impl Slot {
             self.gain_left,
             self.gain_right,
         );
-        self.window_peak = self.window_peak.max(peak);
     }
 
     /// Called on the idle-check grid.
     fn check_idle(&mut self) {
         for c in &mut self.combs {
-            c.state = flush_small(c.state);
+            c.s1 = flush_small(c.s1);
+            c.s2 = flush_small(c.s2);
+            c.o1 = flush_small(c.o1);
         }
-        if !self.idle && self.window_peak < IDLE_THRESHOLD && self.state_peak() < IDLE_THRESHOLD {
+        if !self.idle && !self.window_loud && self.state_peak() < IDLE_THRESHOLD {
             self.clear();
         }
-        self.window_peak = 0.0;
+        self.window_loud = false;
     }
 }
 
@@ -308,10 +333,11 @@ const COMB_CHUNK: usize = 128;
 /// shorter than every comb delay, so reads never see this piece's writes):
 /// 1. the four in-loop one-pole recursions run side by side in one loop (the only serial
 ///    part);
-/// 2. outputs (L = combs 0+2, R = 1+3) and the peak are summed in a vectorisable pass;
+/// 2. outputs (L = combs 0+2, R = 1+3) are summed and checked against the idle threshold
+///    in a vectorisable pass;
 /// 3. the lines are written `flush(x + g·s)` in vectorisable passes.
 ///
-/// Returns the peak comb output.
+/// Returns true if any comb output reached [`IDLE_THRESHOLD`].
 #[inline]
 fn combs_through(
     combs: &mut [Comb; COMBS],
@@ -320,15 +346,15 @@ fn combs_through(
     right: &mut [f32],
     gl: f32,
     gr: f32,
-) -> f32 {
-    let mut peak = 0.0f32;
+) -> bool {
+    let mut loud = false;
     let mut done = 0;
     let n = work.len();
     let mut sv = [[0.0f32; COMB_CHUNK]; COMBS];
     while done < n {
-        let m = combs
-            .iter()
-            .fold((n - done).min(COMB_CHUNK), |m, c| m.min(c.ring.run()).min(c.ring.buf.len()));
+        let m = combs.iter().fold((n - done).min(COMB_CHUNK), |m, c| {
+            m.min(c.ring.run()).min(c.ring.buf.len())
+        });
         let x = &work[done..done + m];
         let lo = &mut left[done..done + m];
         let ro = &mut right[done..done + m];
@@ -340,42 +366,66 @@ fn combs_through(
         {
             let [v0, v1, v2, v3] = &mut sv;
             let (v0, v1, v2, v3) = (&mut v0[..m], &mut v1[..m], &mut v2[..m], &mut v3[..m]);
-            let (a0, k0, mut s0) = (c0.a, c0.c, c0.state);
-            let (a1, k1, mut s1) = (c1.a, c1.c, c1.state);
-            let (a2, k2, mut s2) = (c2.a, c2.c, c2.state);
-            let (a3, k3, mut s3) = (c3.a, c3.c, c3.state);
+            let a = [c0.a, c1.a, c2.a, c3.a];
+            let ca = [c0.ca, c1.ca, c2.ca, c3.ca];
+            let cc = [c0.c2, c1.c2, c2.c2, c3.c2];
+            let mut p1 = [c0.s1, c1.s1, c2.s1, c3.s1];
+            let mut p2 = [c0.s2, c1.s2, c2.s2, c3.s2];
+            let mut q1 = [c0.o1, c1.o1, c2.o1, c3.o1];
             for i in 0..m {
-                s0 = a0 * b0[i] + k0 * s0;
-                s1 = a1 * b1[i] + k1 * s1;
-                s2 = a2 * b2[i] + k2 * s2;
-                s3 = a3 * b3[i] + k3 * s3;
-                v0[i] = s0;
-                v1[i] = s1;
-                v2[i] = s2;
-                v3[i] = s3;
+                let o = [b0[i], b1[i], b2[i], b3[i]];
+                let mut s = [0.0f32; COMBS];
+                for k in 0..COMBS {
+                    s[k] = a[k] * o[k] + ca[k] * q1[k] + cc[k] * p2[k];
+                }
+                q1 = o;
+                p2 = p1;
+                p1 = s;
+                v0[i] = s[0];
+                v1[i] = s[1];
+                v2[i] = s[2];
+                v3[i] = s[3];
             }
-            c0.state = s0;
-            c1.state = s1;
-            c2.state = s2;
-            c3.state = s3;
+            (c0.s1, c1.s1, c2.s1, c3.s1) = (p1[0], p1[1], p1[2], p1[3]);
+            (c0.s2, c1.s2, c2.s2, c3.s2) = (p2[0], p2[1], p2[2], p2[3]);
+            (c0.o1, c1.o1, c2.o1, c3.o1) = (q1[0], q1[1], q1[2], q1[3]);
         }
+        let [v0, v1, v2, v3] = &sv;
+        let (v0, v1, v2, v3) = (&v0[..m], &v1[..m], &v2[..m], &v3[..m]);
+        let (g0, g1, g2, g3) = (c0.g, c1.g, c2.g, c3.g);
         for i in 0..m {
             let (o0, o1, o2, o3) = (b0[i], b1[i], b2[i], b3[i]);
             lo[i] += (o0 + o2) * gl;
             ro[i] += (o1 + o3) * gr;
-            peak = peak.max(o0.abs().max(o1.abs()).max(o2.abs().max(o3.abs())));
-        }
-        for (b, (v, g)) in [b0, b1, b2, b3].into_iter().zip(sv.iter().zip([c0.g, c1.g, c2.g, c3.g])) {
-            for (d, (&xi, &si)) in b.iter_mut().zip(x.iter().zip(&v[..m])) {
-                *d = flush(xi + g * si);
-            }
+            loud |= (o0.abs() >= IDLE_THRESHOLD)
+                | (o1.abs() >= IDLE_THRESHOLD)
+                | (o2.abs() >= IDLE_THRESHOLD)
+                | (o3.abs() >= IDLE_THRESHOLD);
+            let xi = x[i];
+            b0[i] = flush(xi + g0 * v0[i]);
+            b1[i] = flush(xi + g1 * v1[i]);
+            b2[i] = flush(xi + g2 * v2[i]);
+            b3[i] = flush(xi + g3 * v3[i]);
         }
         for c in combs.iter_mut() {
             c.ring.advance(m);
         }
         done += m;
     }
-    peak
+    loud
+}
+
+/// True if every sample is ±0 (a vectorisable OR reduction over the bits).
+#[inline]
+fn is_silent(x: &[f32]) -> bool {
+    x.iter().fold(0u32, |acc, v| acc | (v.to_bits() << 1)) == 0
+}
+
+/// True if any `|x| >= IDLE_THRESHOLD` (a vectorisable OR reduction).
+#[inline]
+fn any_loud(x: &[f32]) -> bool {
+    x.iter()
+        .fold(false, |acc, v| acc | (v.abs() >= IDLE_THRESHOLD))
 }
 
 /// The 4-slot reverb bus. `new`/`prepare` allocate; `mix` never does.
@@ -476,7 +526,7 @@ impl ReverbBus {
             for (slot, input) in self.slots.iter_mut().zip(inputs) {
                 let avail = input.len().saturating_sub(done).min(n);
                 let inp = input.get(done..done + avail).unwrap_or(&[]);
-                if slot.idle && inp.iter().all(|&x| x == 0.0) {
+                if slot.idle && is_silent(inp) {
                     continue;
                 }
                 slot.idle = false;

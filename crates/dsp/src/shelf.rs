@@ -3,7 +3,7 @@
 
 use crate::denormal::flush_small;
 use crate::one_pole::lowpass_coefficient;
-use crate::smoothing::{DEFAULT_SAMPLE_RATE, Ramp, SHELF_SMOOTHING_S, Smoothed};
+use crate::smoothing::{DEFAULT_SAMPLE_RATE, RAMP_SEGMENT, Ramp, SHELF_SMOOTHING_S, Smoothed};
 use crate::{Complex, sanitize_sample_rate};
 
 /// Crossover of the shelf's low-pass pair: 1 kHz.
@@ -11,6 +11,32 @@ pub const SHELF_CROSSOVER_HZ: f32 = 1000.0;
 
 /// Largest accepted shelf `gain` (targets are clamped to `0..=MAX_SHELF_GAIN`).
 pub const MAX_SHELF_GAIN: f32 = 4.0;
+
+/// State of the two cascaded one-poles, written two steps ahead:
+/// `s[n] = a·x[n] + (1−a)·a·x[n−1] + (1−a)²·s[n−2]` (the same filter as
+/// `s[n] = a·x[n] + (1−a)·s[n−1]`, but the recursion spans two samples, so two
+/// chains run in parallel and the filter costs about half the latency per sample).
+#[derive(Clone, Copy, Debug, Default)]
+struct LowPassState {
+    /// Input one sample back.
+    x1: f32,
+    /// First low-pass one and two samples back.
+    s1_1: f32,
+    s1_2: f32,
+    /// Second low-pass one and two samples back.
+    s2_1: f32,
+    s2_2: f32,
+}
+
+impl LowPassState {
+    fn flush(&mut self) {
+        self.x1 = flush_small(self.x1);
+        self.s1_1 = flush_small(self.s1_1);
+        self.s1_2 = flush_small(self.s1_2);
+        self.s2_1 = flush_small(self.s2_1);
+        self.s2_2 = flush_small(self.s2_2);
+    }
+}
 
 /// The occlusion shelf with smoothed `gain` and `hf` (80 ms, [`SHELF_SMOOTHING_S`]).
 ///
@@ -25,8 +51,8 @@ pub struct OcclusionShelf {
     gain: Smoothed,
     hf: Smoothed,
     a: f32,
-    lp1: f32,
-    lp2: f32,
+    /// Recursion state, see [`LowPassState`].
+    lp: LowPassState,
     sample_rate: f32,
 }
 
@@ -44,8 +70,7 @@ impl OcclusionShelf {
             gain: Smoothed::new(1.0, SHELF_SMOOTHING_S, 0.0, MAX_SHELF_GAIN),
             hf: Smoothed::new(1.0, SHELF_SMOOTHING_S, 0.0, 1.0),
             a: 0.0,
-            lp1: 0.0,
-            lp2: 0.0,
+            lp: LowPassState::default(),
             sample_rate: DEFAULT_SAMPLE_RATE,
         };
         s.prepare(DEFAULT_SAMPLE_RATE, 0);
@@ -110,8 +135,7 @@ impl OcclusionShelf {
             let h = self.hf.advance(n);
             self.process_chunk(chunk, g, h);
             if self.gain.at_segment_boundary() {
-                self.lp1 = flush_small(self.lp1);
-                self.lp2 = flush_small(self.lp2);
+                self.lp.flush();
             }
             rest = tail;
         }
@@ -120,8 +144,7 @@ impl OcclusionShelf {
     #[inline]
     fn process_chunk(&mut self, chunk: &mut [f32], g: Ramp, h: Ramp) {
         if h.is_exactly(1.0) {
-            self.lp1 = 0.0;
-            self.lp2 = 0.0;
+            self.lp = LowPassState::default();
             if g.is_exactly(1.0) {
                 return;
             }
@@ -130,27 +153,50 @@ impl OcclusionShelf {
             }
             return;
         }
+        // 1. The low-pass pair (the only serial part), into a stack scratch.
+        let n = chunk.len().min(RAMP_SEGMENT);
+        let chunk = &mut chunk[..n];
+        let mut lp = [0.0f32; RAMP_SEGMENT];
+        let lp = &mut lp[..n];
         let a = self.a;
         let c = 1.0 - a;
-        let (mut s1, mut s2) = (self.lp1, self.lp2);
-        for (i, x) in chunk.iter_mut().enumerate() {
-            let gi = g.at(i);
-            let hi = h.at(i);
-            let v = *x;
-            s1 = a * v + c * s1;
-            s2 = a * s1 + c * s2;
-            *x = gi * (s2 + hi * (v - s2));
+        let ca = c * a;
+        let c2 = c * c;
+        let LowPassState {
+            mut x1,
+            mut s1_1,
+            mut s1_2,
+            mut s2_1,
+            mut s2_2,
+        } = self.lp;
+        for (o, &x) in lp.iter_mut().zip(chunk.iter()) {
+            let s1 = a * x + ca * x1 + c2 * s1_2;
+            let s2 = a * s1 + ca * s1_1 + c2 * s2_2;
+            x1 = x;
+            s1_2 = s1_1;
+            s1_1 = s1;
+            s2_2 = s2_1;
+            s2_1 = s2;
+            *o = s2;
         }
-        self.lp1 = s1;
-        self.lp2 = s2;
+        self.lp = LowPassState {
+            x1,
+            s1_1,
+            s1_2,
+            s2_1,
+            s2_2,
+        };
+        // 2. The shelf mix with the ramps (vectorises).
+        for (i, (x, &l)) in chunk.iter_mut().zip(lp.iter()).enumerate() {
+            *x = g.at(i) * (l + h.at(i) * (*x - l));
+        }
     }
 
     /// Returns to the state after [`OcclusionShelf::new`] + `prepare` (unity, cleared).
     pub fn reset(&mut self) {
         self.gain.reset();
         self.hf.reset();
-        self.lp1 = 0.0;
-        self.lp2 = 0.0;
+        self.lp = LowPassState::default();
     }
 
     /// The analytic magnitude response `|H(e^{jω})|` of the shelf with fixed `gain` and

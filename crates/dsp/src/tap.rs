@@ -118,7 +118,8 @@ impl EchoTaps {
             let delay = t.delay_s.clamp(0.0, MAX_TAP_DELAY_S);
             let level = sanitize(t.level, 0.0, MAX_GAIN, 0.0);
             let (pl, pr) = equal_power_pan(t.pan);
-            let lp = air_coefficient(t.hf_gain, self.sample_rate).map_or((1.0, 0.0), |a| (a, 1.0 - a));
+            let lp =
+                air_coefficient(t.hf_gain, self.sample_rate).map_or((1.0, 0.0), |a| (a, 1.0 - a));
             let index = self
                 .match_slot(delay, &claimed)
                 .or_else(|| self.free_slot(&claimed));
@@ -336,7 +337,8 @@ fn filter_four(group: &mut [TapSlot], xs: &mut [[f32; RAMP_SEGMENT]], live: &[bo
     let n = n.min(RAMP_SEGMENT);
     let coef = |k: usize| if live[k] { group[k].lp } else { (0.0, 0.0) };
     let ((a0, c0), (a1, c1), (a2, c2), (a3, c3)) = (coef(0), coef(1), coef(2), coef(3));
-    let [mut s0, mut s1, mut s2, mut s3] = [0, 1, 2, 3].map(|k| if live[k] { group[k].state } else { 0.0 });
+    let [mut s0, mut s1, mut s2, mut s3] =
+        [0, 1, 2, 3].map(|k| if live[k] { group[k].state } else { 0.0 });
     let (x0, x1, x2, x3) = (&mut x0[..n], &mut x1[..n], &mut x2[..n], &mut x3[..n]);
     for i in 0..n {
         s0 = a0 * x0[i] + c0 * s0;

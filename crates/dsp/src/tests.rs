@@ -18,3 +18,226 @@ fn complex_division_inverts_multiplication() {
     let c = a.mul(b).div(b);
     assert!((c.re - a.re).abs() < 1e-12 && (c.im - a.im).abs() < 1e-12);
 }
+
+mod smoothing_tests {
+    use crate::smoothing::{LinearRamp, RAMP_SEGMENT, Ramp, Smoothed};
+
+    fn run(s: &mut Smoothed, frames: usize) -> Vec<f32> {
+        let mut out = Vec::new();
+        let mut left = frames;
+        while left > 0 {
+            let n = left.min(s.segment_left());
+            let r = s.advance(n);
+            out.extend((0..n).map(|i| r.at(i)));
+            left -= n;
+        }
+        out
+    }
+
+    #[test]
+    fn smoothed_follows_the_exponential_at_segment_ends_and_settles_exactly() {
+        let mut s = Smoothed::new(0.0, 0.01, 0.0, 1.0);
+        s.prepare(48_000.0);
+        s.set_target(1.0);
+        let v = run(&mut s, 48_000);
+        // End of the first segment: 1 − exp(−64/480).
+        let expect = 1.0 - (-(RAMP_SEGMENT as f32) / 480.0).exp();
+        assert_eq!(s.current(), 1.0);
+        assert!(
+            (v[RAMP_SEGMENT] - expect).abs() < 1e-6,
+            "{}",
+            v[RAMP_SEGMENT]
+        );
+        // Linear inside a segment, monotonic throughout.
+        assert!(v.windows(2).all(|w| w[1] >= w[0]));
+        assert!(s.is_settled());
+    }
+
+    #[test]
+    fn smoothed_clamps_and_ignores_nan() {
+        let mut s = Smoothed::new(0.5, 0.05, 0.0, 2.0);
+        s.set_target(f32::NAN);
+        assert_eq!(s.target(), 0.5);
+        s.set_target(5.0);
+        assert_eq!(s.target(), 2.0);
+        s.set_immediate(-1.0);
+        assert_eq!(s.current(), 0.0);
+        s.reset();
+        assert_eq!((s.current(), s.target()), (0.5, 0.5));
+        let odd = Smoothed::new(f32::NAN, f32::NAN, f32::NAN, f32::NAN);
+        assert!(odd.current().is_finite());
+    }
+
+    #[test]
+    fn a_target_set_mid_segment_waits_for_the_boundary() {
+        let mut s = Smoothed::new(0.0, 0.0, 0.0, 1.0);
+        let r = s.advance(10);
+        assert_eq!(r, Ramp::constant(0.0));
+        s.set_target(1.0);
+        let r = s.advance(s.segment_left());
+        assert_eq!(r.at(0), 0.0);
+        // Time constant 0: the next segment ramps linearly all the way to the target.
+        let r = s.advance(RAMP_SEGMENT);
+        assert_eq!(r.at(RAMP_SEGMENT), 1.0);
+    }
+
+    #[test]
+    fn linear_ramp_reaches_its_target_in_its_duration() {
+        let mut r = LinearRamp::new(0.0, 0.05);
+        r.prepare(48_000.0);
+        r.set_target(1.0);
+        assert_eq!(r.frames_left(), 2400);
+        let a = r.advance(1200);
+        assert_eq!(a.at(600), 0.25);
+        let b = r.advance(5000);
+        assert_eq!(b.at(1200), 1.0);
+        assert!(r.is_settled());
+        assert_eq!(r.current(), 1.0);
+        assert_eq!(r.advance(64), Ramp::constant(1.0));
+        r.reset();
+        assert_eq!(r.current(), 0.0);
+    }
+}
+
+mod interpolate_tests {
+    use crate::interpolate::{
+        read_linear, read_linear_looping, render_linear, render_linear_looping,
+    };
+    use proptest::prelude::*;
+
+    const S: [f32; 4] = [1.0, 2.0, 4.0, 8.0];
+
+    #[test]
+    fn reads_between_frames_and_zero_outside() {
+        assert_eq!(read_linear(&S, 0.0), 1.0);
+        assert_eq!(read_linear(&S, 1.5), 3.0);
+        assert_eq!(read_linear(&S, -0.5), 0.5);
+        assert_eq!(read_linear(&S, 3.5), 4.0);
+        assert_eq!(read_linear(&S, -1.0), 0.0);
+        assert_eq!(read_linear(&S, 4.0), 0.0);
+        assert_eq!(read_linear(&S, f64::NAN), 0.0);
+        assert_eq!(read_linear(&S, 1e300), 0.0);
+        assert_eq!(read_linear(&[], 0.5), 0.0);
+    }
+
+    #[test]
+    fn looping_wraps_to_the_first_frame() {
+        assert_eq!(read_linear_looping(&S, 3.5), 4.5);
+        assert_eq!(read_linear_looping(&S, 4.0), 1.0);
+        assert_eq!(read_linear_looping(&S, -0.5), 4.5);
+        assert_eq!(read_linear_looping(&[], 1.0), 0.0);
+        let mut out = [0.0f32; 6];
+        render_linear_looping(&S, 2.0, 1.0, &mut out);
+        assert_eq!(out, [4.0, 8.0, 1.0, 2.0, 4.0, 8.0]);
+    }
+
+    #[test]
+    fn unit_step_fast_path_equals_per_frame_reads() {
+        let data: Vec<f32> = (0..100).map(|i| ((i * 13) % 7) as f32 - 3.0).collect();
+        for start in [-3.25, -0.5, 0.0, 0.3, 10.75, 40.0, 60.5, 98.9] {
+            let mut out = [0.0f32; 40];
+            render_linear(&data, start, 1.0, &mut out);
+            for (i, &o) in out.iter().enumerate() {
+                assert_eq!(
+                    o.to_bits(),
+                    read_linear(&data, start + i as f64).to_bits(),
+                    "{start} {i}"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn render_equals_per_frame_reads(
+            data in proptest::collection::vec(-1.0f32..1.0, 0..40),
+            start in -50.0f64..50.0,
+            step in 0.01f64..3.0,
+        ) {
+            // Dyadic positions: the fixed-point sum is exact, so render == read.
+            let start = (start * 1024.0).round() / 1024.0;
+            let step = (step * 1024.0).round() / 1024.0;
+            let mut out = [0.0f32; 70];
+            render_linear(&data, start, step, &mut out);
+            for (i, &o) in out.iter().enumerate() {
+                prop_assert_eq!(o.to_bits(), read_linear(&data, start + i as f64 * step).to_bits());
+            }
+            let mut out = [0.0f32; 70];
+            render_linear_looping(&data, start, step, &mut out);
+            for (i, &o) in out.iter().enumerate() {
+                prop_assert_eq!(o.to_bits(), read_linear_looping(&data, start + i as f64 * step).to_bits());
+            }
+        }
+    }
+}
+
+mod misc_tests {
+    use crate::denormal::{flush, flush_small, is_denormal};
+    use crate::one_pole::{air_coefficient, air_cutoff_hz, lowpass_coefficient};
+    use crate::pan::equal_power_pan;
+    use crate::{OnePoleHighPass, OnePoleLowPass};
+
+    #[test]
+    fn flush_zeroes_tiny_values_only() {
+        assert_eq!(flush(1e-30), 0.0);
+        assert_eq!(flush(-1e-30), 0.0);
+        assert_eq!(flush(0.5), 0.5);
+        assert!((flush(1e-20) - 1e-20).abs() < 1e-24);
+        assert_eq!(flush_small(1e-16), 0.0);
+        assert_eq!(flush_small(f32::NAN), 0.0);
+        assert_eq!(flush_small(1e-3), 1e-3);
+        assert!(is_denormal(f32::MIN_POSITIVE / 2.0));
+        assert!(!is_denormal(0.0) && !is_denormal(f32::MIN_POSITIVE));
+    }
+
+    #[test]
+    fn pan_is_equal_power() {
+        for p in [-1.0f32, -0.5, 0.0, 0.3, 1.0, 7.0, f32::NAN] {
+            let (l, r) = equal_power_pan(p);
+            assert!((l * l + r * r - 1.0).abs() < 1e-6, "{p}");
+        }
+        assert_eq!(equal_power_pan(-1.0), (1.0, 0.0));
+        assert_eq!(equal_power_pan(1.0), (0.0, 1.0));
+        let (l, r) = equal_power_pan(0.0);
+        assert!((l - r).abs() < 1e-7);
+    }
+
+    #[test]
+    fn air_formula_matches_the_spec() {
+        // g = 0.994^(path − d); fc = 5000/sqrt(1/g² − 1).
+        let g = 0.994f32.powf(54.5);
+        let fc = air_cutoff_hz(g);
+        assert!((fc - 5000.0 / (1.0 / (g * g) - 1.0).sqrt()).abs() < 1e-3);
+        assert_eq!(air_coefficient(1.0, 48_000.0), None);
+        assert_eq!(
+            air_coefficient(0.998, 48_000.0),
+            None,
+            "fc 79 kHz ≥ 0.45·fs"
+        );
+        assert!(air_coefficient(0.5, 48_000.0).is_some());
+        assert!(air_coefficient(f32::NAN, 48_000.0).is_none());
+        let a = lowpass_coefficient(1000.0, 48_000.0);
+        assert!((a - (1.0 - (-std::f32::consts::TAU / 48.0).exp())).abs() < 1e-7);
+    }
+
+    #[test]
+    fn one_poles_split_the_signal() {
+        let mut lp = OnePoleLowPass::new(500.0);
+        let mut hp = OnePoleHighPass::new(500.0);
+        let x: Vec<f32> = (0..1000)
+            .map(|i| ((i * 37) % 17) as f32 / 8.0 - 1.0)
+            .collect();
+        let (mut a, mut b) = (x.clone(), x.clone());
+        lp.process(&mut a);
+        hp.process(&mut b);
+        for ((l, h), x) in a.iter().zip(&b).zip(&x) {
+            assert!((l + h - x).abs() < 1e-6);
+        }
+        // DC passes the low-pass, not the high-pass.
+        let mut dc = vec![1.0f32; 48_000];
+        lp.reset();
+        lp.process(&mut dc);
+        assert!((dc[47_999] - 1.0).abs() < 1e-6);
+        assert!((lp.process_sample(1.0) - 1.0).abs() < 1e-6);
+    }
+}

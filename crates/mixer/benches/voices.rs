@@ -1,7 +1,8 @@
 //! Mixer benchmarks (acoustics §10): 48 kHz, 512-frame buffers, one thread.
 //!
 //! - `plain_100`: 100 looping voices at 22.05 kHz (resampled), no shelf, no sends;
-//! - `shelf_sends_100`: the same with the occlusion shelf active and 4 reverb sends (bus included);
+//! - `shelf_100` / `sends_100` / `shelf_sends_100`: the same with the occlusion shelf active,
+//!   4 reverb sends (bus included), or both;
 //! - `oneshots_8` / `oneshots_8_taps_6`: 8 one-shots without / with 6 echo taps each
 //!   (the difference is the tap cost);
 //! - `reverb_bus_4_busy`: the `resound_dsp::ReverbBus` as the mixer drives it, 4 slots busy;
@@ -40,34 +41,33 @@ fn tone(freq: f32, rate: u32, seconds: f32) -> Arc<[f32]> {
 #[derive(Clone, Copy)]
 enum Scene {
     Plain,
+    ShelfOnly,
+    SendsOnly,
     ShelfSends,
     OneShots { taps: bool },
 }
 
-fn params(i: usize, shelf_sends: bool) -> VoiceParams {
+fn params(i: usize, shelf: bool, sends: bool) -> VoiceParams {
     let pan = Pan::EqualPower((i as f32 / VOICES as f32) * 2.0 - 1.0);
-    if shelf_sends {
-        VoiceParams {
-            volume: 0.01,
-            gain: 0.6,
-            hf: 0.05,
-            pan,
-            sends: [0.2, 0.3, 0.1, 0.05],
-            ..VoiceParams::default()
-        }
-    } else {
-        VoiceParams {
-            volume: 0.01,
-            pan,
-            ..VoiceParams::default()
-        }
+    let mut p = VoiceParams {
+        volume: 0.01,
+        pan,
+        ..VoiceParams::default()
+    };
+    if shelf {
+        p.gain = 0.6;
+        p.hf = 0.05;
     }
+    if sends {
+        p.sends = [0.2, 0.3, 0.1, 0.05];
+    }
+    p
 }
 
 fn build_scene(scene: Scene) -> MixerRenderer {
     let (mut h, mut r) = build(MixerSettings::default()).expect("settings");
     match scene {
-        Scene::Plain | Scene::ShelfSends => {
+        Scene::Plain | Scene::ShelfOnly | Scene::SendsOnly | Scene::ShelfSends => {
             let s = h
                 .load_sound(SoundData {
                     samples: tone(220.0, 22_050, 1.3),
@@ -75,7 +75,9 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                 })
                 .expect("load");
             for i in 0..VOICES {
-                let p = params(i, matches!(scene, Scene::ShelfSends));
+                let shelf = matches!(scene, Scene::ShelfOnly | Scene::ShelfSends);
+                let sends = matches!(scene, Scene::SendsOnly | Scene::ShelfSends);
+                let p = params(i, shelf, sends);
                 h.play(
                     s,
                     PlaySettings {
@@ -99,7 +101,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                         s,
                         PlaySettings {
                             looping: false,
-                            params: params(i, false),
+                            params: params(i, false, false),
                         },
                     )
                     .expect("play");
@@ -239,6 +241,12 @@ fn mixer(c: &mut Criterion) {
     let mut g = c.benchmark_group("mixer");
     g.bench_function("plain_100", |b| {
         b.iter_custom(|n| time_scene(Scene::Plain, n))
+    });
+    g.bench_function("shelf_100", |b| {
+        b.iter_custom(|n| time_scene(Scene::ShelfOnly, n))
+    });
+    g.bench_function("sends_100", |b| {
+        b.iter_custom(|n| time_scene(Scene::SendsOnly, n))
     });
     g.bench_function("shelf_sends_100", |b| {
         b.iter_custom(|n| time_scene(Scene::ShelfSends, n))

@@ -452,6 +452,11 @@ impl MixerHandle {
         self.voices.iter().filter(|v| v.is_some()).count()
     }
 
+    /// `true` once the renderer has been dropped (commands can no longer arrive).
+    pub fn renderer_dropped(&mut self) -> bool {
+        get(&mut self.commands).is_abandoned()
+    }
+
     /// Free slots in the command ring right now.
     pub fn free_command_slots(&mut self) -> usize {
         self.command_slots()

@@ -11,6 +11,25 @@
 //! volume · distance gain → pan; voices summed in slot order, then echo taps, then the reverb
 //! bus; master peak limiter.
 //!
+//! Architecture invariants: the renderer never allocates, locks, waits or frees after
+//! [`build`] (`tests/no_alloc.rs` proves it with an allocation-forbidding global allocator);
+//! invalid numbers are refused by the handle with a typed error, so they never reach it; offline
+//! renders are bit-identical across runs and do not depend on the render-call size.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `build` | [`build`]: sizes everything, splits into the two halves |
+//! | `settings` | [`MixerSettings`], [`Capacities`] |
+//! | `handle` | [`MixerHandle`] (game thread), [`PlaySettings`], [`VoiceId`] |
+//! | `renderer` | [`MixerRenderer`] (audio thread): `render(&mut [f32])` |
+//! | `params` | [`VoiceParams`], [`Pan`], [`Tap`], [`distance_gain`], validation |
+//! | `command`, `block` | ring messages both ways; the triple-buffered parameter block |
+//! | `voice`, `tap`, `master` | renderer voices, echo-tap sets, reverb bus + limiter |
+//! | [`resample`] | 32.32 fixed-point linear-interpolation resampling |
+//! | [`pan`] | equal-power and retail (DirectSound) pan laws |
+//! | [`retail`] | the retail 16-voice pool, `GetAttenuation` dB and pan |
+//! | `sound`, `status`, `error` | [`SoundData`]/[`SoundId`], [`MixerStatus`], one error enum per operation |
+//!
 //! ```
 //! use std::sync::Arc;
 //! use resound_mixer::{build, MixerSettings, PlaySettings, SoundData};

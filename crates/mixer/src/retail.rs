@@ -93,7 +93,8 @@ pub enum RetailPlay {
 /// The 16-slot retail voice pool (`PlaySoundInternal`, 0x54FEC0).
 ///
 /// Slots are scanned as a ring from a cursor. Pass 1 takes the first slot that is empty or whose
-/// voice has finished; pass 2 would steal the first slot whose recorded priority is strictly
+/// voice has finished (the Hex-Rays text labels the tested field `priority`, but at +4 of the
+/// sound buffer it is the DirectSound buffer pointer: the test is "no buffer", not a priority); pass 2 would steal the first slot whose recorded priority is strictly
 /// lower than the new sound's, but every retail voice records priority 0.0, so it never
 /// succeeds and the 17th simultaneous sound is dropped. The cursor moves to `claimed + 1`; a
 /// dropped sound leaves it. Voices play once, and volume and pan never change.

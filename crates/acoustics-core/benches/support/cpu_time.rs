@@ -20,7 +20,10 @@ impl Default for CpuTime {
 impl CpuTime {
     /// Probes the clock source once.
     pub fn new() -> Self {
-        Self { origin: Instant::now(), schedstat: read_schedstat().is_some() }
+        Self {
+            origin: Instant::now(),
+            schedstat: read_schedstat().is_some(),
+        }
     }
 
     fn now(&self) -> u64 {
@@ -81,9 +84,16 @@ impl ValueFormatter for NsFormatter {
         unit
     }
 
-    fn scale_throughputs(&self, _typical: f64, throughput: &Throughput, values: &mut [f64]) -> &'static str {
+    fn scale_throughputs(
+        &self,
+        _typical: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
         let n = match throughput {
-            Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => *n as f64,
+            Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => {
+                *n as f64
+            }
             Throughput::ElementsAndBytes { elements, .. } => *elements as f64,
             Throughput::Bits(n) => *n as f64,
         };

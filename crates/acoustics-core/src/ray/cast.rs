@@ -2,7 +2,7 @@
 
 use glam::{DVec3, IVec3};
 
-use super::dda::{Flow, WalkStats, walk};
+use super::dda::{Flow, WalkStats, walk_solid};
 use crate::budget::Budget;
 use crate::world::material::MaterialId;
 use crate::world::probe::{Cell, WorldProbe};
@@ -47,7 +47,7 @@ pub fn first_hit<P: WorldProbe + ?Sized>(
     budget: &mut Budget,
 ) -> Cast {
     let mut hit = None;
-    let stats = walk(probe, origin, dir, length, budget, |step| {
+    let stats = walk_solid(probe, origin, dir, length, budget, |step| {
         let Some(axis) = step.axis else {
             return Flow::Continue;
         };

@@ -4,6 +4,7 @@ use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
+use crate::world::section::CellCode;
 use crate::world::store::WORLD_LIMIT;
 
 /// One visited (non-skipped) cell.
@@ -102,6 +103,38 @@ pub fn walk<P, F>(
     dir: DVec3,
     max_t: f64,
     budget: &mut Budget,
+    visit: F,
+) -> WalkStats
+where
+    P: WorldProbe + ?Sized,
+    F: FnMut(&Step) -> Flow,
+{
+    walk_impl::<P, F, true>(probe, origin, dir, max_t, budget, visit)
+}
+
+/// Like [`walk`], but `visit` sees only non-air cells (solid or Unknown); air cells are still
+/// walked and counted. Faster for occlusion and first-hit casts.
+pub fn walk_solid<P, F>(
+    probe: &P,
+    origin: DVec3,
+    dir: DVec3,
+    max_t: f64,
+    budget: &mut Budget,
+    visit: F,
+) -> WalkStats
+where
+    P: WorldProbe + ?Sized,
+    F: FnMut(&Step) -> Flow,
+{
+    walk_impl::<P, F, false>(probe, origin, dir, max_t, budget, visit)
+}
+
+fn walk_impl<P, F, const AIR: bool>(
+    probe: &P,
+    origin: DVec3,
+    dir: DVec3,
+    max_t: f64,
+    budget: &mut Budget,
     mut visit: F,
 ) -> WalkStats
 where
@@ -158,7 +191,11 @@ where
             None => stats.touched = Some(SectionBox::of(s)),
         }
         let lo = (s * SECTION_SIZE).to_array();
-        let hi = [lo[0] + SECTION_SIZE, lo[1] + SECTION_SIZE, lo[2] + SECTION_SIZE];
+        let hi = [
+            lo[0] + SECTION_SIZE,
+            lo[1] + SECTION_SIZE,
+            lo[2] + SECTION_SIZE,
+        ];
         if matches!(class, SectionClass::Empty | SectionClass::Unknown) {
             if left == 0 {
                 break WalkEnd::BudgetExhausted;
@@ -198,7 +235,13 @@ where
             axis = first_axis;
             continue;
         }
-        // Walk the cells of a Full or Mixed section.
+        // Walk the cells of a Full or Mixed section, with the DDA state in scalars so that the
+        // axis choice compiles to conditional moves (it is data-dependent: as a branch it
+        // mispredicts) and the loop-carried chain stays in registers.
+        let [mut cx, mut cy, mut cz] = cell;
+        let [mut tx, mut ty, mut tz] = t_max;
+        let [dx, dy, dz] = t_delta;
+        let [sx, sy, sz] = step;
         loop {
             if t > max_t {
                 break 'outer WalkEnd::Reached;
@@ -208,38 +251,70 @@ where
             }
             left -= 1;
             used += 1;
-            let c = IVec3::from_array(cell);
+            let c = IVec3::new(cx, cy, cz);
             let value = match (class, cells_ref) {
-                (SectionClass::Full(mat), _) => Cell::Solid { mat, partial: false },
-                (_, Some(cells)) => cells.get(c),
-                _ => probe.cell(c),
+                (SectionClass::Full(mat), _) => Some(Cell::Solid {
+                    mat,
+                    partial: false,
+                }),
+                (_, Some(cells)) => {
+                    let code = cells.code(c);
+                    if !AIR && code == CellCode::AIR {
+                        None
+                    } else {
+                        Some(code.decode())
+                    }
+                }
+                _ => Some(probe.cell(c)),
             };
-            if value == Cell::Unknown {
-                stats.met_unknown = true;
-                stats.unknown_steps += 1;
+            if let Some(value) = value {
+                if value == Cell::Unknown {
+                    stats.met_unknown = true;
+                    stats.unknown_steps += 1;
+                }
+                if AIR || value != Cell::Air {
+                    let (sign, ax) = match axis {
+                        Some(a) => (step[a], Some(a)),
+                        None => (0, None),
+                    };
+                    let step = Step {
+                        cell: c,
+                        value,
+                        t_enter: t,
+                        axis: ax,
+                        sign,
+                    };
+                    if visit(&step) == Flow::Stop {
+                        break 'outer WalkEnd::Stopped;
+                    }
+                }
             }
-            let (sign, ax) = match axis {
-                Some(a) => (step[a], Some(a)),
-                None => (0, None),
-            };
-            if visit(&Step { cell: c, value, t_enter: t, axis: ax, sign }) == Flow::Stop {
-                break 'outer WalkEnd::Stopped;
+            // Nearest boundary; the lowest axis wins ties.
+            let x_min = tx <= ty && tx <= tz;
+            let y_min = !x_min && ty <= tz;
+            let z_min = !x_min && !y_min;
+            let t_next = tx.min(ty).min(tz);
+            if !t_next.is_finite() {
+                break 'outer WalkEnd::Reached;
             }
-            let a = if t_max[0] <= t_max[1] {
-                if t_max[0] <= t_max[2] { 0 } else { 2 }
-            } else if t_max[1] <= t_max[2] {
+            t = t_next;
+            tx = if x_min { tx + dx } else { tx };
+            ty = if y_min { ty + dy } else { ty };
+            tz = if z_min { tz + dz } else { tz };
+            cx += sx * i32::from(x_min);
+            cy += sy * i32::from(y_min);
+            cz += sz * i32::from(z_min);
+            let a = if x_min {
+                0
+            } else if y_min {
                 1
             } else {
                 2
             };
-            if !t_max[a].is_finite() {
-                break 'outer WalkEnd::Reached;
-            }
-            t = t_max[a];
-            cell[a] += step[a];
-            t_max[a] += t_delta[a];
             axis = Some(a);
-            if cell[a] < lo[a] || cell[a] >= hi[a] {
+            if cx < lo[0] || cx >= hi[0] || cy < lo[1] || cy >= hi[1] || cz < lo[2] || cz >= hi[2] {
+                cell = [cx, cy, cz];
+                t_max = [tx, ty, tz];
                 break;
             }
         }

@@ -2,7 +2,7 @@
 
 use glam::DVec3;
 
-use super::dda::{Flow, WalkEnd, WalkStats, walk};
+use super::dda::{Flow, WalkEnd, WalkStats, walk_solid};
 use crate::budget::Budget;
 use crate::world::material::MaterialTable;
 use crate::world::probe::{Cell, WorldProbe};
@@ -59,7 +59,7 @@ pub fn trace_occlusion<P: WorldProbe + ?Sized>(
     }
     let dir = if len > 0.0 { delta / len } else { DVec3::ZERO };
     let start = from.floor().as_ivec3();
-    let stats = walk(probe, from, dir, len, budget, |step| {
+    let stats = walk_solid(probe, from, dir, len, budget, |step| {
         if let Cell::Solid { mat, partial } = step.value {
             if step.cell == start {
                 return Flow::Continue;

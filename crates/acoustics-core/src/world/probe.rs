@@ -86,7 +86,11 @@ pub trait WorldProbe {
     /// [`WorldProbe::section_class`] then [`WorldProbe::section_cells`].
     fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
         let class = self.section_class(section);
-        let cells = if class == SectionClass::Mixed { self.section_cells(section) } else { None };
+        let cells = if class == SectionClass::Mixed {
+            self.section_cells(section)
+        } else {
+            None
+        };
         (class, cells)
     }
 

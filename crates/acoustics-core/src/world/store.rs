@@ -64,8 +64,11 @@ pub const MAX_CHANGES: usize = 1 << 16;
 pub struct SectionHasher(u64);
 
 impl Hasher for SectionHasher {
+    /// Folded multiply (high ^ low half of a 128-bit product): mixes into both the high bits
+    /// (hashbrown's tag) and the low bits (bucket index).
     fn finish(&self) -> u64 {
-        self.0
+        let m = u128::from(self.0) * 0x9E37_79B9_7F4A_7C15u128;
+        (m >> 64) as u64 ^ m as u64
     }
     fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
@@ -73,10 +76,11 @@ impl Hasher for SectionHasher {
         }
     }
     fn write_i32(&mut self, i: i32) {
-        self.write_u64(u64::from(i.cast_unsigned()));
+        // Coordinates land in mostly disjoint 21-bit lanes; `finish` does the mixing.
+        self.0 = self.0.rotate_left(21) ^ u64::from(i.cast_unsigned());
     }
     fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0 = self.0.rotate_left(21) ^ v;
     }
 }
 

@@ -644,3 +644,80 @@ fn play_uses_camera_not_player() {
         .is_err()
     );
 }
+
+/// `SoundManager::PlayAmbientSound` @ 0x550820 / `PlayAmbientSoundFromCenter` @ 0x5508B0: the
+/// ways retail drops a sound, and the doubled slider on a centre sound.
+#[test]
+fn play_ambient_sound_drop_reasons() {
+    // constant sounds of STB A (rows: 0x46 one row, 0x47 two rows) with various tables
+    let run = |table_rows: &[(u32, &[(u32, f32)])], settings: SoundSettings| {
+        let mut a = Ambient::new(&test_region(), Seeds { ran2: 1, crt: 1 }, settings).unwrap();
+        let mut t = MemorySoundTables::new([table(STB_A, table_rows)]);
+        let mut lb = MemoryLandBlocks::new(vec![{
+            let mut b = block(BX, BY, word(3, 0), 0);
+            b.terrain[0] = word(0, 0);
+            b
+        }]);
+        let mut ev = Vec::new();
+        a.change_position(&at(1, 5.0, 5.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
+            .unwrap();
+        ev.into_iter()
+            .filter(|e| e.sound == 0)
+            .map(|e| e.outcome)
+            .collect::<Vec<_>>()
+    };
+    let s = SoundSettings::default();
+    assert_eq!(run(&[], s), [Outcome::Drop(DropReason::NoEntry)]);
+    assert_eq!(run(&[(0x46, &[])], s), [Outcome::Drop(DropReason::NoEntry)]);
+    assert_eq!(
+        run(&[(0x46, &[(0, 1.0)])], s),
+        [Outcome::Drop(DropReason::SilentWave { row: 0 })]
+    );
+    assert_eq!(
+        run(&[(0x46, &[(0x0A00_0001, 0.0)])], s),
+        [Outcome::Drop(DropReason::Probability { row: 0 })]
+    );
+    let inactive = SoundSettings {
+        app_active: false,
+        ..s
+    };
+    assert_eq!(
+        run(&[(0x46, &[(0x0A00_0001, 1.0)])], inactive),
+        [Outcome::Drop(DropReason::Inactive { row: 0 })]
+    );
+    // the slider twice: current_volume 0.6 (one cell, full share), slider 0.5 → gain 0.15
+    let half = SoundSettings {
+        ambient_sound_volume: 0.5,
+        ..s
+    };
+    let [Outcome::Play(v)] = run(&[(0x46, &[(0x0A00_0001, 1.0)])], half)[..] else {
+        panic!()
+    };
+    assert!((v.gain - 0.6 * 0.25).abs() < 1e-7);
+    assert_eq!(
+        (v.db, v.pan, v.position),
+        ((0.15_f64.log2() * 6.0206).ceil() as i32, 0, None)
+    );
+}
+
+/// `Ambient::UseTime` @ 0x551880 with a negative authored rate: retail would pop the sound
+/// forever within one frame; it is re-queued at `now` and plays once per frame.
+#[test]
+fn use_time_negative_rate_terminates() {
+    let r = region(
+        vec![stb(STB_A, vec![asd(0x46, 0.6, 0.0, -5.0, 0.0)])],
+        &[0],
+        &[&[0]],
+    );
+    let mut a = Ambient::new(&r, Seeds { ran2: 1, crt: 1 }, SoundSettings::default()).unwrap();
+    let mut t = tables();
+    let mut lb = MemoryLandBlocks::new(vec![block(BX, BY, word(0, 0), 0)]);
+    let mut ev = Vec::new();
+    a.change_position(&at(1, 5.0, 5.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    assert_eq!(a.queue().iter().collect::<Vec<_>>(), [(0.0, 0)]);
+    ev.clear();
+    a.use_time(1.0, &mut ev);
+    assert_eq!(ev.len(), 1);
+    assert_eq!(a.queue().iter().collect::<Vec<_>>(), [(1.0, 0)]);
+}

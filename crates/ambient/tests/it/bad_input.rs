@@ -206,3 +206,63 @@ fn nan_positions_and_values() {
             .all(|e| !matches!(e.outcome, resound_ambient::Outcome::Play(v) if v.gain.is_nan()))
     );
 }
+
+/// Random hostile worlds: random terrain words and heights, random (partly out-of-range)
+/// indices, random rates and volumes including NaN, ±∞ and negatives, random positions and
+/// clocks. Every call returns (a value or a typed error); nothing panics or hangs.
+#[test]
+fn random_hostile_worlds_never_panic() {
+    let mut rng = resound_ambient::rng::Ran2::new(4242);
+    let mut pick = |n: u32| ((rng.rand() * f64::from(n)) as u32).min(n - 1);
+    let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -3.0, 0.0, 1e30, 0.5, 7.0];
+    for _ in 0..40 {
+        let mut r = fixture::region();
+        for d in &mut r.sound_info.as_mut().unwrap().stb_desc {
+            for s in &mut d.ambient_sounds {
+                s.volume = specials[pick(8) as usize];
+                s.base_chance = specials[pick(8) as usize];
+                s.min_rate = specials[pick(8) as usize];
+                s.max_rate = specials[pick(8) as usize];
+            }
+        }
+        if pick(4) == 0 {
+            let n = r.scene_info.as_ref().unwrap().scene_types.len();
+            let i = pick(n as u32) as usize;
+            r.scene_info.as_mut().unwrap().scene_types[i].stb_index = pick(20);
+        }
+        for h in r.land_defs.land_height_table.iter_mut().step_by(7) {
+            *h = specials[pick(8) as usize];
+        }
+        let mut blocks = fixture::land_blocks();
+        for b in &mut blocks {
+            for i in 0..81 {
+                if pick(3) == 0 {
+                    b.terrain[i] = pick(65536) as u16;
+                    b.height[i] = pick(256) as u8;
+                }
+            }
+        }
+        let Ok(mut a) = Ambient::new(&r, SEEDS, SoundSettings::default()) else {
+            continue;
+        };
+        let mut t = resound_ambient::MemorySoundTables::new(fixture::sound_tables());
+        let mut lb = resound_ambient::MemoryLandBlocks::new(blocks);
+        let mut ev = Vec::new();
+        let mut now = 0.0;
+        for step in 0..30 {
+            let cell = 0xA7B2_0000 + (pick(5) << 24) + (pick(5) << 16) + pick(0x50);
+            let o = Vec3::new(
+                specials[pick(8) as usize].clamp(-500.0, 500.0) + pick(192) as f32,
+                pick(192) as f32,
+                pick(400) as f32,
+            );
+            let _ = a.change_position(&Position::new(cell, o), pick(2) == 0, now, &mut t, &mut lb, &mut ev);
+            now += f64::from(pick(100)) * 0.05;
+            a.use_time(if step == 7 { f64::NAN } else { now }, &mut ev);
+            assert!(a.queue().len() <= a.sounds().len());
+        }
+        if pick(2) == 0 {
+            a.reset(&mut t);
+        }
+    }
+}

@@ -113,6 +113,7 @@ fn audit(bytes: &[u8]) -> Audit {
         assert_ne!(raw & 0x8000_0000, 0, "free mark");
         if i + 1 == header.free_block_count {
             assert_eq!(raw & 0x7FFF_FFFF, 0, "free list tail");
+            assert_eq!(block, header.last_free_block, "LastFreeBlock is the tail");
         }
         block = raw & 0x7FFF_FFFF;
     }
@@ -187,6 +188,11 @@ fn first_insert_layout_is_payload_then_root() {
         "payload takes 0x400, the root the next two blocks"
     );
     assert_eq!(h.file_size, 0x400 + 3 * 1024);
+    assert_eq!((h.free_block_count, h.first_free_block), (0, 0));
+    assert_eq!(
+        h.last_free_block, 0xC00,
+        "kept non-zero for DatReaderWriter's allocator"
+    );
     let e = w.entry(5).unwrap().unwrap();
     assert_eq!((e.offset, e.size, e.version, e.flags), (0x400, 5, 2, 0));
     let a = audit(w.as_bytes());

@@ -6,8 +6,8 @@
 
 use proptest::prelude::*;
 use resound_dsp::{
-    EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS, ReverbBus,
-    ReverbBusSettings, SmoothedGain, StereoPanner, TapParams,
+    EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS,
+    ReverbBus, ReverbBusSettings, SmoothedGain, StereoPanner, TapParams,
 };
 
 const LEN: usize = 12_000;
@@ -31,9 +31,18 @@ fn chunk_list(pattern: &[usize], events: &[usize], total: usize) -> Vec<usize> {
     let mut pos = 0;
     let mut k = 0;
     while pos < total {
-        let want = pattern.get(k % pattern.len().max(1)).copied().unwrap_or(total).max(1);
+        let want = pattern
+            .get(k % pattern.len().max(1))
+            .copied()
+            .unwrap_or(total)
+            .max(1);
         k += 1;
-        let next_event = events.iter().copied().filter(|&e| e > pos).min().unwrap_or(total);
+        let next_event = events
+            .iter()
+            .copied()
+            .filter(|&e| e > pos)
+            .min()
+            .unwrap_or(total);
         let n = want.min(next_event - pos).min(total - pos);
         out.push(n);
         pos += n;
@@ -176,15 +185,20 @@ impl Subject for Taps {
             pan,
         };
         match f {
-            0 => self.0.set_taps(&[t(0.04, 0.5, 0.3, -0.5), t(0.09, 0.3, 1.0, 0.8)]),
-            4000 => self.0.set_taps(&[t(0.041, 0.7, 0.2, -0.4), t(0.15, 0.2, 0.05, 0.0)]),
+            0 => self
+                .0
+                .set_taps(&[t(0.04, 0.5, 0.3, -0.5), t(0.09, 0.3, 1.0, 0.8)]),
+            4000 => self
+                .0
+                .set_taps(&[t(0.041, 0.7, 0.2, -0.4), t(0.15, 0.2, 0.05, 0.0)]),
             9000 => self.0.set_taps(&[t(0.2, 0.4, 0.9, 1.0)]),
             _ => self.0.clear(),
         }
     }
     fn chunk(&mut self, s: usize, n: usize, out: &mut Vec<f32>) {
         let (mut l, mut r) = (vec![0.0f32; n], vec![0.0f32; n]);
-        self.0.mix(&self.1, s as f64 * TAP_STEP, TAP_STEP, &mut l, &mut r);
+        self.0
+            .mix(&self.1, s as f64 * TAP_STEP, TAP_STEP, &mut l, &mut r);
         out.extend(l.iter().zip(&r).flat_map(|(x, y)| [*x, *y]));
     }
     fn reset(&mut self) {
@@ -235,19 +249,33 @@ pub fn subjects() -> Vec<(&'static str, Box<dyn Subject>)> {
     // Short decays so the bus render also covers idle zeroing.
     let mut settings = ReverbBusSettings::default();
     settings.slots[0].decay_s = 0.1;
-    let mut bus_in: Vec<Vec<f32>> = (0..REVERB_SLOTS).map(|k| noise(40_000, 11 + k as u32)).collect();
+    let mut bus_in: Vec<Vec<f32>> = (0..REVERB_SLOTS)
+        .map(|k| noise(40_000, 11 + k as u32))
+        .collect();
     for (k, ch) in bus_in.iter_mut().enumerate() {
         ch[2000 * (k + 1)..].fill(0.0);
     }
     vec![
-        ("shelf", Box::new(Shelf(OcclusionShelf::new(), x.clone())) as Box<dyn Subject>),
+        (
+            "shelf",
+            Box::new(Shelf(OcclusionShelf::new(), x.clone())) as Box<dyn Subject>,
+        ),
         (
             "one-poles",
-            Box::new(Filters(OnePoleLowPass::new(800.0), OnePoleHighPass::new(100.0), x.clone())),
+            Box::new(Filters(
+                OnePoleLowPass::new(800.0),
+                OnePoleHighPass::new(100.0),
+                x.clone(),
+            )),
         ),
         (
             "gains",
-            Box::new(Gains(SmoothedGain::volume(), SmoothedGain::send(), StereoPanner::new(), x.clone())),
+            Box::new(Gains(
+                SmoothedGain::volume(),
+                SmoothedGain::send(),
+                StereoPanner::new(),
+                x.clone(),
+            )),
         ),
         ("taps", Box::new(Taps(EchoTaps::new(), noise(16_000, 3)))),
         ("bus", Box::new(Bus(ReverbBus::new(settings), bus_in))),

@@ -18,7 +18,11 @@ fn input() -> Vec<f32> {
 const CHANGE_BUFFER: usize = 46;
 
 /// Renders `x` in 512-frame buffers, calling `change` before buffer [`CHANGE_BUFFER`].
-fn render_buffers(x: &[f32], mut change: impl FnMut(), mut process: impl FnMut(&[f32], &mut Vec<f32>)) -> Vec<f32> {
+fn render_buffers(
+    x: &[f32],
+    mut change: impl FnMut(),
+    mut process: impl FnMut(&[f32], &mut Vec<f32>),
+) -> Vec<f32> {
     let mut out = Vec::with_capacity(x.len());
     for (b, block) in x.chunks(512).enumerate() {
         if b == CHANGE_BUFFER {
@@ -126,7 +130,10 @@ fn pan_run(smoothed: bool) -> (f32, f32) {
             right.extend(r);
         },
     );
-    (max_adjacent_difference(&left), max_adjacent_difference(&right))
+    (
+        max_adjacent_difference(&left),
+        max_adjacent_difference(&right),
+    )
 }
 
 #[test]
@@ -135,5 +142,8 @@ fn pan_step_is_click_free() {
     let (l, r) = pan_run(true);
     assert!(l < 1.0 / 50.0 && r < 1.0 / 50.0, "{l} {r}");
     let (l, r) = pan_run(false);
-    assert!(l.max(r) > 1.0 / 50.0, "unsmoothed jump not detected: {l} {r}");
+    assert!(
+        l.max(r) > 1.0 / 50.0,
+        "unsmoothed jump not detected: {l} {r}"
+    );
 }

@@ -9,11 +9,11 @@ fn output_never_exceeds_the_ceiling_and_engagements_are_counted() {
     let mut l = sine(200.0, 0.5, 48_000.0, 48_000);
     let mut r = l.clone();
     // Two loud bursts separated by a long quiet stretch.
-    for i in 4800..9600 {
-        l[i] *= 4.0;
+    for x in &mut l[4800..9600] {
+        *x *= 4.0;
     }
-    for i in 30_000..31_000 {
-        r[i] *= 3.0;
+    for x in &mut r[30_000..31_000] {
+        *x *= 3.0;
     }
     lim.process(&mut l, &mut r);
     assert!(l.iter().chain(&r).all(|x| x.abs() <= 0.9));

@@ -8,7 +8,11 @@ use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 const FS: f32 = 48_000.0;
 
 /// Impulse response (left, right) of the bus with `amps[k]` as the impulse into slot `k`.
-fn impulse_response(bus: &mut ReverbBus, amps: [f32; REVERB_SLOTS], seconds: f32) -> (Vec<f32>, Vec<f32>) {
+fn impulse_response(
+    bus: &mut ReverbBus,
+    amps: [f32; REVERB_SLOTS],
+    seconds: f32,
+) -> (Vec<f32>, Vec<f32>) {
     let n = (seconds * FS) as usize;
     let mut left = vec![0.0; n];
     let mut right = vec![0.0; n];
@@ -44,7 +48,10 @@ fn each_slot_t30_within_half_to_1_15_of_nominal() {
             let t30 = schroeder_t30(ch, FS).expect("decays past -35 dB");
             let ratio = t30 / nominal;
             eprintln!("slot {k} {name}: T30 {t30:.3} s, nominal {nominal} s, ratio {ratio:.3}");
-            assert!((0.5..=1.15).contains(&ratio), "slot {k} {name}: T30 {t30} vs {nominal}");
+            assert!(
+                (0.5..=1.15).contains(&ratio),
+                "slot {k} {name}: T30 {t30} vs {nominal}"
+            );
         }
     }
 }
@@ -62,7 +69,11 @@ fn slots_are_normalised_to_unit_energy_times_gain() {
         for ch in [&l, &r] {
             let e: f64 = ch.iter().map(|&x| f64::from(x) * f64::from(x)).sum();
             let rel = e / (g * g);
-            assert!((rel - 1.0).abs() < 1e-3, "slot {k}: energy {e} vs {}", g * g);
+            assert!(
+                (rel - 1.0).abs() < 1e-3,
+                "slot {k}: energy {e} vs {}",
+                g * g
+            );
         }
     }
 }
@@ -84,7 +95,12 @@ fn tail_goes_idle_and_zeroes_after_silence() {
     // 0.15 s decay: -180 dB after 0.45 s.
     let (l, r) = impulse_response(&mut bus, [0.0; REVERB_SLOTS], 1.0);
     assert!(bus.is_idle());
-    assert!(l[l.len() - 100..].iter().chain(&r[r.len() - 100..]).all(|&x| x == 0.0));
+    assert!(
+        l[l.len() - 100..]
+            .iter()
+            .chain(&r[r.len() - 100..])
+            .all(|&x| x == 0.0)
+    );
 }
 
 #[test]
@@ -106,7 +122,11 @@ fn loop_filter_shortens_high_frequency_decay() {
 /// Frames after the impulse when the tail is fully built up: the longest pre-delay plus
 /// the longest comb plus the allpass spread.
 fn build_up_frames(settings: &ReverbBusSettings) -> usize {
-    let pre = settings.slots.iter().map(|s| s.pre_delay_s).fold(0.0, f32::max);
+    let pre = settings
+        .slots
+        .iter()
+        .map(|s| s.pre_delay_s)
+        .fold(0.0, f32::max);
     let comb = COMB_DELAYS_S.iter().copied().fold(0.0, f32::max);
     ((pre + comb + 0.02) * FS) as usize
 }
@@ -147,4 +167,3 @@ proptest! {
         }
     }
 }
-

@@ -22,7 +22,10 @@ fn impulse_response(fs: f32, gain: f32, hf: f32, n: usize) -> Vec<f32> {
 fn worst_error_db(fs: f32, gain: f32, hf: f32) -> f64 {
     let n = 1 << 16;
     let ir = impulse_response(fs, gain, hf, n);
-    let mut spec: Vec<Complex<f64>> = ir.iter().map(|&x| Complex::new(f64::from(x), 0.0)).collect();
+    let mut spec: Vec<Complex<f64>> = ir
+        .iter()
+        .map(|&x| Complex::new(f64::from(x), 0.0))
+        .collect();
     FftPlanner::new().plan_fft_forward(n).process(&mut spec);
     let bin_hz = f64::from(fs) / n as f64;
     let mut worst = 0.0f64;
@@ -68,14 +71,19 @@ fn analytic_response_has_gain_below_and_gain_times_hf_above() {
     let high = OcclusionShelf::analytic_magnitude(48_000.0, 20_000.0, g, h);
     assert!((low / f64::from(g) - 1.0).abs() < 0.01, "{low}");
     // Two one-poles at 1 kHz leave ~-26 dB of lp at 20 kHz, so above ≈ gain·(hf + lp).
-    assert!(high < f64::from(g) * 0.1 && high > f64::from(g * h), "{high}");
+    assert!(
+        high < f64::from(g) * 0.1 && high > f64::from(g * h),
+        "{high}"
+    );
 }
 
 #[test]
 fn unity_is_an_exact_bypass() {
     let mut shelf = OcclusionShelf::new();
     assert!(shelf.is_bypassed());
-    let input: Vec<f32> = (0..1000).map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0).collect();
+    let input: Vec<f32> = (0..1000)
+        .map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0)
+        .collect();
     let mut buf = input.clone();
     shelf.process(&mut buf);
     assert_eq!(buf, input);
@@ -116,4 +124,41 @@ fn nan_and_out_of_range_targets_are_contained() {
     let mut buf = vec![1.0f32; 48_000];
     shelf.process(&mut buf);
     assert!(buf.iter().all(|x| x.is_finite()));
+}
+
+/// RMS of `shelf(sine)` over the last second of two, relative to the input RMS, in dB.
+fn sine_gain_db(freq: f32, gain: f32, hf: f32) -> f64 {
+    let fs = 48_000.0;
+    let x = resound_dsp::analysis::sine(freq, 0.5, fs, 96_000);
+    let mut y = x.clone();
+    let mut shelf = OcclusionShelf::new();
+    shelf.set_immediate(gain, hf);
+    for b in y.chunks_mut(512) {
+        shelf.process(b);
+    }
+    let e = |v: &[f32]| {
+        v[48_000..]
+            .iter()
+            .map(|&s| f64::from(s) * f64::from(s))
+            .sum::<f64>()
+    };
+    10.0 * (e(&y) / e(&x)).log10()
+}
+
+#[test]
+fn sine_levels_follow_the_response_with_hf_0_0025() {
+    // acoustics.md §4 mixer test, here at dsp level: 8 kHz follows the shelf response
+    // within 1 dB; 100 Hz changes by `gain` within 0.5 dB.
+    let (gain, hf) = (0.8f32, 0.0025f32);
+    let at_8k = sine_gain_db(8000.0, gain, hf);
+    let expect_8k = 20.0 * OcclusionShelf::analytic_magnitude(48_000.0, 8000.0, gain, hf).log10();
+    assert!((at_8k - expect_8k).abs() < 1.0, "{at_8k} vs {expect_8k}");
+    let at_100 = sine_gain_db(100.0, gain, hf);
+    let expect_100 = 20.0 * f64::from(gain).log10();
+    assert!(
+        (at_100 - expect_100).abs() < 0.5,
+        "{at_100} vs {expect_100}"
+    );
+    // Sanity: the highs really are cut by tens of dB.
+    assert!(at_8k < -30.0, "{at_8k}");
 }

@@ -2,8 +2,8 @@
 
 use resound_dsp::analysis::{all_finite, has_denormal};
 use resound_dsp::{
-    EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS, ReverbBus,
-    ReverbBusSettings, TapParams,
+    EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS,
+    ReverbBus, ReverbBusSettings, TapParams,
 };
 
 const FS: f32 = 48_000.0;
@@ -19,7 +19,10 @@ fn impulse() -> Vec<f32> {
 fn check(name: &str, out: &[f32]) {
     assert!(all_finite(out), "{name}: non-finite output");
     assert!(!has_denormal(out), "{name}: denormal output");
-    assert!(out.iter().any(|&x| x != 0.0), "{name}: silent (test would be vacuous)");
+    assert!(
+        out.iter().any(|&x| x != 0.0),
+        "{name}: silent (test would be vacuous)"
+    );
 }
 
 #[test]
@@ -78,14 +81,30 @@ fn filters_ten_seconds_after_an_impulse() {
 fn taps_ten_seconds_after_an_impulse() {
     let mut taps = EchoTaps::new();
     taps.set_taps(&[
-        TapParams { delay_s: 0.1, level: 0.8, hf_gain: 0.01, pan: 0.3 },
-        TapParams { delay_s: 0.5, level: 0.5, hf_gain: 0.5, pan: -0.3 },
+        TapParams {
+            delay_s: 0.1,
+            level: 0.8,
+            hf_gain: 0.01,
+            pan: 0.3,
+        },
+        TapParams {
+            delay_s: 0.5,
+            level: 0.5,
+            hf_gain: 0.5,
+            pan: -0.3,
+        },
     ]);
     let source = [1.0f32];
     let (mut l, mut r) = (vec![0.0f32; FRAMES], vec![0.0f32; FRAMES]);
     for start in (0..FRAMES).step_by(BLOCK) {
         let end = (start + BLOCK).min(FRAMES);
-        taps.mix(&source, start as f64, 1.0, &mut l[start..end], &mut r[start..end]);
+        taps.mix(
+            &source,
+            start as f64,
+            1.0,
+            &mut l[start..end],
+            &mut r[start..end],
+        );
     }
     check("taps L", &l);
     check("taps R", &r);

@@ -6,7 +6,12 @@ use resound_dsp::{EchoTaps, MAX_TAPS, TapParams};
 const FS: f32 = 48_000.0;
 
 fn tap(delay_s: f32, level: f32) -> TapParams {
-    TapParams { delay_s, level, hf_gain: 1.0, pan: 0.0 }
+    TapParams {
+        delay_s,
+        level,
+        hf_gain: 1.0,
+        pan: 0.0,
+    }
 }
 
 /// Renders `frames` output frames of `taps` over `source` at `step`, 512-frame buffers.
@@ -14,7 +19,13 @@ fn render(taps: &mut EchoTaps, source: &[f32], step: f64, frames: usize) -> (Vec
     let (mut l, mut r) = (vec![0.0f32; frames], vec![0.0f32; frames]);
     for start in (0..frames).step_by(512) {
         let end = (start + 512).min(frames);
-        taps.mix(source, start as f64 * step, step, &mut l[start..end], &mut r[start..end]);
+        taps.mix(
+            source,
+            start as f64 * step,
+            step,
+            &mut l[start..end],
+            &mut r[start..end],
+        );
     }
     (l, r)
 }
@@ -22,7 +33,9 @@ fn render(taps: &mut EchoTaps, source: &[f32], step: f64, frames: usize) -> (Vec
 fn argmax(x: &[f32]) -> usize {
     x.iter()
         .enumerate()
-        .fold((0, 0.0f32), |(bi, bv), (i, &v)| if v.abs() > bv { (i, v.abs()) } else { (bi, bv) })
+        .fold((0, 0.0f32), |(bi, bv), (i, &v)| {
+            if v.abs() > bv { (i, v.abs()) } else { (bi, bv) }
+        })
         .0
 }
 
@@ -32,7 +45,12 @@ fn tap_lands_on_its_exact_frame() {
     let mut source = vec![0.0f32; 20_000];
     source[0] = 1.0;
     let mut taps = EchoTaps::new();
-    taps.set_taps(&[TapParams { delay_s: 0.15, level: 1.0, hf_gain: 1.0, pan: -1.0 }]);
+    taps.set_taps(&[TapParams {
+        delay_s: 0.15,
+        level: 1.0,
+        hf_gain: 1.0,
+        pan: -1.0,
+    }]);
     let (l, r) = render(&mut taps, &source, 1.0, 20_000);
     assert_eq!(argmax(&l), 7200);
     // 0.15f32 · 48000 = 7200.0003 frames: 3e-4 of the pulse goes to the next frame.
@@ -47,7 +65,10 @@ fn tap_lands_on_its_exact_frame() {
     let frac = (d - d.floor()) as f32;
     let g = std::f32::consts::FRAC_1_SQRT_2;
     let (a, b) = (l[i], l[i + 1]);
-    assert!((a - g * (1.0 - frac)).abs() < 1e-4 && (b - g * frac).abs() < 1e-4, "{i} {frac} {a} {b}");
+    assert!(
+        (a - g * (1.0 - frac)).abs() < 1e-4 && (b - g * frac).abs() < 1e-4,
+        "{i} {frac} {a} {b}"
+    );
 }
 
 #[test]
@@ -58,7 +79,12 @@ fn delay_is_in_output_time_for_any_resampling_step() {
     source[100] = 1.0;
     let mut taps = EchoTaps::new();
     taps.prepare(FS, 512);
-    taps.set_taps(&[TapParams { delay_s: 0.08, level: 1.0, hf_gain: 1.0, pan: 1.0 }]);
+    taps.set_taps(&[TapParams {
+        delay_s: 0.08,
+        level: 1.0,
+        hf_gain: 1.0,
+        pan: 1.0,
+    }]);
     let (_, r) = render(&mut taps, &source, 0.5, 12_000);
     assert_eq!(argmax(&r), 200 + 3840);
 }
@@ -67,16 +93,30 @@ fn delay_is_in_output_time_for_any_resampling_step() {
 fn new_set_fades_in_over_50_ms_and_old_set_fades_out() {
     let source = vec![1.0f32; 48_000];
     let mut taps = EchoTaps::new();
-    taps.set_taps(&[TapParams { delay_s: 0.0, level: 1.0, hf_gain: 1.0, pan: -1.0 }]);
+    taps.set_taps(&[TapParams {
+        delay_s: 0.0,
+        level: 1.0,
+        hf_gain: 1.0,
+        pan: -1.0,
+    }]);
     let (l, _) = render(&mut taps, &source, 1.0, 4800);
     assert!(l[0] < 0.01);
     assert!((l[1200] - 0.5).abs() < 0.01, "{}", l[1200]);
     assert!((l[2400] - 1.0).abs() < 1e-6 && (l[4799] - 1.0).abs() < 1e-6);
     // A tap 10 ms away is a new tap: the old one fades out, the new one in.
-    taps.set_taps(&[TapParams { delay_s: 0.01, level: 1.0, hf_gain: 1.0, pan: -1.0 }]);
+    taps.set_taps(&[TapParams {
+        delay_s: 0.01,
+        level: 1.0,
+        hf_gain: 1.0,
+        pan: -1.0,
+    }]);
     assert_eq!(taps.active_count(), 2);
     let (l, _) = render(&mut taps, &source, 1.0, 4800);
-    assert!((l[1200] - 1.0).abs() < 1e-5, "cross-fade keeps the level: {}", l[1200]);
+    assert!(
+        (l[1200] - 1.0).abs() < 1e-5,
+        "cross-fade keeps the level: {}",
+        l[1200]
+    );
     assert_eq!(taps.active_count(), 1, "the faded tap is freed");
 }
 
@@ -99,9 +139,24 @@ fn at_most_six_taps_and_bad_values_are_contained() {
     taps.set_taps(&many);
     assert_eq!(taps.active_count(), MAX_TAPS);
     taps.set_taps(&[
-        TapParams { delay_s: f32::NAN, level: 1.0, hf_gain: 1.0, pan: 0.0 },
-        TapParams { delay_s: f32::INFINITY, level: f32::NAN, hf_gain: f32::NAN, pan: f32::NAN },
-        TapParams { delay_s: 0.1, level: f32::INFINITY, hf_gain: -3.0, pan: 9.0 },
+        TapParams {
+            delay_s: f32::NAN,
+            level: 1.0,
+            hf_gain: 1.0,
+            pan: 0.0,
+        },
+        TapParams {
+            delay_s: f32::INFINITY,
+            level: f32::NAN,
+            hf_gain: f32::NAN,
+            pan: f32::NAN,
+        },
+        TapParams {
+            delay_s: 0.1,
+            level: f32::INFINITY,
+            hf_gain: -3.0,
+            pan: 9.0,
+        },
     ]);
     let source = sine(440.0, 1.0, FS, 48_000);
     let (l, r) = render(&mut taps, &source, 1.0, 48_000);
@@ -159,8 +214,18 @@ fn air_filter_darkens_the_tap() {
     let mut bright = EchoTaps::new();
     bright.set_taps(&[tap(0.01, 1.0)]);
     let mut dark = EchoTaps::new();
-    dark.set_taps(&[TapParams { delay_s: 0.01, level: 1.0, hf_gain: 0.1, pan: 0.0 }]);
-    let e = |t: &mut EchoTaps| render(t, &source, 1.0, 48_000).0[24_000..].iter().map(|x| x * x).sum::<f32>();
+    dark.set_taps(&[TapParams {
+        delay_s: 0.01,
+        level: 1.0,
+        hf_gain: 0.1,
+        pan: 0.0,
+    }]);
+    let e = |t: &mut EchoTaps| {
+        render(t, &source, 1.0, 48_000).0[24_000..]
+            .iter()
+            .map(|x| x * x)
+            .sum::<f32>()
+    };
     let ratio_db = 10.0 * (e(&mut dark) / e(&mut bright)).log10();
     // One-pole with 5 kHz gain 0.1 → fc = 503 Hz → about -24 dB at 8 kHz.
     assert!(ratio_db < -20.0 && ratio_db > -30.0, "{ratio_db}");
