@@ -38,6 +38,7 @@
 //! - [`instance`] — `IntermitSound` and `ConstantSound`.
 //! - [`ambient`] — the `Ambient` object: gather, lifecycle and tick.
 //! - [`event`] — what the runtime emits.
+//! - [`voice_pool`] — the retail 16-voice pool (`PlaySoundInternal`), for engines that want it.
 //! - [`walk`] — scripted paths (`PATH.json`) driven frame by frame.
 
 pub mod ambient;
@@ -49,6 +50,7 @@ pub mod region;
 pub mod rng;
 pub mod sound_manager;
 pub mod source;
+pub mod voice_pool;
 pub mod walk;
 pub mod weight;
 

@@ -14,7 +14,11 @@
 //! - parameters are clamped to documented ranges, NaN is ignored or replaced, and
 //!   outputs are finite for finite inputs;
 //! - parameter changes ramp (see [`smoothing`]) on a fixed 64-frame grid, so a signal
-//!   processed in one block, in any split, or sample by sample gives identical bits.
+//!   processed in one block, in any split, or sample by sample gives identical bits
+//!   (for [`EchoTaps`] and [`render_linear`] when the caller's split positions are exact
+//!   in 32.32 fixed point, e.g. an integer frame count times a dyadic step);
+//! - hot loops run over plain `f32` slices without bounds checks in their inner loops;
+//!   the only serial parts are the filter recursions.
 //!
 //! # Contents
 //!
@@ -25,12 +29,12 @@
 //! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
 //! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
 //! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
-//! | [`interpolate`] | [`read_linear`], [`render_linear`] (+ looping variants): linear-interpolation resampling with `f64` positions |
+//! | [`interpolate`] | [`read_linear`], [`render_linear`] (+ looping variants): linear-interpolation resampling, `f64` positions in 32.32 fixed point, zero outside the buffer |
 //! | [`tap`] | [`EchoTaps`] (`set_taps(&[TapParams])`, `mix(source, position, step, left, right)`, `max_delay_s`), [`TapParams`] |
 //! | [`reverb`] | [`ReverbBus`] (`mix([&[f32]; 4], left, right)`, idle skip), [`ReverbBusSettings`], [`ReverbSlotSettings`] |
 //! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |
 //! | [`denormal`] | [`flush`] (branch-free epsilon flush), [`flush_small`], [`is_denormal`] |
-//! | [`analysis`] | test/measurement helpers (allocate): sine, max adjacent difference, Schroeder T30, window energies |
+//! | [`analysis`] | test/measurement helpers (allocate; not for the audio thread): [`analysis::sine`], [`analysis::max_adjacent_difference`] (click measure), [`analysis::schroeder_t30`], [`analysis::window_energies`], [`analysis::has_denormal`] |
 //!
 //! Denormals are flushed arithmetically ([`denormal`]); no FTZ/DAZ flag is set.
 

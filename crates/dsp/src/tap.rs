@@ -4,7 +4,13 @@
 //! No delay lines: the voice's whole decoded buffer is the history. A new tap set fades
 //! in over 50 ms ([`TAP_FADE_S`]); a tap within 3 ms ([`TAP_MATCH_S`]) of a sounding
 //! tap keeps that tap's delay and only moves its level and pan (50 ms ramp); taps
-//! missing from the new set fade out over 50 ms and are then freed.
+//! missing from the new set fade out over 50 ms and are then freed. If a set arrives while
+//! all [`TAP_SLOTS`] slots are busy (two re-rankings within 50 ms), the quietest fading tap
+//! is cut.
+//!
+//! Per 64-frame piece, `mix` reads every tap with [`render_linear`] (a contiguous fast path
+//! for step 1), runs the air low-passes four taps side by side (the only serial part), and
+//! adds the ramped, panned result with vectorisable loops.
 
 use crate::denormal::flush_small;
 use crate::gain::{MAX_GAIN, mix_ramp};
@@ -224,7 +230,8 @@ impl EchoTaps {
     /// `source` is the voice's decoded mono buffer, `position` its playback position (in
     /// source frames, may be past the end during the tail) at the first output frame, and
     /// `step` the source frames per output frame. Tap `k` reads
-    /// `position + i·step − delay_k·sample_rate·step` at output frame `i`.
+    /// `position + i·step − delay_k·sample_rate·step` at output frame `i` (so its delay is
+    /// in output time whatever the resampling step). Non-finite `position`/`step` add nothing.
     pub fn mix(
         &mut self,
         source: &[f32],

@@ -33,6 +33,14 @@ fn rebuild_and_walk_on_the_fixture_world() {
     let text = format_rebuild(&pos, &r, &a.snapshot(), &ev);
     assert!(text.contains("landblocks: 9 gathered, 0 missing"), "{text}");
     assert!(text.contains("total weight"));
+    let doc = rebuild_doc(&pos, &r, &a.snapshot(), &ev, &portal);
+    assert_eq!(doc["rebuild"]["land_blocks"].as_array().unwrap().len(), 9);
+    assert!(doc["snapshot"]["total_sound_count"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        doc["snapshot"]["sounds"].as_array().unwrap().len(),
+        a.sounds().len()
+    );
+    assert!(doc["sound_table_loads"].as_u64().unwrap() >= 1);
     // the shipped example path walks the fixture world
     let walk = read_walk(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/ambient/examples-data/walk.json"),

@@ -103,14 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let snapshot = ambient.snapshot();
         if args.json {
-            let doc = serde_json::json!({
-                "position": pos,
-                "rebuild": rebuild,
-                "snapshot": snapshot,
-                "events": events,
-                "sound_table_loads": portal.loads.saturating_sub(1),
-                "sound_table_releases": portal.releases,
-            });
+            let doc = rebuild_doc(&pos, &rebuild, &snapshot, &events, &portal);
             emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
         } else {
             emit(&format_rebuild(&pos, &rebuild, &snapshot, &events))?;
@@ -139,6 +132,25 @@ fn emit(text: &str) -> anyhow::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("writing to stdout"),
     }
+}
+
+/// The `--at --json` document.
+fn rebuild_doc<R>(
+    pos: &Position,
+    rebuild: &Rebuild,
+    snapshot: &AmbientSnapshot,
+    events: &[AmbientEvent],
+    portal: &DatSource<R>,
+) -> serde_json::Value {
+    serde_json::json!({
+        "position": pos,
+        "rebuild": rebuild,
+        "snapshot": snapshot,
+        "events": events,
+        // the portal source also loaded the Region
+        "sound_table_loads": portal.loads.saturating_sub(1),
+        "sound_table_releases": portal.releases,
+    })
 }
 
 fn open(path: &Path) -> anyhow::Result<DatSource<BufReader<File>>> {

@@ -89,7 +89,19 @@ fn axis_t(cell: i32, o: f64, inv: f64, step: i32) -> f64 {
 #[inline]
 fn floor_i32(x: f64) -> i32 {
     let i = x as i32;
-    if f64::from(i) > x { i - 1 } else { i }
+    i - i32::from(f64::from(i) > x)
+}
+
+fn is_skippable(class: SectionClass) -> bool {
+    matches!(class, SectionClass::Empty | SectionClass::Unknown)
+}
+
+fn include(touched: &mut Option<SectionBox>, s: [i32; 3]) {
+    let s = IVec3::from_array(s);
+    match touched {
+        Some(b) => b.include(s),
+        None => *touched = Some(SectionBox::of(s)),
+    }
 }
 
 /// Walks the cells of the ray `origin + t·dir`, `0 ≤ t ≤ max_t` (`dir` unit for `t` in
@@ -175,8 +187,9 @@ where
     let mut used: u64 = 0;
     let mut t = 0.0f64;
     let mut axis: Option<usize> = None;
+    let sdelta = t_delta.map(|x| x * f64::from(SECTION_SIZE));
     stats.end = 'outer: loop {
-        // Entering a new section.
+        // Entering a new section at `cell`.
         if t > max_t {
             break WalkEnd::Reached;
         }
@@ -184,57 +197,77 @@ where
         if c.abs().max_element() >= WORLD_LIMIT {
             break WalkEnd::LeftWorld;
         }
-        let s = section_of(c);
-        let (class, cells_ref) = probe.section_view(s);
-        match &mut stats.touched {
-            Some(b) => b.include(s),
-            None => stats.touched = Some(SectionBox::of(s)),
-        }
-        let lo = (s * SECTION_SIZE).to_array();
-        let hi = [
-            lo[0] + SECTION_SIZE,
-            lo[1] + SECTION_SIZE,
-            lo[2] + SECTION_SIZE,
-        ];
-        if matches!(class, SectionClass::Empty | SectionClass::Unknown) {
-            if left == 0 {
-                break WalkEnd::BudgetExhausted;
-            }
-            left -= 1;
-            used += 1;
-            stats.skipped_sections += 1;
-            if class == SectionClass::Unknown {
-                stats.met_unknown = true;
-                stats.unknown_steps += 1;
-            }
-            // Jump to the first cell beyond this section.
-            let mut exit = [f64::INFINITY; 3];
+        let mut s = section_of(c).to_array();
+        let (mut class, mut cells_ref) = probe.section_view(IVec3::from_array(s));
+        include(&mut stats.touched, s);
+        if is_skippable(class) {
+            // Section-level DDA through Empty/Unknown sections: one step (and one cell of
+            // budget) per section, until a section that must be walked cell by cell.
+            let lo = s.map(|v| v * SECTION_SIZE);
+            let mut st = [0.0f64; 3];
             for a in 0..3 {
-                exit[a] = match step[a] {
-                    1 => (f64::from(hi[a]) - o[a]) * inv[a],
+                st[a] = match step[a] {
+                    1 => (f64::from(lo[a] + SECTION_SIZE) - o[a]) * inv[a],
                     -1 => (f64::from(lo[a]) - o[a]) * inv[a],
                     _ => f64::INFINITY,
                 };
             }
-            let t_exit = exit[0].min(exit[1]).min(exit[2]);
-            if t_exit.is_nan() || t_exit > max_t {
-                break WalkEnd::Reached;
-            }
-            let mut first_axis = None;
-            for a in 0..3 {
-                if exit[a] <= t_exit {
-                    cell[a] = if step[a] > 0 { hi[a] } else { lo[a] - 1 };
-                    first_axis.get_or_insert(a);
-                } else {
-                    // Still inside the section on this axis: clamp against rounding.
-                    cell[a] = floor_i32(o[a] + d[a] * t_exit).clamp(lo[a], hi[a] - 1);
+            loop {
+                if left == 0 {
+                    break 'outer WalkEnd::BudgetExhausted;
                 }
-                t_max[a] = axis_t(cell[a], o[a], inv[a], step[a]);
+                left -= 1;
+                used += 1;
+                stats.skipped_sections += 1;
+                if class == SectionClass::Unknown {
+                    stats.met_unknown = true;
+                    stats.unknown_steps += 1;
+                }
+                // Nearest section face (lowest axis on ties; a corner is crossed in steps).
+                let t_exit = st[0].min(st[1]).min(st[2]);
+                if t_exit.is_nan() || t_exit > max_t {
+                    break 'outer WalkEnd::Reached;
+                }
+                let x_min = st[0] <= st[1] && st[0] <= st[2];
+                let y_min = !x_min && st[1] <= st[2];
+                let a = if x_min {
+                    0
+                } else if y_min {
+                    1
+                } else {
+                    2
+                };
+                s[a] += step[a];
+                st[a] += sdelta[a];
+                if s[a].abs() >= WORLD_LIMIT / SECTION_SIZE {
+                    break 'outer WalkEnd::LeftWorld;
+                }
+                (class, cells_ref) = probe.section_view(IVec3::from_array(s));
+                include(&mut stats.touched, s);
+                t = t_exit.max(t);
+                axis = Some(a);
+                if !is_skippable(class) {
+                    // Entry cell: the face cell on the crossed axis, the others from the
+                    // entry point, clamped into the section against rounding.
+                    let lo = s.map(|v| v * SECTION_SIZE);
+                    for b in 0..3 {
+                        cell[b] = if b == a {
+                            if step[b] > 0 {
+                                lo[b]
+                            } else {
+                                lo[b] + SECTION_SIZE - 1
+                            }
+                        } else {
+                            floor_i32(o[b] + d[b] * t).clamp(lo[b], lo[b] + SECTION_SIZE - 1)
+                        };
+                        t_max[b] = axis_t(cell[b], o[b], inv[b], step[b]);
+                    }
+                    break;
+                }
             }
-            t = t_exit.max(t);
-            axis = first_axis;
-            continue;
         }
+        let lo = s.map(|v| v * SECTION_SIZE);
+        let hi = lo.map(|v| v + SECTION_SIZE);
         // Walk the cells of a Full or Mixed section, with the DDA state in scalars so that the
         // axis choice compiles to conditional moves (it is data-dependent: as a branch it
         // mispredicts) and the loop-carried chain stays in registers.

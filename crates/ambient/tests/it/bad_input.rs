@@ -214,7 +214,16 @@ fn nan_positions_and_values() {
 fn random_hostile_worlds_never_panic() {
     let mut rng = resound_ambient::rng::Ran2::new(4242);
     let mut pick = |n: u32| ((rng.rand() * f64::from(n)) as u32).min(n - 1);
-    let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -3.0, 0.0, 1e30, 0.5, 7.0];
+    let specials = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -3.0,
+        0.0,
+        1e30,
+        0.5,
+        7.0,
+    ];
     for _ in 0..40 {
         let mut r = fixture::region();
         for d in &mut r.sound_info.as_mut().unwrap().stb_desc {
@@ -256,7 +265,14 @@ fn random_hostile_worlds_never_panic() {
                 pick(192) as f32,
                 pick(400) as f32,
             );
-            let _ = a.change_position(&Position::new(cell, o), pick(2) == 0, now, &mut t, &mut lb, &mut ev);
+            let _ = a.change_position(
+                &Position::new(cell, o),
+                pick(2) == 0,
+                now,
+                &mut t,
+                &mut lb,
+                &mut ev,
+            );
             now += f64::from(pick(100)) * 0.05;
             a.use_time(if step == 7 { f64::NAN } else { now }, &mut ev);
             assert!(a.queue().len() <= a.sounds().len());

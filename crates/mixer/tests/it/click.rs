@@ -71,6 +71,10 @@ fn check(name: &str, freq: f32, looping: bool, a: VoiceParams, b: VoiceParams, s
     assert!(sl.iter().chain(&sr).all(|x| x.is_finite()));
     for (ch, s, a, b) in [("left", &sl, &al, &bl), ("right", &sr, &ar, &br)] {
         let e = excess(s, a, b);
+        eprintln!(
+            "{name} {ch}: excess {e:.2e}, bound step/50 = {:.2e}",
+            step / 50.0
+        );
         assert!(
             e < step / 50.0,
             "{name} {ch}: excess {e} ≥ step/50 = {}",
@@ -97,7 +101,8 @@ fn measure_catches_an_unsmoothed_step() {
 fn occlusion_gain_step_is_click_free() {
     let a = VoiceParams::default();
     let b = VoiceParams { gain: 0.25, ..a };
-    check("gain", 40.0, true, a, b, 0.75);
+    check("gain down", 40.0, true, a, b, 0.75);
+    check("gain up", 40.0, true, b, a, 0.75);
 }
 
 #[test]
@@ -111,7 +116,8 @@ fn volume_step_is_click_free() {
 fn hf_step_is_click_free() {
     let a = VoiceParams::default();
     let b = VoiceParams { hf: 0.0025, ..a };
-    check("hf", 4000.0, true, a, b, 1.0 - 0.0025);
+    check("hf down", 4000.0, true, a, b, 1.0 - 0.0025);
+    check("hf up", 4000.0, true, b, a, 1.0 - 0.0025);
 }
 
 #[test]

@@ -1,0 +1,154 @@
+//! Proves mechanically that no processor allocates or frees after `new`/`prepare`
+//! (STYLE.md §2 item 6, at dsp level). A separate test binary, because the counting
+//! allocator is process-global.
+
+// A `GlobalAlloc` implementation is unsafe by definition; this one only forwards to the
+// system allocator and counts calls made by the test's own thread.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use resound_dsp::{
+    EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS,
+    ReverbBus, ReverbBusSettings, SmoothedGain, StereoPanner, TapParams, render_linear,
+    render_linear_looping,
+};
+
+struct Counting;
+
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static WATCHED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note() {
+    if WATCHED.try_with(Cell::get).unwrap_or(false) {
+        CALLS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+// SAFETY: every call is forwarded unchanged to `System`.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `f` and returns how many allocator calls it made on this thread.
+fn count(f: impl FnOnce()) -> usize {
+    let before = CALLS.load(Ordering::Relaxed);
+    WATCHED.with(|w| w.set(true));
+    f();
+    WATCHED.with(|w| w.set(false));
+    CALLS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn processing_never_allocates() {
+    // Setup (allowed to allocate).
+    let fs = 48_000.0;
+    let block = 512;
+    let source: Vec<f32> = (0..96_000)
+        .map(|i| ((i * 7919) % 2000) as f32 / 1000.0 - 1.0)
+        .collect();
+    let mut shelf = OcclusionShelf::new();
+    shelf.prepare(fs, block);
+    let mut lp = OnePoleLowPass::new(300.0);
+    let mut hp = OnePoleHighPass::new(300.0);
+    let mut send = SmoothedGain::send();
+    let mut pan = StereoPanner::new();
+    let mut taps = EchoTaps::new();
+    taps.prepare(fs, block);
+    let mut bus = ReverbBus::new(ReverbBusSettings::default());
+    bus.prepare(fs, block);
+    let mut lim = PeakLimiter::default();
+    let mut buf = vec![0.0f32; block];
+    let mut voice = vec![0.0f32; block];
+    let mut sends: Vec<Vec<f32>> = vec![vec![0.0f32; block]; REVERB_SLOTS];
+    let (mut l, mut r) = (vec![0.0f32; block], vec![0.0f32; block]);
+    let sets = [
+        [
+            TapParams {
+                delay_s: 0.05,
+                level: 0.3,
+                hf_gain: 0.2,
+                pan: -0.5,
+            },
+            TapParams {
+                delay_s: 0.2,
+                level: 0.2,
+                hf_gain: 0.9,
+                pan: 0.5,
+            },
+        ],
+        [
+            TapParams {
+                delay_s: 0.051,
+                level: 0.5,
+                hf_gain: 0.3,
+                pan: -0.4,
+            },
+            TapParams {
+                delay_s: 0.4,
+                level: 0.1,
+                hf_gain: 0.05,
+                pan: 0.9,
+            },
+        ],
+    ];
+
+    let calls = count(|| {
+        for b in 0..200 {
+            let pos = (b * block) as f64 * 0.75;
+            if b % 10 == 0 {
+                let k = (b / 10) % 2;
+                shelf.set_targets(0.3 + 0.3 * k as f32, 0.01 + 0.5 * k as f32);
+                send.set_target(0.5 * k as f32);
+                pan.set_target(k as f32 - 0.5, 0.9);
+                taps.set_taps(&sets[k]);
+                lp.set_cutoff(200.0 + 100.0 * k as f32);
+            }
+            render_linear(&source, pos, 0.75, &mut voice);
+            render_linear_looping(&source, pos, 1.25, &mut buf);
+            shelf.process(&mut voice);
+            lp.process(&mut buf);
+            hp.process(&mut buf);
+            for s in sends.iter_mut() {
+                s.fill(0.0);
+                send.mix(&voice, s);
+            }
+            l.fill(0.0);
+            r.fill(0.0);
+            pan.mix(&voice, &mut l, &mut r);
+            taps.mix(&source, pos, 0.75, &mut l, &mut r);
+            let ins: [&[f32]; REVERB_SLOTS] = core::array::from_fn(|k| sends[k].as_slice());
+            bus.mix(ins, &mut l, &mut r);
+            lim.process(&mut l, &mut r);
+        }
+        shelf.reset();
+        taps.reset();
+        bus.reset();
+        lim.reset();
+    });
+    assert_eq!(calls, 0, "allocator calls while processing");
+    // The counter works: an allocation inside `count` is seen.
+    assert!(count(|| drop(std::hint::black_box(vec![1u8; 16]))) >= 1);
+}
