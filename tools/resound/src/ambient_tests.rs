@@ -1,3 +1,4 @@
+//! Tests of `resound ambient` (included from `cmd_ambient.rs`).
 use super::*;
 
 #[test]

@@ -1,3 +1,4 @@
+//! Unit tests of `ambient`, each named after the retail function it checks.
 use glam::Vec3;
 use resound_datformat::record::LandBlock;
 

@@ -1,3 +1,4 @@
+//! Unit tests of `geometry`, each named after the retail function it checks.
 use super::*;
 
 /// `Position::get_offset` @ 0x509F60 / `LandDefs::get_block_offset` @ 0x43E630.

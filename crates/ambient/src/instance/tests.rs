@@ -1,3 +1,4 @@
+//! Unit tests of `instance`, each named after the retail function it checks.
 use glam::Vec3;
 
 use super::*;

@@ -1,3 +1,4 @@
+//! Unit tests of `queue`, each named after the retail function it checks.
 use super::*;
 
 /// `PQueueArray::Insert` @ 0x540DD0 / `RemoveMin` @ 0x540E50: 8 equal keys pop 0,7,6,5,4,3,2,1.

@@ -1,3 +1,4 @@
+//! Unit tests of `region`, each named after the retail function it checks.
 use std::sync::Arc;
 
 use super::*;

@@ -1,3 +1,4 @@
+//! Unit tests of `rng`, each named after the retail function it checks.
 use super::*;
 
 /// `Random::rand` @ 0x42C4xx (HR `PORTAL/random/Random.c`): the textbook ran2 sequence.

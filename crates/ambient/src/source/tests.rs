@@ -1,3 +1,4 @@
+//! Unit tests of `source`, each named after the retail function it checks.
 use super::*;
 
 #[test]

@@ -1,3 +1,4 @@
+//! Unit tests of `voice_pool`, each named after the retail function it checks.
 use super::*;
 
 /// `SoundManager::PlaySoundInternal` @ 0x54FEC0: 16 voices; the 17th simultaneous sound is

@@ -1,3 +1,4 @@
+//! Unit tests of `walk`, each named after the retail function it checks.
 use super::*;
 
 fn wp(t: f64, cell: u32, origin: [f32; 3]) -> Waypoint {

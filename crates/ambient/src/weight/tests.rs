@@ -1,3 +1,4 @@
+//! Unit tests of `weight`, each named after the retail function it checks.
 use super::*;
 
 /// `Ambient::CalcWeight` @ 0x00550DD0 at 10/20/60/120/121 m.
