@@ -11,10 +11,12 @@ use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use glam::{DVec3, IVec3};
+use resound_acoustics::queue::{Evaluator, Job, QueueSettings};
 use resound_acoustics::ray::dda::{Flow, walk, walk_solid};
 use resound_acoustics::scene::Scene;
 use resound_acoustics::{
-    Absent, AcousticModel, Budget, Cell, MaterialTable, OwnModel, Paths, SoundRequest, WorldStore,
+    Absent, AcousticModel, Budget, Cell, MaterialTable, Mode, OwnModel, Paths, SoundRequest,
+    WorldStore,
 };
 
 fn scene(text: &str) -> (Scene, WorldStore) {
@@ -147,6 +149,44 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
     };
     c.bench_function("occlusion_9_paths_w2", |b| {
         b.iter(|| model.direct(black_box(&ww), &wreq, &mut Budget::unlimited()))
+    });
+
+    // Scene C: 100 loops + 8 clicks through the queue, fresh caches, until drained.
+    let (cs, cw) = scene(include_str!("../scenes/C.json"));
+    let listener = DVec3::from_array(cs.listener);
+    let jobs: Vec<Job> = cs
+        .voices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let click = v.kind == "click";
+            let source = DVec3::from_array(v.position);
+            Job {
+                id: i as u64,
+                request: SoundRequest {
+                    source,
+                    listener,
+                    range: v.range,
+                    paths: if click { Paths::Nine } else { Paths::One },
+                    measure_source_space: click,
+                },
+                mode: Mode::Full,
+                loudness: v.volume * (1.0 - (source - listener).length() / v.range).max(0.0),
+                impulsive: click,
+                echo: click,
+            }
+        })
+        .collect();
+    c.bench_function("queue_scene_c_108_voices", |b| {
+        b.iter(|| {
+            let mut ev = Evaluator::new(OwnModel::default(), QueueSettings::default());
+            for j in &jobs {
+                ev.enqueue(*j).expect("valid job");
+            }
+            while ev.queued() > 0 {
+                black_box(ev.run_tick(&cw));
+            }
+        })
     });
     c.finish();
 }

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use glam::IVec3;
 
-use crate::world::probe::{SectionBox, SectionClass, section_of};
+use crate::world::probe::{Cell, SectionBox, SectionClass, WorldProbe, section_of};
 use crate::world::store::Change;
 
 /// Entries that met Unknown are re-traced after this many ticks (spec: within 40).
@@ -413,5 +413,104 @@ impl SectionClassCache {
             self.bytes = 0;
             self.stats.clears += 1;
         }
+    }
+}
+
+/// A probe wrapper that answers section classes (and air cells of mixed sections) from a
+/// [`SectionClassCache`], for hosts whose own probe is expensive. Mixed sections are cached as a
+/// solid bitset: non-solid cells read as [`Cell::Air`] (an Unknown cell inside a mixed section
+/// is reported as air, without `met_unknown`); solid cells are asked of the inner probe.
+/// Single-threaded (interior mutability through `RefCell`); if the cache is busy (re-entrant
+/// call) the inner probe answers.
+#[derive(Debug)]
+pub struct ClassCachedProbe<P> {
+    inner: P,
+    cache: std::cell::RefCell<SectionClassCache>,
+}
+
+impl<P: WorldProbe> ClassCachedProbe<P> {
+    /// Wraps `inner` with a cache of `cap_bytes`.
+    pub fn new(inner: P, cap_bytes: usize) -> Self {
+        Self {
+            inner,
+            cache: std::cell::RefCell::new(SectionClassCache::new(cap_bytes)),
+        }
+    }
+
+    /// Forgets changed sections.
+    pub fn on_changes(&self, changes: &[Change]) {
+        if let Ok(mut c) = self.cache.try_borrow_mut() {
+            c.on_changes(changes);
+        }
+    }
+
+    /// Cache counters.
+    pub fn stats(&self) -> CacheStats {
+        self.cache.try_borrow().map(|c| c.stats).unwrap_or_default()
+    }
+
+    fn cached(&self, section: IVec3) -> SectionClass {
+        let Ok(mut cache) = self.cache.try_borrow_mut() else {
+            return self.inner.section_class(section);
+        };
+        cache.set_epoch(self.inner.epoch());
+        if let Some(c) = cache.get(section) {
+            return match c {
+                CachedClass::Uniform(k) => *k,
+                CachedClass::Mixed(_) => SectionClass::Mixed,
+            };
+        }
+        let class = self.inner.section_class(section);
+        let entry = if class == SectionClass::Mixed {
+            let mut bits = Box::new([0u64; 64]);
+            let base = section * 16;
+            for y in 0..16 {
+                for z in 0..16 {
+                    for x in 0..16 {
+                        let local = IVec3::new(x, y, z);
+                        if self.inner.cell(base + local).is_solid() {
+                            let i = crate::SectionCells::index(local);
+                            bits[i / 64] |= 1 << (i % 64);
+                        }
+                    }
+                }
+            }
+            CachedClass::Mixed(bits)
+        } else {
+            CachedClass::Uniform(class)
+        };
+        cache.insert(section, entry);
+        class
+    }
+}
+
+impl<P: WorldProbe> WorldProbe for ClassCachedProbe<P> {
+    fn section_class(&self, section: IVec3) -> SectionClass {
+        self.cached(section)
+    }
+
+    fn cell(&self, cell: IVec3) -> Cell {
+        let section = section_of(cell);
+        if let Ok(mut cache) = self.cache.try_borrow_mut()
+            && let Some(CachedClass::Mixed(bits)) = cache.get(section)
+        {
+            let i = crate::SectionCells::index(cell);
+            if bits[i / 64] & (1 << (i % 64)) == 0 {
+                return Cell::Air;
+            }
+        }
+        self.inner.cell(cell)
+    }
+
+    fn epoch(&self) -> u64 {
+        self.inner.epoch()
+    }
+
+    fn revision(&self) -> u64 {
+        self.inner.revision()
+    }
+
+    fn section_revision(&self, section: IVec3) -> u64 {
+        self.inner.section_revision(section)
     }
 }

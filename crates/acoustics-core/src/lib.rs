@@ -3,31 +3,58 @@
 //! Spec: `shared/spec/acoustics.md` §3–§6, §9, §10. Pure maths on an immutable world snapshot;
 //! no threads, no I/O (scene files are parsed from strings).
 //!
+//! # Example
+//!
+//! ```
+//! use glam::{DVec3, IVec3};
+//! use resound_acoustics::{
+//!     Absent, AcousticModel, Budget, Cell, MaterialTable, Mode, OwnModel, SoundRequest, WorldStore,
+//! };
+//!
+//! // A stone wall (x = 30, 1 block thick) between source and listener.
+//! let materials = MaterialTable::standard();
+//! let stone = materials.by_name("stone").expect("standard material");
+//! let mut world = WorldStore::new(Absent::Air);
+//! world.fill_box(IVec3::new(30, 0, -16), IVec3::new(30, 15, 15), Cell::solid(stone))?;
+//!
+//! let model = OwnModel::new(materials);
+//! let request = SoundRequest::new(DVec3::new(0.5, 1.5, 0.5), DVec3::new(60.5, 1.5, 0.5));
+//! let mut budget = Budget::new(400_000);
+//! let result = model.evaluate(&world.snapshot(), &request, Mode::Direct, &mut budget)?;
+//! assert_eq!(result.occ, 1.0);
+//! assert!((result.hf - (-3.0f32).exp()).abs() < 1e-6); // about −26 dB on the highs
+//! assert!(budget.used() > 0 && budget.used() == result.telemetry.cells);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # API overview
 //!
 //! - **World** ([`world`]): [`WorldProbe`] is what acoustics asks of a world — per section
 //!   [`SectionClass`] (`Unknown | Empty | Full(mat) | Mixed`), per cell [`Cell`]
-//!   (`Air | Unknown | Solid { mat, partial }`), `epoch()`, `revision()`. [`WorldStore`] is the
-//!   chunked store implementing it (`WorldStore::new(Absent::Air | Absent::Unknown)`,
-//!   `set_cell`, `fill_box`, `load_section`/`unload_section` (residency), `changes_since`,
-//!   `snapshot()` → [`WorldSnapshot`], also a `WorldProbe`). [`MaterialTable`] maps
-//!   [`MaterialId`] to [`Material`] (`occlusion`, `reflectivity`, per-band dB rates);
-//!   `MaterialTable::standard()` holds `default` (id 0) and the named groups of spec §2.5
-//!   (`by_name("stone")`).
+//!   (`Air | Unknown | Solid { mat, partial }`), `epoch()`, `revision()`, and the fast paths
+//!   `section_cells` / `section_view`. [`WorldStore`] is the chunked store implementing it
+//!   (`WorldStore::new(Absent::Air | Absent::Unknown)`, `set_cell`, `fill_box`,
+//!   `load_section` / `unload_section` (residency), `changes_since`, `snapshot()` →
+//!   [`WorldSnapshot`], also a `WorldProbe`). [`MaterialTable`] maps [`MaterialId`] to
+//!   [`Material`] (`occlusion`, `reflectivity`, per-band dB rates); `MaterialTable::standard()`
+//!   holds `default` (id 0) and the named groups of spec §2.5 (`by_name("stone")`).
 //! - **Traversal** ([`ray`]): [`ray::dda::walk`] is the Amanatides–Woo cell walk with section
-//!   skipping and a visitor; [`ray::occlusion::trace_occlusion`] sums occlusion along a segment
-//!   (source cell excluded, partial ×0.25, 16-hit / 64-sum stops);
-//!   [`ray::cast::first_hit`] returns the first solid cell with its face (axis, normal sign,
-//!   plane). All take a [`Budget`] of cells and return [`ray::dda::WalkStats`]
-//!   (cells, `met_unknown`, touched [`SectionBox`]).
+//!   skipping and a visitor ([`ray::dda::walk_solid`] visits non-air cells only);
+//!   [`ray::occlusion::trace_occlusion`] sums occlusion along a segment (source cell excluded,
+//!   partial ×0.25, 16-hit / 64-sum stops); [`ray::cast::first_hit`] returns the first solid
+//!   cell with its face (axis, normal sign, plane). All take a [`Budget`] of cells and return
+//!   [`ray::dda::WalkStats`] (cells, `met_unknown`, touched [`SectionBox`]).
 //! - **Model** ([`model`]): the [`AcousticModel`] trait — `direct`, `reflections`, `room`,
 //!   `evaluate(mode)` — on `&dyn WorldProbe` with a [`SoundRequest`]; results are plain values
 //!   ([`DirectResult`], [`EchoResult`], [`RoomResult`], [`AcousticResult`] with gain, hf, taps,
 //!   4 sends, decay, apparent direction and [`Telemetry`]). [`OwnModel`] is Resound's MIT model.
 //! - **Echoes** ([`echo`]): image-source finder (planes, exact validation, tap selection).
 //! - **Room** ([`room`]): space measurement, wet, decay, slot cross-fade, effective decay.
-//! - **Caches** ([`cache`]) and the budgeted work **queue** ([`queue`]).
-//! - **Scenes** ([`scene`]): the JSON scene format and the spec §9 scenes (`scenes/*.json`).
+//! - **Caches** ([`cache`]): occlusion / echo / room result caches with region and epoch
+//!   invalidation, the section-class LRU and [`cache::ClassCachedProbe`].
+//! - **Queue** ([`queue`]): [`queue::Evaluator`] runs many sounds per tick within cell budgets,
+//!   in a deterministic priority order, through the caches.
+//! - **Scenes** ([`scene`]): the JSON scene format; the spec §9 scenes ship in `scenes/*.json`.
 
 pub mod budget;
 pub mod cache;

@@ -71,7 +71,8 @@ pub struct Job {
 pub struct Completed {
     /// Job id.
     pub id: u64,
-    /// The result.
+    /// The result. Its telemetry describes the traces that produced it (possibly cached
+    /// earlier); [`TickReport`] holds what this tick spent.
     pub result: AcousticResult,
 }
 

@@ -311,25 +311,3 @@ proptest! {
         }
     }
 }
-
-#[test]
-fn tmp_count_steps() {
-    let mut empty = WorldStore::new(Absent::Air);
-    empty
-        .fill_box(
-            IVec3::new(-512, -16, -512),
-            IVec3::new(511, -1, 511),
-            Cell::solid(MaterialId::DEFAULT),
-        )
-        .unwrap();
-    let dir = DVec3::new(1.0, 0.83, 0.61).normalize();
-    let s = walk(
-        &empty,
-        DVec3::new(0.3, 0.6, 0.2),
-        dir,
-        512.0,
-        &mut Budget::unlimited(),
-        |_| Flow::Continue,
-    );
-    eprintln!("STEPS {} touched {:?}", s.cells, s.touched);
-}

@@ -6,15 +6,15 @@
 //!
 //! Positions are given as `f64` and quantised to 32.32 fixed point (truncated to a
 //! multiple of 2⁻³² frames); frame `i` of a render reads `start + i·step` computed exactly
-//! in that fixed point. So a render split into several calls gives identical samples
+//! in that fixed point, and the interpolation fraction uses its top 24 bits. So a render split into several calls gives identical samples
 //! whenever the split positions are exact in it (e.g. a dyadic step such as 0.5 or
 //! 0.75, or 1.0), and in every case the error is below 2⁻³² frames. Buffers longer than
 //! 2³¹ frames read as silence beyond that.
 
 /// One frame in 32.32 fixed point.
 const ONE: f64 = 4_294_967_296.0;
-/// Scale from the fixed-point fraction to `0..1`.
-const INV_ONE: f32 = 1.0 / 4_294_967_296.0;
+/// Scale from the top 24 fraction bits to `0..1`.
+const INV_FRAC24: f32 = 1.0 / 16_777_216.0;
 /// Mask of the fractional bits.
 const FRAC_MASK: i64 = 0xFFFF_FFFF;
 /// Positions must lie within ±2³¹ frames.
@@ -30,11 +30,18 @@ fn to_fixed(pos: f64) -> Option<i64> {
     }
 }
 
+/// The interpolation fraction of fixed-point position `p`: its top 24 fractional bits
+/// (exact in `f32`; an i32 → f32 conversion, which vectorises).
+#[inline(always)]
+fn frac_of(p: i64) -> f32 {
+    (((p & FRAC_MASK) >> 8) as i32) as f32 * INV_FRAC24
+}
+
 /// Reads at fixed-point position `p` with zero outside the buffer.
 #[inline]
 fn read_fixed(samples: &[f32], p: i64) -> f32 {
     let idx = p >> 32;
-    let frac = (p & FRAC_MASK) as f32 * INV_ONE;
+    let frac = frac_of(p);
     let at = |k: i64| {
         usize::try_from(k)
             .ok()
@@ -72,7 +79,7 @@ pub fn read_linear_looping(samples: &[f32], pos: f64) -> f32 {
 fn read_fixed_looping(samples: &[f32], p: i64) -> f32 {
     let len = samples.len();
     let idx = (p >> 32) as usize;
-    let frac = (p & FRAC_MASK) as f32 * INV_ONE;
+    let frac = frac_of(p);
     let a = samples.get(idx).copied().unwrap_or(0.0);
     let b = samples
         .get(if idx + 1 >= len { 0 } else { idx + 1 })
@@ -99,7 +106,7 @@ pub fn render_linear(samples: &[f32], start: f64, step: f64, out: &mut [f32]) {
         if st == 1 << 32 {
             // Step 1: the fraction is the same for every frame (same values as below).
             let idx = (s0 >> 32) as usize;
-            let frac = (s0 & FRAC_MASK) as f32 * INV_ONE;
+            let frac = frac_of(s0);
             if let Some(src) = samples.get(idx..idx + out.len() + 1) {
                 for (o, w) in out.iter_mut().zip(src.windows(2)) {
                     *o = w[0] + (w[1] - w[0]) * frac;
@@ -107,14 +114,15 @@ pub fn render_linear(samples: &[f32], start: f64, step: f64, out: &mut [f32]) {
                 return;
             }
         }
-        for (i, o) in out.iter_mut().enumerate() {
-            let p = s0 + i as i64 * st;
+        let mut p = s0;
+        for o in out.iter_mut() {
             let idx = (p >> 32) as usize;
-            let frac = (p & FRAC_MASK) as f32 * INV_ONE;
+            let frac = frac_of(p);
             *o = match samples.get(idx..idx + 2) {
                 Some(&[a, b]) => a + (b - a) * frac,
                 _ => 0.0,
             };
+            p += st;
         }
     } else {
         for (i, o) in out.iter_mut().enumerate() {

@@ -560,8 +560,9 @@ fn impulse_energy(slot: &mut Slot, s: &ReverbSlotSettings, fs: f32) -> (f64, f64
     const BLOCK: usize = 256;
     slot.gain_left = 1.0;
     slot.gain_right = 1.0;
-    // -90 dB of decay plus the pre-delay and the longest loop.
-    let total = ((s.decay_s * 1.5 + s.pre_delay_s + 0.25) * fs) as usize;
+    // -60 dB of decay (the rest holds about 1e-6 of the energy) plus the pre-delay and
+    // the longest loop.
+    let total = ((s.decay_s + s.pre_delay_s + 0.25) * fs) as usize;
     let mut work = [0.0f32; BLOCK];
     let mut left = [0.0f32; BLOCK];
     let mut right = [0.0f32; BLOCK];

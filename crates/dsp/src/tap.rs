@@ -9,7 +9,7 @@
 //! is cut.
 //!
 //! Per 64-frame piece, `mix` reads every tap with [`render_linear`] (a contiguous fast path
-//! for step 1), runs the air low-passes four taps side by side (the only serial part), and
+//! for step 1), runs the air low-passes six taps side by side (the only serial part), and
 //! adds the ramped, panned result with vectorisable loops.
 
 use crate::denormal::flush_small;
@@ -24,6 +24,8 @@ use crate::{sanitize, sanitize_sample_rate};
 pub const MAX_TAPS: usize = 6;
 /// Tap slots per voice: a sounding set plus a fading one.
 pub const TAP_SLOTS: usize = 2 * MAX_TAPS;
+/// Tap filters run in groups of this many slots (a full set of [`MAX_TAPS`] in one loop).
+const FILTER_LANES: usize = MAX_TAPS;
 /// A new tap within this delay of a sounding tap only changes that tap's level: 3 ms.
 pub const TAP_MATCH_S: f32 = 0.003;
 /// Longest accepted tap delay (delays are clamped to `0..=MAX_TAP_DELAY_S`): 10 s.
@@ -272,17 +274,17 @@ impl EchoTaps {
                 render_linear(source, start, step, &mut x[..n]);
                 *lv = true;
             }
-            // 2. Air low-passes, four taps side by side (bypass = coefficients (1, 0)).
+            // 2. Air low-passes, six taps side by side (bypass = coefficients (1, 0)).
             for ((group, xg), lg) in self
                 .slots
-                .chunks_exact_mut(4)
-                .zip(xs.chunks_exact_mut(4))
-                .zip(live.chunks_exact(4))
+                .chunks_exact_mut(FILTER_LANES)
+                .zip(xs.chunks_exact_mut(FILTER_LANES))
+                .zip(live.chunks_exact(FILTER_LANES))
             {
                 if !lg.iter().any(|&v| v) {
                     continue;
                 }
-                filter_four(group, xg, lg, n);
+                filter_group(group, xg, lg, n);
             }
             // 3. Ramped, panned gains.
             for ((slot, x), &lv) in self.slots.iter_mut().zip(xs.iter()).zip(live.iter()) {
@@ -330,36 +332,36 @@ impl EchoTaps {
     }
 }
 
-/// Runs the one-pole recursions of four tap slots in one loop over `xs[..][..n]`
-/// in place; lanes not `live` are left alone.
+/// Runs the one-pole recursions of [`FILTER_LANES`] tap slots in one loop over
+/// `xs[..][..n]` in place (independent chains side by side); lanes not `live` are left alone.
+// Frame-major on purpose: each frame steps every lane's chain; an iterator over one
+// lane's frames would serialise the chains again.
+#[allow(clippy::needless_range_loop)]
 #[inline]
-fn filter_four(group: &mut [TapSlot], xs: &mut [[f32; RAMP_SEGMENT]], live: &[bool], n: usize) {
-    let (Ok(group), Ok([x0, x1, x2, x3]), Ok(live)) = (
-        <&mut [TapSlot; 4]>::try_from(group),
-        <&mut [[f32; RAMP_SEGMENT]; 4]>::try_from(xs),
-        <&[bool; 4]>::try_from(live),
+fn filter_group(group: &mut [TapSlot], xs: &mut [[f32; RAMP_SEGMENT]], live: &[bool], n: usize) {
+    let (Ok(group), Ok(xs), Ok(live)) = (
+        <&mut [TapSlot; FILTER_LANES]>::try_from(group),
+        <&mut [[f32; RAMP_SEGMENT]; FILTER_LANES]>::try_from(xs),
+        <&[bool; FILTER_LANES]>::try_from(live),
     ) else {
         return;
     };
     let n = n.min(RAMP_SEGMENT);
-    let coef = |k: usize| if live[k] { group[k].lp } else { (0.0, 0.0) };
-    let ((a0, c0), (a1, c1), (a2, c2), (a3, c3)) = (coef(0), coef(1), coef(2), coef(3));
-    let [mut s0, mut s1, mut s2, mut s3] =
-        [0, 1, 2, 3].map(|k| if live[k] { group[k].state } else { 0.0 });
-    let (x0, x1, x2, x3) = (&mut x0[..n], &mut x1[..n], &mut x2[..n], &mut x3[..n]);
+    let a: [f32; FILTER_LANES] =
+        core::array::from_fn(|k| if live[k] { group[k].lp.0 } else { 0.0 });
+    let c: [f32; FILTER_LANES] =
+        core::array::from_fn(|k| if live[k] { group[k].lp.1 } else { 0.0 });
+    let mut s: [f32; FILTER_LANES] =
+        core::array::from_fn(|k| if live[k] { group[k].state } else { 0.0 });
     for i in 0..n {
-        s0 = a0 * x0[i] + c0 * s0;
-        s1 = a1 * x1[i] + c1 * s1;
-        s2 = a2 * x2[i] + c2 * s2;
-        s3 = a3 * x3[i] + c3 * s3;
-        x0[i] = s0;
-        x1[i] = s1;
-        x2[i] = s2;
-        x3[i] = s3;
+        for k in 0..FILTER_LANES {
+            s[k] = a[k] * xs[k][i] + c[k] * s[k];
+            xs[k][i] = s[k];
+        }
     }
-    for (k, s) in [s0, s1, s2, s3].into_iter().enumerate() {
+    for (k, slot) in group.iter_mut().enumerate() {
         if live[k] {
-            group[k].state = s;
+            slot.state = s[k];
         }
     }
 }

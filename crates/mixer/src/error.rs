@@ -65,6 +65,12 @@ pub enum LoadSoundError {
         /// Index of the first bad sample.
         index: usize,
     },
+    /// A sample's magnitude exceeds [`MAX_SAMPLE_MAGNITUDE`](crate::MAX_SAMPLE_MAGNITUDE).
+    #[error("sample {index} exceeds the accepted magnitude")]
+    SampleTooLarge {
+        /// Index of the first bad sample.
+        index: usize,
+    },
     /// The command ring is full; call again after the renderer has run.
     #[error("command queue full")]
     CommandQueueFull,

@@ -17,6 +17,10 @@ use crate::status::MixerStatus;
 
 /// Largest accepted sound length in frames.
 pub const MAX_SOUND_FRAMES: usize = 1 << 31;
+/// Largest accepted sample magnitude (nominal full scale is 1). Bounding the input keeps every
+/// product in the chain (volume ≤ 16, shelf ≤ 4, sends ≤ 16, reverb gains) far from overflow,
+/// so no infinity can enter a filter or the reverb's feedback loops.
+pub const MAX_SAMPLE_MAGNITUDE: f32 = 1024.0;
 /// Largest accepted sound sample rate in Hz.
 pub const MAX_SOUND_RATE: u32 = 384_000;
 
@@ -195,7 +199,8 @@ impl MixerHandle {
     /// Loads a mono sample buffer; the renderer keeps it until [`unload_sound`](Self::unload_sound).
     ///
     /// # Errors
-    /// [`LoadSoundError`]: empty, too long, bad rate, a non-finite sample, capacity or ring full.
+    /// [`LoadSoundError`]: empty, too long, bad rate, a non-finite sample or one above
+    /// [`MAX_SAMPLE_MAGNITUDE`], capacity or ring full.
     pub fn load_sound(&mut self, sound: SoundData) -> Result<SoundId, LoadSoundError> {
         self.collect();
         if sound.samples.is_empty() {
@@ -209,6 +214,13 @@ impl MixerHandle {
         }
         if let Some(index) = sound.samples.iter().position(|s| !s.is_finite()) {
             return Err(LoadSoundError::NonFiniteSample { index });
+        }
+        if let Some(index) = sound
+            .samples
+            .iter()
+            .position(|s| s.abs() > MAX_SAMPLE_MAGNITUDE)
+        {
+            return Err(LoadSoundError::SampleTooLarge { index });
         }
         let slot = self
             .sounds

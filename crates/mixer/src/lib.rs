@@ -66,7 +66,9 @@ pub use error::{
     BuildError, LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError,
     UpdateError,
 };
-pub use handle::{MAX_SOUND_FRAMES, MAX_SOUND_RATE, MixerHandle, PlaySettings, VoiceId};
+pub use handle::{
+    MAX_SAMPLE_MAGNITUDE, MAX_SOUND_FRAMES, MAX_SOUND_RATE, MixerHandle, PlaySettings, VoiceId,
+};
 pub use params::{
     MAX_DISTANCE, MAX_GAIN, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS, Pan, SENDS, Tap, VoiceParams,
     distance_gain,

@@ -26,6 +26,8 @@ pub(crate) struct TapSetState {
     release_pending: bool,
     release_ready: Option<u32>,
     slot: u32,
+    /// The owner voice is stopping; the taps have been told to fade out.
+    stopping: bool,
 }
 
 impl TapSetState {
@@ -40,6 +42,7 @@ impl TapSetState {
             release_pending: false,
             release_ready: None,
             slot,
+            stopping: false,
         }
     }
 
@@ -68,7 +71,13 @@ impl TapSetState {
             self.clear_state();
             self.owner = Some((t.voice_slot, t.voice_generation));
         }
-        if t.count != self.applied_count || t.taps != self.applied {
+        if v.state == VoiceState::Stopping {
+            // The voice fades out: so do its taps (50 ms), and later updates are ignored.
+            if !self.stopping {
+                self.stopping = true;
+                self.taps.clear();
+            }
+        } else if t.count != self.applied_count || t.taps != self.applied {
             let n = usize::from(t.count).min(MAX_TAPS);
             self.taps.set_taps(&t.taps[..n]);
             self.applied = t.taps;
@@ -86,6 +95,7 @@ impl TapSetState {
         self.applied = TapSetTargets::default().taps;
         self.applied_count = 0;
         self.release_pending = false;
+        self.stopping = false;
     }
 
     /// Adds the taps of `voice` (reading `data`) for this block into the mix.

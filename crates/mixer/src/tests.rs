@@ -230,3 +230,90 @@ fn fused_resample_mix_equals_store_then_mix() {
         assert_eq!(p, q);
     }
 }
+
+/// The fast path (fused resample + constant gains) and the lazy grid catch-up of idle smoothers
+/// give the same bits as advancing every smoother every block, for any block split.
+#[test]
+fn lazy_smoothers_match_eager_ones() {
+    use crate::params::VoiceTargets;
+    use crate::voice::Voice;
+    let samples: Vec<f32> = (0..5000)
+        .map(|i| ((i * 7919) % 211) as f32 / 211.0 - 0.5)
+        .collect();
+    let plain = VoiceTargets {
+        generation: 1,
+        shelf_gain: 1.0,
+        hf: 1.0,
+        sends: [0.0; 4],
+        left: 0.6,
+        right: 0.3,
+    };
+    let busy = VoiceTargets {
+        shelf_gain: 0.7,
+        hf: 0.2,
+        sends: [0.3, 0.4, 0.2, 0.1],
+        left: 0.2,
+        right: 0.9,
+        ..plain
+    };
+    let two_sends = VoiceTargets {
+        sends: [0.0, 0.4, 0.0, 0.1],
+        ..busy
+    };
+    // Retarget after 1000 frames (not a multiple of 64), to two sends at 5000, back to plain
+    // at 9000: every path (fused plain, fused six-output, mixed) and every catch-up is used.
+    let run = |eager: bool, split: usize, first: VoiceTargets| {
+        let mut v = Voice::new(48_000.0, 0.01);
+        v.eager = eager;
+        v.start(1, 0, true, step_for(22_050, 48_000), first);
+        let (mut l, mut r) = (vec![0.0f32; 20_000], vec![0.0f32; 20_000]);
+        let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 20_000]);
+        let mut scratch = vec![0.0f32; split];
+        let mut done = 0;
+        while done < 20_000 {
+            if done == 1000 {
+                v.retarget(&busy);
+            }
+            if done == 5000 {
+                v.retarget(&two_sends);
+            }
+            if done == 9000 {
+                v.retarget(&plain);
+            }
+            // Blocks of `split` frames, cut at the retarget frames.
+            let next_event = [1000, 5000, 9000, 20_000]
+                .into_iter()
+                .find(|e| *e > done)
+                .unwrap_or(20_000);
+            let n = split.min(next_event - done);
+            let mut b: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; n]);
+            v.render(
+                &samples,
+                &mut scratch[..n],
+                &mut l[done..done + n],
+                &mut r[done..done + n],
+                &mut b,
+            );
+            for (dst, src) in bus.iter_mut().zip(&b) {
+                dst[done..done + n].copy_from_slice(src);
+            }
+            done += n;
+        }
+        (l, r, bus)
+    };
+    // Starting plain exercises the fused plain path; starting busy (settled at once) the fused
+    // six-output path; both then lag and catch up at the retargets.
+    for first in [plain, busy] {
+        let reference = run(true, 512, first);
+        for split in [512, 100, 37, 1000] {
+            let lazy = run(false, split, first);
+            let same =
+                |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+            assert!(same(&reference.0, &lazy.0), "left, split {split}");
+            assert!(same(&reference.1, &lazy.1), "right, split {split}");
+            for k in 0..4 {
+                assert!(same(&reference.2[k], &lazy.2[k]), "send {k}, split {split}");
+            }
+        }
+    }
+}

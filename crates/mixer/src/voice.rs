@@ -2,7 +2,7 @@
 //!
 //! Audio thread only. Nothing here allocates; all state is inline (no heap per voice).
 
-use resound_dsp::smoothing::PAN_SMOOTHING_S;
+use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
@@ -34,7 +34,7 @@ pub(crate) enum VoiceState {
     Idle,
     /// Playing (or ringing out its tail).
     Playing,
-    /// Fading out after a stop; ends when the fade reaches 0.
+    /// Fading out after a stop; ends when the fade (and any tap fade) is done.
     Stopping,
     /// Finished during this block; reported and freed at the end of the block.
     Finished,
@@ -73,6 +73,15 @@ pub(crate) struct Voice {
     right: SmoothedGain,
     sends: [SmoothedGain; SENDS],
     fade: LinearRamp,
+    /// Frames left before a stopping voice ends: its dry fade, or the 50 ms tap fade when it
+    /// has echo taps (they read the raw samples and fade on their own).
+    stop_left: usize,
+    /// Length of the tap fade in frames.
+    tap_fade_frames: usize,
+    /// Test only: take the general path and advance every smoother every block (the eager
+    /// reference the fast path and the lazy grid catch-up must match bit for bit).
+    #[cfg(test)]
+    pub eager: bool,
 }
 
 impl Voice {
@@ -96,6 +105,11 @@ impl Voice {
             right: SmoothedGain::new(0.0, PAN_SMOOTHING_S),
             sends: std::array::from_fn(|_| SmoothedGain::send()),
             fade: LinearRamp::new(1.0, stop_fade_s),
+            stop_left: 0,
+            // As `LinearRamp` rounds its length.
+            tap_fade_frames: ((TAP_FADE_S * sample_rate).round() as usize).max(1),
+            #[cfg(test)]
+            eager: false,
         };
         v.shelf.prepare(sample_rate, 0);
         v.left.prepare(sample_rate, 0);
@@ -178,17 +192,37 @@ impl Voice {
         self.synced[SHELF] = self.clock;
     }
 
-    /// Begins the stop fade (a zero-length fade ends the voice at the end of this block).
+    /// Begins the stop fade. A voice with echo taps lives on until its taps have faded
+    /// (the tap set fades them when it sees the voice stopping).
     pub(crate) fn stop(&mut self) {
         if self.state == VoiceState::Playing {
             self.state = VoiceState::Stopping;
             self.fade.set_target(0.0);
+            let dry = self.fade.frames_left();
+            let dry = if dry == usize::MAX { 0 } else { dry };
+            self.stop_left = if self.tail > 0 {
+                dry.max(self.tap_fade_frames)
+            } else {
+                dry
+            };
         }
+    }
+
+    #[cfg(test)]
+    fn is_eager(&self) -> bool {
+        self.eager
+    }
+
+    #[cfg(not(test))]
+    #[inline(always)]
+    fn is_eager(&self) -> bool {
+        false
     }
 
     /// True when the voice is only resample × constant stereo gain this block.
     fn is_plain(&self) -> bool {
-        self.state == VoiceState::Playing
+        !self.is_eager()
+            && self.state == VoiceState::Playing
             && self.fade.is_settled()
             && self.fade.target() == 1.0
             && self.shelf.is_bypassed()
@@ -214,11 +248,7 @@ impl Voice {
         self.block_start = self.played;
         let mut active = n;
         if self.state == VoiceState::Stopping {
-            active = if self.fade.is_settled() {
-                0
-            } else {
-                n.min(self.fade.frames_left())
-            };
+            active = n.min(self.stop_left);
         }
         if !self.looping && self.step > 0 {
             let end = ((samples.len() as u64) << FRAC_BITS).saturating_add(self.tail);
@@ -249,29 +279,68 @@ impl Voice {
                 }
             }
             let end = self.clock + active as u64;
-            if !self.shelf.is_bypassed() {
+            let eager = self.is_eager();
+            if self.is_eager() || !self.shelf.is_bypassed() {
                 self.sync_shelf();
                 self.shelf.process(x);
                 self.synced[SHELF] = end;
             }
-            for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
-                if !send.is_silent() {
-                    sync_gain(send, &mut self.synced[SEND0 + k], self.clock);
-                    send.mix(x, &mut bus[..active]);
-                    self.synced[SEND0 + k] = end;
+            let settled = |g: &SmoothedGain| g.smoothed().is_settled();
+            let lr_const = !eager && settled(&self.left) && settled(&self.right);
+            let sends_const = !eager && self.sends.iter().all(|g| settled(g) && !g.is_silent());
+            let gl = self.left.smoothed().current();
+            let gr = self.right.smoothed().current();
+            let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
+            if lr_const && sends_const {
+                // Every gain constant: one pass instead of six (same products and sums as
+                // `mix_ramp`'s constant case; the settled smoothers lag and catch up later).
+                let g = [0, 1, 2, 3].map(|k| self.sends[k].smoothed().current());
+                let [b0, b1, b2, b3] = bus_in;
+                let (b0, b1) = (&mut b0[..active], &mut b1[..active]);
+                let (b2, b3) = (&mut b2[..active], &mut b3[..active]);
+                let outs = l
+                    .iter_mut()
+                    .zip(r.iter_mut())
+                    .zip(b0.iter_mut().zip(b1.iter_mut()));
+                let outs = outs.zip(b2.iter_mut().zip(b3.iter_mut()));
+                for (v, (((ol, or), (o0, o1)), (o2, o3))) in x.iter().zip(outs) {
+                    *ol += v * gl;
+                    *or += v * gr;
+                    *o0 += v * g[0];
+                    *o1 += v * g[1];
+                    *o2 += v * g[2];
+                    *o3 += v * g[3];
+                }
+            } else {
+                for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
+                    if eager || !send.is_silent() {
+                        sync_gain(send, &mut self.synced[SEND0 + k], self.clock);
+                        send.mix(x, &mut bus[..active]);
+                        self.synced[SEND0 + k] = end;
+                    }
+                }
+                if lr_const {
+                    for (v, (ol, or)) in x.iter().zip(l.iter_mut().zip(r.iter_mut())) {
+                        *ol += v * gl;
+                        *or += v * gr;
+                    }
+                } else {
+                    sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
+                    sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
+                    self.left.mix(x, l);
+                    self.right.mix(x, r);
+                    self.synced[LEFT] = end;
+                    self.synced[RIGHT] = end;
                 }
             }
-            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
-            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
-            self.left.mix(x, &mut mix_l[..active]);
-            self.right.mix(x, &mut mix_r[..active]);
-            self.synced[LEFT] = end;
-            self.synced[RIGHT] = end;
         }
         self.played = self
             .played
             .saturating_add(self.step.saturating_mul(active as u64));
         self.clock += active as u64;
+        if self.state == VoiceState::Stopping {
+            self.stop_left -= active;
+        }
         if active < n {
             self.state = VoiceState::Finished;
         }

@@ -68,8 +68,27 @@ struct Outcome {
     total: Telemetry,
 }
 
+struct Evaluation {
+    scene: Scene,
+    model: &'static str,
+    mode: Mode,
+    paths: u32,
+    outcome: Outcome,
+}
+
 /// Runs `resound acoustics`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let e = evaluate(&args)?;
+    if args.json {
+        let doc = to_json(&e.scene, e.model, e.mode, e.paths, &e.outcome);
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        print_text(&e.scene, e.model, e.mode, e.paths, &e.outcome);
+    }
+    Ok(())
+}
+
+fn evaluate(args: &Args) -> anyhow::Result<Evaluation> {
     let materials = MaterialTable::standard();
     let text = std::fs::read_to_string(&args.scene)
         .with_context(|| format!("reading {}", args.scene.display()))?;
@@ -113,22 +132,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         None
     };
-    let out = Outcome {
-        direct,
-        echo,
-        room,
-        total,
-    };
     let paths = if request.paths == Paths::Nine { 9 } else { 1 };
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&to_json(&scene, model.name(), mode, paths, &out))?
-        );
-    } else {
-        print_text(&scene, model.name(), mode, paths, &out);
-    }
-    Ok(())
+    Ok(Evaluation {
+        scene,
+        model: model.name(),
+        mode,
+        paths,
+        outcome: Outcome {
+            direct,
+            echo,
+            room,
+            total,
+        },
+    })
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -212,6 +228,12 @@ fn print_text(scene: &Scene, model: &str, mode: Mode, paths: u32, out: &Outcome)
         println!(
             "  sends: [{:.3}, {:.3}, {:.3}, {:.3}]",
             r.sends[0], r.sends[1], r.sends[2], r.sends[3]
+        );
+    }
+    if !scene.voices.is_empty() {
+        println!(
+            "voices: {} further voices in the scene (scene C: evaluated by the tick queue, not here)",
+            scene.voices.len()
         );
     }
     let t = &out.total;
@@ -301,3 +323,7 @@ fn to_json(scene: &Scene, model: &str, mode: Mode, paths: u32, out: &Outcome) ->
     }
     v
 }
+
+#[cfg(test)]
+#[path = "acoustics_tests.rs"]
+mod tests;

@@ -240,7 +240,8 @@ pub fn sound_table_text(t: &SoundTable) -> String {
     s
 }
 
-/// The header facts of a Wave (also its JSON form: the sample data is not listed).
+/// The JSON form of a Wave: DRW's `Header` bytes plus the facts decoded from them (the sample
+/// data, DRW's `Data`, is summarised by `data_size` rather than listed).
 pub fn wave_json(w: &Wave) -> serde_json::Value {
     let bytes_per_sec = w.avg_bytes_per_sec().unwrap_or(0);
     serde_json::json!({
@@ -251,6 +252,7 @@ pub fn wave_json(w: &Wave) -> serde_json::Value {
         "avg_bytes_per_sec": w.avg_bytes_per_sec(),
         "block_align": w.block_align(),
         "bits_per_sample": w.bits_per_sample(),
+        "header": w.header,
         "header_size": w.header.len(),
         "data_size": w.data.len(),
         "duration_s": if bytes_per_sec > 0 { w.data.len() as f64 / f64::from(bytes_per_sec) } else { 0.0 },

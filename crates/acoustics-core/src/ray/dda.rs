@@ -96,14 +96,6 @@ fn is_skippable(class: SectionClass) -> bool {
     matches!(class, SectionClass::Empty | SectionClass::Unknown)
 }
 
-fn include(touched: &mut Option<SectionBox>, s: [i32; 3]) {
-    let s = IVec3::from_array(s);
-    match touched {
-        Some(b) => b.include(s),
-        None => *touched = Some(SectionBox::of(s)),
-    }
-}
-
 /// Walks the cells of the ray `origin + t·dir`, `0 ≤ t ≤ max_t` (`dir` unit for `t` in
 /// blocks), calling `visit` for every cell of non-skipped sections. Empty/Unknown sections are
 /// jumped in one step that costs 1 cell of budget.
@@ -188,6 +180,10 @@ where
     let mut t = 0.0f64;
     let mut axis: Option<usize> = None;
     let sdelta = t_delta.map(|x| x * f64::from(SECTION_SIZE));
+    // A straight ray's sections lie between its first and last section on every axis, so the
+    // touched box is the box of those two.
+    let mut first_section: Option<[i32; 3]> = None;
+    let mut last_section = [0i32; 3];
     stats.end = 'outer: loop {
         // Entering a new section at `cell`.
         if t > max_t {
@@ -199,7 +195,8 @@ where
         }
         let mut s = section_of(c).to_array();
         let (mut class, mut cells_ref) = probe.section_view(IVec3::from_array(s));
-        include(&mut stats.touched, s);
+        first_section.get_or_insert(s);
+        last_section = s;
         if is_skippable(class) {
             // Section-level DDA through Empty/Unknown sections: one step (and one cell of
             // budget) per section, until a section that must be walked cell by cell.
@@ -243,7 +240,7 @@ where
                     break 'outer WalkEnd::LeftWorld;
                 }
                 (class, cells_ref) = probe.section_view(IVec3::from_array(s));
-                include(&mut stats.touched, s);
+                last_section = s;
                 t = t_exit.max(t);
                 axis = Some(a);
                 if !is_skippable(class) {
@@ -352,6 +349,11 @@ where
             }
         }
     };
+    stats.touched = first_section.map(|f| {
+        let mut b = SectionBox::of(IVec3::from_array(f));
+        b.include(IVec3::from_array(last_section));
+        b
+    });
     stats.cells = used;
     let _ = budget.try_take(used);
     stats

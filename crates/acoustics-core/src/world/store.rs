@@ -33,7 +33,7 @@ pub struct Change {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EditError {
-    /// The material id does not fit a cell (> [`super::MaterialId::MAX`]).
+    /// The material id does not fit a cell (> [`crate::MaterialId::MAX`]).
     #[error("material id {0} is out of range")]
     MaterialOutOfRange(u16),
     /// `min` is greater than `max` on some axis.

@@ -159,3 +159,36 @@ proptest! {
         prop_assert!(r.sends.iter().all(|s| s.is_finite() && *s >= 0.0));
     }
 }
+
+proptest! {
+    #[test]
+    fn arbitrary_scene_boxes_never_panic(
+        boxes in prop::collection::vec(
+            ((-1000i32..1000, -1000i32..1000, -1000i32..1000), (-40i32..40, -40i32..40, -40i32..40), 0usize..5),
+            0..6,
+        ),
+    ) {
+        let names = ["stone", "air", "unknown", "nope", "wool"];
+        let list: Vec<String> = boxes
+            .iter()
+            .map(|&((x, y, z), (dx, dy, dz), m)| {
+                format!(
+                    r#"{{"min":[{x},{y},{z}],"max":[{},{},{}],"material":"{}"}}"#,
+                    x + dx,
+                    y + dy,
+                    z + dz,
+                    names[m]
+                )
+            })
+            .collect();
+        let text = format!(r#"{{"boxes":[{}],"source":[0.5,1.5,0.5],"listener":[9.5,1.5,0.5]}}"#, list.join(","));
+        let m = resound_acoustics::MaterialTable::standard();
+        if let Ok(scene) = Scene::from_json(&text, &m) {
+            let w = scene.build_world(&m, 0).unwrap();
+            let r = OwnModel::default()
+                .evaluate(&w, &scene.request().unwrap(), Mode::Full, &mut Budget::new(100_000))
+                .unwrap();
+            prop_assert!(r.gain.is_finite() && r.hf.is_finite());
+        }
+    }
+}

@@ -189,3 +189,29 @@ fn snapshot_is_stable_while_the_store_changes() {
     );
     let _ = DVec3::ZERO;
 }
+
+#[test]
+fn class_cached_probe_gives_the_same_results_and_hits() {
+    use resound_acoustics::cache::ClassCachedProbe;
+    use resound_acoustics::{AcousticModel, Budget};
+    let (scene, w) = world("R");
+    let model = OwnModel::default();
+    let req = scene.request().unwrap();
+    let plain = model
+        .evaluate(&w, &req, Mode::Full, &mut Budget::unlimited())
+        .unwrap();
+    let cached = ClassCachedProbe::new(w.snapshot(), 16 << 20);
+    let a = model
+        .evaluate(&cached, &req, Mode::Full, &mut Budget::unlimited())
+        .unwrap();
+    let b = model
+        .evaluate(&cached, &req, Mode::Full, &mut Budget::unlimited())
+        .unwrap();
+    assert_eq!(a.taps, plain.taps);
+    assert_eq!(
+        (a.occ, a.space, a.sends),
+        (plain.occ, plain.space, plain.sends)
+    );
+    assert_eq!(a, b);
+    assert!(cached.stats().hits > 0);
+}

@@ -7,6 +7,16 @@ use crate::common::world;
 
 const SAMPLE: f64 = 1.0 / 48_000.0;
 
+/// Delay of an image-source path from its geometry (`path = hypot(d, offset)`), in seconds.
+fn geometric_delay(d: f64, image_offset: f64) -> f64 {
+    ((d * d + image_offset * image_offset).sqrt() - d) / 343.0
+}
+
+/// Within ±1 sample at 48 kHz.
+fn within_one_sample(delay: f64, expected: f64) -> bool {
+    ((delay * 48_000.0).round() - (expected * 48_000.0).round()).abs() <= 1.0
+}
+
 fn taps(name: &str) -> Vec<Tap> {
     let (scene, w) = world(name);
     let mut model = OwnModel::default();
@@ -33,8 +43,20 @@ fn gorge_has_two_taps_at_true_delays() {
     assert!((t[1].delay - 0.2421).abs() <= SAMPLE + 5e-5, "{:?}", ms(&t));
     assert!((t[0].level - 0.244).abs() < 1e-3, "{}", t[0].level);
     assert!((t[1].level - 0.182).abs() < 1e-3, "{}", t[1].level);
+    // Exact geometry: images 79 (z=0 face: 2·39.5) and 109 (z=94: 2·54.5) blocks off the line.
+    assert!(within_one_sample(t[0].delay, geometric_delay(30.0, 79.0)));
+    assert!(within_one_sample(t[1].delay, geometric_delay(30.0, 109.0)));
+    assert!((t[0].delay - geometric_delay(30.0, 79.0)).abs() < SAMPLE);
     // Panned toward the walls: first tap from the z=0 face (−z), second from z=94 (+z).
     assert!(t[0].direction.z < -0.5 && t[1].direction.z > 0.5);
+}
+
+#[test]
+fn echo_search_is_deterministic() {
+    let a = taps("G");
+    for _ in 0..3 {
+        assert_eq!(taps("G"), a);
+    }
 }
 
 #[test]
@@ -49,6 +71,7 @@ fn room_has_exactly_one_tap_at_39_9_ms() {
     assert!((t[0].path - 29.68).abs() < 0.01);
     assert!((t[0].delay - 0.0399).abs() <= SAMPLE + 5e-5, "{:?}", ms(&t));
     assert_eq!((t[0].plane.axis, t[0].plane.coord), (2, 24));
+    assert!(within_one_sample(t[0].delay, geometric_delay(16.0, 25.0)));
 }
 
 #[test]
@@ -68,6 +91,7 @@ fn e2_screen_blocks_the_south_wall() {
     assert!((t[0].path - 47.63).abs() < 0.01, "{}", t[0].path);
     assert!((t[0].delay - 0.0514).abs() <= SAMPLE + 5e-5);
     assert_eq!((t[0].plane.axis, t[0].plane.coord), (2, 21));
+    assert!(within_one_sample(t[0].delay, geometric_delay(30.0, 37.0)));
     assert!((t[1].delay - 0.2421).abs() <= SAMPLE + 5e-5);
 }
 

@@ -290,7 +290,8 @@ pub(crate) fn validate_header(header: &DatHeader, actual: u64) -> Result<(), Ope
     Ok(())
 }
 
-fn node_fault(node: u32, file_size: u64, fault: ChainFault) -> LookupError {
+/// A chain fault met while reading B-tree node `node`, as a lookup error.
+pub(crate) fn node_fault(node: u32, file_size: u64, fault: ChainFault) -> LookupError {
     match fault {
         ChainFault::OutOfBounds { block } => LookupError::BlockOutOfBounds {
             node,

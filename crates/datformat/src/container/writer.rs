@@ -92,23 +92,6 @@ impl From<LookupError> for Fault {
     }
 }
 
-fn node_chain_fault(node: u32, file_size: u64, fault: ChainFault) -> LookupError {
-    match fault {
-        ChainFault::OutOfBounds { block } => LookupError::BlockOutOfBounds {
-            node,
-            block,
-            file_size,
-        },
-        ChainFault::TooShort { block } => LookupError::ChainTooShort { node, block },
-        ChainFault::Loop { block } => LookupError::ChainLoop { node, block },
-        ChainFault::Io { offset, source } => LookupError::Io {
-            node,
-            offset,
-            source,
-        },
-    }
-}
-
 fn chain_block(fault: &ChainFault, start: u32) -> u32 {
     match fault {
         ChainFault::OutOfBounds { block }

@@ -15,14 +15,6 @@ pub(crate) trait MinSize {
     const MIN_SIZE: u64;
 }
 
-impl MinSize for u16 {
-    const MIN_SIZE: u64 = 2;
-}
-
-impl MinSize for u32 {
-    const MIN_SIZE: u64 = 4;
-}
-
 /// Bytes left between the current position and the end of the stream.
 pub(crate) fn remaining<R: Read + Seek>(reader: &mut R) -> BinResult<u64> {
     let pos = reader.stream_position()?;
@@ -100,14 +92,37 @@ pub(crate) fn too_large<W: Seek>(writer: &mut W, what: &'static str, value: u64)
     }
 }
 
+/// Converts a length to a `C` count (u16 or u32), or a write error.
+pub(crate) fn count<W: Seek, C: TryFrom<usize>>(writer: &mut W, len: usize) -> BinResult<C> {
+    C::try_from(len).map_err(|_| {
+        let what = if size_of::<C>() == 2 {
+            "u16 count"
+        } else {
+            "u32 count"
+        };
+        too_large(writer, what, len as u64)
+    })
+}
+
 /// Converts a length to a u32 count, or a write error.
 pub(crate) fn count_u32<W: Seek>(writer: &mut W, len: usize) -> BinResult<u32> {
-    u32::try_from(len).map_err(|_| too_large(writer, "u32 count", len as u64))
+    count(writer, len)
 }
 
 /// Converts a length to a u16 count, or a write error.
 pub(crate) fn count_u16<W: Seek>(writer: &mut W, len: usize) -> BinResult<u16> {
-    u16::try_from(len).map_err(|_| too_large(writer, "u16 count", len as u64))
+    count(writer, len)
+}
+
+/// A `C` count (u16 or u32) followed by the items.
+fn write_counted<W, T, C>(items: &[T], writer: &mut W, endian: Endian) -> BinResult<()>
+where
+    W: Write + Seek,
+    T: for<'a> BinWrite<Args<'a> = ()>,
+    C: TryFrom<usize> + for<'a> BinWrite<Args<'a> = ()>,
+{
+    count::<W, C>(writer, items.len())?.write_options(writer, endian, ())?;
+    write_items(items, writer, endian)
 }
 
 /// binrw `write_with`: a u32 count followed by the items.
@@ -125,8 +140,7 @@ where
     W: Write + Seek,
     T: for<'a> BinWrite<Args<'a> = ()>,
 {
-    count_u32(writer, items.len())?.write_options(writer, endian, ())?;
-    write_items(items, writer, endian)
+    write_counted::<W, T, u32>(items, writer, endian)
 }
 
 /// binrw `write_with`: a u16 count followed by the items.
@@ -144,8 +158,7 @@ where
     W: Write + Seek,
     T: for<'a> BinWrite<Args<'a> = ()>,
 {
-    count_u16(writer, items.len())?.write_options(writer, endian, ())?;
-    write_items(items, writer, endian)
+    write_counted::<W, T, u16>(items, writer, endian)
 }
 
 /// Number of pad bytes `align4` skips at `pos`.
@@ -219,25 +232,48 @@ macro_rules! impl_scalar {
     )*};
 }
 
-impl_scalar!(u8, u16, u32, f32);
+impl_scalar!(u8, u16, u32, i32, f32);
 
-/// Reads `count` scalars in bulk (through a stack buffer), after a bounds check.
-pub(crate) fn read_scalars<R, T>(reader: &mut R, endian: Endian, count: u64) -> BinResult<Vec<T>>
+/// A value with a fixed on-disk size, decodable from a [`Fields`] block: a [`Scalar`], a
+/// raw-value enum ([`raw_enum_codec`]) or a struct declared with [`fixed_size_read`]. Lists of
+/// them are read in bulk by [`read_fixed`].
+pub(crate) trait Fixed: FromFields {
+    /// Encoded size in bytes (at most [`FIXED_CHUNK`]).
+    const SIZE: usize;
+}
+
+impl<T: Scalar> Fixed for T {
+    const SIZE: usize = T::SIZE;
+}
+
+impl<T: Fixed> MinSize for T {
+    const MIN_SIZE: u64 = T::SIZE as u64;
+}
+
+/// Bytes decoded per bulk read; every [`Fixed::SIZE`] is at most this (checked at compile
+/// time by [`fixed_size_read`]).
+pub(crate) const FIXED_CHUNK: usize = 512;
+
+/// Reads `count` fixed-size values in bulk (through a stack buffer) after a bounds check,
+/// handing each to `push`. On a failed read the position is restored.
+fn read_fixed_with<R, T>(
+    reader: &mut R,
+    endian: Endian,
+    count: u64,
+    mut push: impl FnMut(T),
+) -> BinResult<()>
 where
     R: Read + Seek,
-    T: Scalar,
+    T: Fixed,
 {
-    /// Bytes decoded per read.
-    const CHUNK: usize = 256;
     check_count(reader, count, T::SIZE as u64)?;
     let pos = reader.stream_position()?;
     // Bounded by the check above.
-    let total = usize::try_from(count).unwrap_or(0);
-    let mut values = Vec::with_capacity(total);
-    let per_chunk = CHUNK / T::SIZE;
-    let mut buf = [0u8; CHUNK];
-    while values.len() < total {
-        let n = per_chunk.min(total - values.len());
+    let mut left = usize::try_from(count).unwrap_or(0);
+    let per_chunk = (FIXED_CHUNK / T::SIZE).max(1);
+    let mut buf = [0u8; FIXED_CHUNK];
+    while left > 0 {
+        let n = per_chunk.min(left);
         let Some(slot) = buf.get_mut(..n * T::SIZE) else {
             break;
         };
@@ -245,50 +281,91 @@ where
             reader.seek(SeekFrom::Start(pos))?;
             return Err(binrw::Error::Io(e));
         }
-        values.extend(slot.chunks_exact(T::SIZE).map(|c| T::decode(c, endian)));
+        for item in slot.chunks_exact(T::SIZE) {
+            push(T::from_fields(&mut Fields::new(item, endian)));
+        }
+        left -= n;
     }
+    Ok(())
+}
+
+/// Reads `count` fixed-size values in bulk, after a bounds check.
+pub(crate) fn read_fixed<R, T>(reader: &mut R, endian: Endian, count: u64) -> BinResult<Vec<T>>
+where
+    R: Read + Seek,
+    T: Fixed,
+{
+    // Bounded by the check inside `read_fixed_with`, which runs before anything is pushed.
+    let mut values = Vec::new();
+    read_fixed_with(reader, endian, count, |v| {
+        if values.capacity() == 0 {
+            values.reserve_exact(usize::try_from(count).unwrap_or(0));
+        }
+        values.push(v);
+    })?;
     Ok(values)
 }
 
-/// binrw `parse_with`: a u32 count followed by that many scalars, read in bulk.
-pub(crate) fn read_scalars_u32<R, T>(reader: &mut R, endian: Endian, _: ()) -> BinResult<Vec<T>>
+/// binrw `parse_with`: a u32 count followed by that many fixed-size values, read in bulk.
+pub(crate) fn read_fixed_u32<R, T>(reader: &mut R, endian: Endian, _: ()) -> BinResult<Vec<T>>
 where
     R: Read + Seek,
-    T: Scalar,
+    T: Fixed,
 {
     let count = u32::read_options(reader, endian, ())?;
-    read_scalars(reader, endian, u64::from(count))
+    read_fixed(reader, endian, u64::from(count))
 }
 
-/// binrw `parse_with`: a u16 count followed by that many scalars, read in bulk.
-pub(crate) fn read_scalars_u16<R, T>(reader: &mut R, endian: Endian, _: ()) -> BinResult<Vec<T>>
+/// binrw `parse_with`: a u16 count followed by that many fixed-size values, read in bulk.
+pub(crate) fn read_fixed_u16<R, T>(reader: &mut R, endian: Endian, _: ()) -> BinResult<Vec<T>>
 where
     R: Read + Seek,
-    T: Scalar,
+    T: Fixed,
 {
     let count = u16::read_options(reader, endian, ())?;
-    read_scalars(reader, endian, u64::from(count))
+    read_fixed(reader, endian, u64::from(count))
 }
 
-/// binrw `parse_with`: a fixed array of scalars, read in bulk.
-pub(crate) fn read_scalar_array<R, T, const N: usize>(
+/// binrw `parse_with`: a fixed array of fixed-size values, read in bulk straight into the array.
+pub(crate) fn read_fixed_array<R, T, const N: usize>(
     reader: &mut R,
     endian: Endian,
     _: (),
 ) -> BinResult<[T; N]>
 where
     R: Read + Seek,
-    T: Scalar,
+    T: Fixed + Copy + Default,
 {
-    let values = read_scalars::<R, T>(reader, endian, N as u64)?;
     let mut out = [T::default(); N];
-    for (dst, src) in out.iter_mut().zip(values) {
-        *dst = src;
-    }
+    let mut slots = out.iter_mut();
+    read_fixed_with(reader, endian, N as u64, |v| {
+        if let Some(slot) = slots.next() {
+            *slot = v;
+        }
+    })?;
     Ok(out)
 }
 
-impl_scalar!(i32);
+/// Reads `len` raw bytes after checking they are there.
+pub(crate) fn read_bytes<R: Read + Seek>(reader: &mut R, len: u64) -> BinResult<Vec<u8>> {
+    check_count(reader, len, 1)?;
+    // Bounded by the check above.
+    let mut bytes = vec![0u8; usize::try_from(len).unwrap_or(0)];
+    reader.read_exact(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// A little-endian u32 at byte `at` of `bytes`, if all four bytes are there.
+pub(crate) fn le_u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+    let b: [u8; 4] = bytes.get(at..at.checked_add(4)?)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b))
+}
+
+/// A little-endian u16 at byte `at` of `bytes`, if both bytes are there.
+pub(crate) fn le_u16_at(bytes: &[u8], at: usize) -> Option<u16> {
+    let b: [u8; 2] = bytes.get(at..at.checked_add(2)?)?.try_into().ok()?;
+    Some(u16::from_le_bytes(b))
+}
 
 /// Reads a fixed block of `N` bytes; on failure the position is restored.
 pub(crate) fn read_block<R: Read + Seek, const N: usize>(reader: &mut R) -> BinResult<[u8; N]> {
@@ -356,6 +433,12 @@ macro_rules! fixed_size_read {
             }
         }
 
+        impl $crate::record::codec::Fixed for $ty {
+            const SIZE: usize = $size;
+        }
+
+        const _: () = assert!($size <= $crate::record::codec::FIXED_CHUNK);
+
         impl binrw::BinRead for $ty {
             type Args<'a> = ();
 
@@ -371,5 +454,49 @@ macro_rules! fixed_size_read {
         }
     };
 }
+
+/// Implements [`FromFields`], [`Fixed`], [`BinRead`] and [`BinWrite`] for an enum stored as its
+/// raw `$raw` value, converted with `$from` / `$to` (every raw value maps to a variant, so
+/// reading never fails and nothing is lost on a rewrite).
+macro_rules! raw_enum_codec {
+    ($ty:ident, $raw:ty, $from:ident, $to:ident) => {
+        impl $crate::record::codec::FromFields for $ty {
+            fn from_fields(fields: &mut $crate::record::codec::Fields<'_>) -> Self {
+                Self::$from(fields.scalar::<$raw>())
+            }
+        }
+
+        impl $crate::record::codec::Fixed for $ty {
+            const SIZE: usize = size_of::<$raw>();
+        }
+
+        impl binrw::BinRead for $ty {
+            type Args<'a> = ();
+
+            fn read_options<R: binrw::io::Read + binrw::io::Seek>(
+                reader: &mut R,
+                endian: binrw::Endian,
+                (): Self::Args<'_>,
+            ) -> binrw::BinResult<Self> {
+                <$raw as binrw::BinRead>::read_options(reader, endian, ()).map(Self::$from)
+            }
+        }
+
+        impl binrw::BinWrite for $ty {
+            type Args<'a> = ();
+
+            fn write_options<W: binrw::io::Write + binrw::io::Seek>(
+                &self,
+                writer: &mut W,
+                endian: binrw::Endian,
+                (): Self::Args<'_>,
+            ) -> binrw::BinResult<()> {
+                binrw::BinWrite::write_options(&self.$to(), writer, endian, ())
+            }
+        }
+    };
+}
+
+pub(crate) use raw_enum_codec;
 
 pub(crate) use fixed_size_read;

@@ -4,7 +4,7 @@
 use binrw::binrw;
 use serde::Serialize;
 
-use super::codec::{read_scalar_array, serialize_array};
+use super::codec::{read_fixed_array, serialize_array};
 use super::terrain_texture_type::TerrainTextureType;
 
 /// Vertices per side of a landblock grid.
@@ -22,14 +22,16 @@ pub struct LandBlock {
     /// `HasObjects` (raw bool32, kept for round trip; DRW reads `!= 0`).
     pub has_objects: u32,
     /// `Terrain`: terrain words, index `x * 9 + y` (see [`TerrainWord`]).
-    #[br(parse_with = read_scalar_array)]
+    #[br(parse_with = read_fixed_array)]
     #[serde(serialize_with = "serialize_array")]
     pub terrain: [u16; LAND_BLOCK_VERTICES],
     /// `Height`: height bytes (→ `LandDefs.land_height_table`), index `x * 9 + y`.
-    #[br(parse_with = read_scalar_array)]
+    #[br(parse_with = read_fixed_array)]
     #[serde(serialize_with = "serialize_array")]
     pub height: [u8; LAND_BLOCK_VERTICES],
-    /// The align4 pad byte at offset 251, kept for round trip.
+    /// The align4 pad byte at offset 251, kept for round trip (not a DRW property, so not in
+    /// the serde form).
+    #[serde(skip)]
     pub pad: u8,
 }
 

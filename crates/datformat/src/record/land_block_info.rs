@@ -6,8 +6,9 @@ use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
 use super::codec::{
-    MinSize, count_u16, fixed_size_read, read_items, read_list_u32, read_pad, read_scalars_u16,
-    write_items, write_list_u16, write_list_u32, write_pad,
+    Fields, Fixed, FromFields, MinSize, count_u16, fixed_size_read, read_fixed, read_fixed_u16,
+    read_fixed_u32, read_items, read_list_u32, read_pad, write_items, write_list_u16,
+    write_list_u32, write_pad,
 };
 use super::primitive::Frame;
 
@@ -40,10 +41,6 @@ pub struct Stab {
 }
 
 fixed_size_read!(Stab, 32, { id, frame });
-
-impl MinSize for Stab {
-    const MIN_SIZE: u64 = 32;
-}
 
 /// `BuildingInfo`.
 #[binrw]
@@ -78,7 +75,7 @@ pub struct BuildingPortal {
     /// `OtherPortalId`.
     pub other_portal_id: u16,
     /// `StabList`.
-    #[br(parse_with = read_scalars_u16)]
+    #[br(parse_with = read_fixed_u16)]
     #[bw(write_with = write_list_u16)]
     pub stab_list: Vec<u16>,
     /// The align4 pad bytes (only the needed 0–3 are on disk).
@@ -108,8 +105,14 @@ pub struct RestrictionTable {
     pub entries: Vec<(u32, u32)>,
 }
 
-impl MinSize for (u32, u32) {
-    const MIN_SIZE: u64 = 8;
+impl FromFields for (u32, u32) {
+    fn from_fields(fields: &mut Fields<'_>) -> Self {
+        (fields.scalar(), fields.scalar())
+    }
+}
+
+impl Fixed for (u32, u32) {
+    const SIZE: usize = 8;
 }
 
 /// `parse_with` adapter for [`read_pad`].
@@ -137,14 +140,14 @@ impl BinRead for LandBlockInfo {
     ) -> BinResult<Self> {
         let id = u32::read_options(reader, endian, ())?;
         let num_cells = u32::read_options(reader, endian, ())?;
-        let objects = read_list_u32(reader, endian, ())?;
+        let objects = read_fixed_u32(reader, endian, ())?;
         let num_buildings = u16::read_options(reader, endian, ())?;
         let pack_mask = u16::read_options(reader, endian, ())?;
         let buildings = read_items(reader, endian, u64::from(num_buildings))?;
         let restriction_table = if pack_mask != 0 {
             let count = u16::read_options(reader, endian, ())?;
             let bucket_size = u16::read_options(reader, endian, ())?;
-            let entries = read_items(reader, endian, u64::from(count))?;
+            let entries = read_fixed(reader, endian, u64::from(count))?;
             Some(RestrictionTable {
                 bucket_size,
                 entries,

@@ -76,13 +76,7 @@ pub trait Record: Sized {
 
 /// The first four bytes as the record id, when present.
 fn leading_id(bytes: &[u8]) -> Option<u32> {
-    let b = bytes.get(..4)?;
-    Some(u32::from_le_bytes([
-        *b.first()?,
-        *b.get(1)?,
-        *b.get(2)?,
-        *b.get(3)?,
-    ]))
+    codec::le_u32_at(bytes, 0)
 }
 
 /// The position a binrw error points at, or `fallback` (I/O errors carry none).

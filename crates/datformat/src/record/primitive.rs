@@ -7,7 +7,7 @@ use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, check_count, fixed_size_read, read_pad, too_large, write_pad};
+use super::codec::{MinSize, fixed_size_read, read_bytes, read_pad, too_large, write_pad};
 
 /// `AC1LegacyPStringBase<byte>` (spec §3.5): u16 length (0xFFFF → a u32 length follows), the raw
 /// bytes, then align4 relative to the DBObj start.
@@ -98,9 +98,7 @@ impl BinRead for PString {
         } else {
             (u32::from(short), false)
         };
-        check_count(reader, u64::from(len), 1)?;
-        let mut bytes = vec![0u8; usize::try_from(len).unwrap_or(0)];
-        reader.read_exact(&mut bytes)?;
+        let bytes = read_bytes(reader, u64::from(len))?;
         let pad = read_pad(reader)?;
         Ok(Self {
             bytes,
@@ -268,10 +266,6 @@ impl ColorArgb {
             alpha,
         }
     }
-}
-
-impl MinSize for ColorArgb {
-    const MIN_SIZE: u64 = 4;
 }
 
 /// `Vector3`: x, y, z.

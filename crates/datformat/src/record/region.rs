@@ -8,7 +8,7 @@ use binrw::{BinWrite, binrw};
 use serde::Serialize;
 
 use super::codec::{
-    MinSize, fixed_size_read, read_list_u32, read_scalar_array, serialize_array, write_list_u32,
+    MinSize, fixed_size_read, read_fixed_array, read_list_u32, serialize_array, write_list_u32,
 };
 use super::parts_mask::PartsMask;
 use super::primitive::{Bool32, PString};
@@ -111,7 +111,7 @@ pub struct LandDefs {
     /// `RoadWidth`.
     pub road_width: f32,
     /// `LandHeightTable`: LandBlock height byte → world Z.
-    #[br(parse_with = read_scalar_array)]
+    #[br(parse_with = read_fixed_array)]
     #[serde(serialize_with = "serialize_array")]
     pub land_height_table: [f32; 256],
 }
@@ -202,7 +202,8 @@ impl MinSize for TimeOfDay {
 #[brw(little)]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Season {
-    /// `StartDate` (start day of the year).
+    /// `Start` (start day of the year; DRW's property is `Start`).
+    #[serde(rename = "start")]
     pub start_date: u32,
     /// `Name`.
     pub name: PString,

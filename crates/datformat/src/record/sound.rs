@@ -1,11 +1,9 @@
 //! The `Sound` enum (DRW's `Sound`, u32 on disk; spec §4.6): the key of a SoundTable entry and
 //! the `s_type` of an ambient sound description.
 
-use binrw::io::{Read, Seek, Write};
-use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde::Serialize;
 
-use super::codec::{Fields, FromFields, MinSize};
+use super::codec::raw_enum_codec;
 
 /// Declares the enum, its values and DRW names.
 macro_rules! sounds {
@@ -297,37 +295,4 @@ impl Serialize for Sound {
     }
 }
 
-impl FromFields for Sound {
-    fn from_fields(fields: &mut Fields<'_>) -> Self {
-        Self::from_u32(fields.scalar())
-    }
-}
-
-impl MinSize for Sound {
-    const MIN_SIZE: u64 = 4;
-}
-
-impl BinRead for Sound {
-    type Args<'a> = ();
-
-    fn read_options<R: Read + Seek>(
-        reader: &mut R,
-        endian: Endian,
-        (): Self::Args<'_>,
-    ) -> BinResult<Self> {
-        u32::read_options(reader, endian, ()).map(Self::from_u32)
-    }
-}
-
-impl BinWrite for Sound {
-    type Args<'a> = ();
-
-    fn write_options<W: Write + Seek>(
-        &self,
-        writer: &mut W,
-        endian: Endian,
-        (): Self::Args<'_>,
-    ) -> BinResult<()> {
-        self.to_u32().write_options(writer, endian, ())
-    }
-}
+raw_enum_codec!(Sound, u32, from_u32, to_u32);

@@ -4,7 +4,7 @@
 use binrw::{BinWrite, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, fixed_size_read, read_list_u32, read_scalars_u32, write_list_u32};
+use super::codec::{MinSize, fixed_size_read, read_fixed_u32, read_list_u32, write_list_u32};
 use super::sound::Sound;
 
 /// `SoundDesc` (retail `CSoundDesc`): the ambient sound-table descriptions, indexed by a scene
@@ -27,7 +27,7 @@ pub struct AmbientStbDesc {
     /// `STBId`: SoundTable id (0x20…).
     pub stb_id: u32,
     /// `AmbientSounds`.
-    #[br(parse_with = read_list_u32)]
+    #[br(parse_with = read_fixed_u32)]
     #[bw(write_with = write_list_u32)]
     pub ambient_sounds: Vec<AmbientSoundDesc>,
 }
@@ -64,10 +64,6 @@ impl AmbientSoundDesc {
     }
 }
 
-impl MinSize for AmbientSoundDesc {
-    const MIN_SIZE: u64 = 20;
-}
-
 /// `SceneDesc`: the scene types referenced by terrain types.
 #[binrw]
 #[brw(little)]
@@ -87,7 +83,7 @@ pub struct SceneType {
     /// `StbIndex`.
     pub stb_index: u32,
     /// `Scenes` (Scene ids 0x12…).
-    #[br(parse_with = read_scalars_u32)]
+    #[br(parse_with = read_fixed_u32)]
     #[bw(write_with = write_list_u32)]
     pub scenes: Vec<u32>,
 }

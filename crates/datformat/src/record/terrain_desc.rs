@@ -4,7 +4,7 @@
 use binrw::{BinWrite, binrw};
 use serde::Serialize;
 
-use super::codec::{MinSize, fixed_size_read, read_list_u32, read_scalars_u32, write_list_u32};
+use super::codec::{MinSize, fixed_size_read, read_fixed_u32, read_list_u32, write_list_u32};
 use super::primitive::{ColorArgb, PString};
 use super::terrain_texture_type::TerrainTextureType;
 
@@ -32,7 +32,7 @@ pub struct TerrainType {
     pub terrain_color: ColorArgb,
     /// `SceneTypes`: indices into `SceneDesc.scene_types`, selected by a terrain word's
     /// scenery bits.
-    #[br(parse_with = read_scalars_u32)]
+    #[br(parse_with = read_fixed_u32)]
     #[bw(write_with = write_list_u32)]
     pub scene_types: Vec<u32>,
 }
@@ -62,19 +62,19 @@ pub struct TexMerge {
     /// `BaseTexSize`.
     pub base_tex_size: u32,
     /// `CornerTerrainMaps`.
-    #[br(parse_with = read_list_u32)]
+    #[br(parse_with = read_fixed_u32)]
     #[bw(write_with = write_list_u32)]
     pub corner_terrain_maps: Vec<TerrainAlphaMap>,
     /// `SideTerrainMaps`.
-    #[br(parse_with = read_list_u32)]
+    #[br(parse_with = read_fixed_u32)]
     #[bw(write_with = write_list_u32)]
     pub side_terrain_maps: Vec<TerrainAlphaMap>,
     /// `RoadMaps`.
-    #[br(parse_with = read_list_u32)]
+    #[br(parse_with = read_fixed_u32)]
     #[bw(write_with = write_list_u32)]
     pub road_maps: Vec<RoadAlphaMap>,
     /// `TerrainDesc`.
-    #[br(parse_with = read_list_u32)]
+    #[br(parse_with = read_fixed_u32)]
     #[bw(write_with = write_list_u32)]
     pub terrain_desc: Vec<TmTerrainDesc>,
 }
@@ -92,10 +92,6 @@ pub struct TerrainAlphaMap {
 
 fixed_size_read!(TerrainAlphaMap, 8, { t_code, texture_id });
 
-impl MinSize for TerrainAlphaMap {
-    const MIN_SIZE: u64 = 8;
-}
-
 /// `RoadAlphaMap` (8 bytes).
 #[derive(BinWrite)]
 #[bw(little)]
@@ -109,10 +105,6 @@ pub struct RoadAlphaMap {
 
 fixed_size_read!(RoadAlphaMap, 8, { r_code, texture_id });
 
-impl MinSize for RoadAlphaMap {
-    const MIN_SIZE: u64 = 8;
-}
-
 /// `TMTerrainDesc` (44 bytes).
 #[derive(BinWrite)]
 #[bw(little)]
@@ -125,10 +117,6 @@ pub struct TmTerrainDesc {
 }
 
 fixed_size_read!(TmTerrainDesc, 44, { terrain_type, terrain_tex });
-
-impl MinSize for TmTerrainDesc {
-    const MIN_SIZE: u64 = 44;
-}
 
 /// `TerrainTex` (40 bytes).
 #[derive(BinWrite)]

@@ -1,11 +1,9 @@
 //! The `TerrainTextureType` enum (spec §4.6): 5 bits of a LandBlock terrain word, an i32 in
 //! `TMTerrainDesc`.
 
-use binrw::io::{Read, Seek, Write};
-use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde::Serialize;
 
-use super::codec::{Fields, FromFields};
+use super::codec::raw_enum_codec;
 
 /// Declares the enum and its values.
 macro_rules! terrain_types {
@@ -83,33 +81,4 @@ terrain_types! {
     RoadType = 0x20,
 }
 
-impl FromFields for TerrainTextureType {
-    fn from_fields(fields: &mut Fields<'_>) -> Self {
-        Self::from_i32(fields.scalar())
-    }
-}
-
-impl BinRead for TerrainTextureType {
-    type Args<'a> = ();
-
-    fn read_options<R: Read + Seek>(
-        reader: &mut R,
-        endian: Endian,
-        (): Self::Args<'_>,
-    ) -> BinResult<Self> {
-        i32::read_options(reader, endian, ()).map(Self::from_i32)
-    }
-}
-
-impl BinWrite for TerrainTextureType {
-    type Args<'a> = ();
-
-    fn write_options<W: Write + Seek>(
-        &self,
-        writer: &mut W,
-        endian: Endian,
-        (): Self::Args<'_>,
-    ) -> BinResult<()> {
-        self.to_i32().write_options(writer, endian, ())
-    }
-}
+raw_enum_codec!(TerrainTextureType, i32, from_i32, to_i32);

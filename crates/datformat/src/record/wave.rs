@@ -5,7 +5,7 @@ use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde::Serialize;
 
-use super::codec::{check_count, too_large};
+use super::codec::{le_u16_at, le_u32_at, read_bytes, too_large};
 
 /// A Wave DBObj: `Id u32, headerSize i32, dataSize i32, header, data` (no padding).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -53,19 +53,12 @@ pub enum DecodePcmError {
 impl Wave {
     /// Reads a little-endian u16 of the header.
     fn header_u16(&self, at: usize) -> Option<u16> {
-        let bytes = self.header.get(at..at + 2)?;
-        Some(u16::from_le_bytes([*bytes.first()?, *bytes.get(1)?]))
+        le_u16_at(&self.header, at)
     }
 
     /// Reads a little-endian u32 of the header.
     fn header_u32(&self, at: usize) -> Option<u32> {
-        let b = self.header.get(at..at + 4)?;
-        Some(u32::from_le_bytes([
-            *b.first()?,
-            *b.get(1)?,
-            *b.get(2)?,
-            *b.get(3)?,
-        ]))
+        le_u32_at(&self.header, at)
     }
 
     /// `wFormatTag` (1 = PCM, 0x55 = MPEG Layer-3), if the header has it.
@@ -182,17 +175,13 @@ impl Wave {
 }
 
 /// Reads an i32 size and that many bytes, bounded by the remaining bytes.
-fn read_sized<R: Read + Seek>(reader: &mut R, endian: Endian, size: i32) -> BinResult<Vec<u8>> {
+fn read_sized<R: Read + Seek>(reader: &mut R, size: i32) -> BinResult<Vec<u8>> {
     let pos = reader.stream_position()?;
     let len = u32::try_from(size).map_err(|_| binrw::Error::AssertFail {
         pos,
         message: format!("negative wave size {size}"),
     })?;
-    check_count(reader, u64::from(len), 1)?;
-    let _ = endian;
-    let mut bytes = vec![0u8; usize::try_from(len).unwrap_or(0)];
-    reader.read_exact(&mut bytes)?;
-    Ok(bytes)
+    read_bytes(reader, u64::from(len))
 }
 
 impl BinRead for Wave {
@@ -206,8 +195,8 @@ impl BinRead for Wave {
         let id = u32::read_options(reader, endian, ())?;
         let header_size = i32::read_options(reader, endian, ())?;
         let data_size = i32::read_options(reader, endian, ())?;
-        let header = read_sized(reader, endian, header_size)?;
-        let data = read_sized(reader, endian, data_size)?;
+        let header = read_sized(reader, header_size)?;
+        let data = read_sized(reader, data_size)?;
         Ok(Self { id, header, data })
     }
 }

@@ -742,6 +742,19 @@ fn region_serializes_to_json_with_snake_case_names() {
     );
 }
 
+#[test]
+fn json_names_follow_drw_property_names() {
+    let v = serde_json::to_value(full_region()).unwrap();
+    let season = &v["game_time"]["seasons"][0];
+    // DRW's `Season.Start`, not the Rust field name `start_date`
+    assert!(season["start"].is_number(), "{season}");
+    assert!(season.get("start_date").is_none(), "{season}");
+    let block = serde_json::to_value(LandBlock::default()).unwrap();
+    // the pad byte is not a DRW property
+    assert!(block.get("pad").is_none(), "{block}");
+    assert!(block["has_objects"].is_number());
+}
+
 // ---------------------------------------------------------------------------------------------
 // SoundTable
 

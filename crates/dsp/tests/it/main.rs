@@ -3,6 +3,7 @@
 
 mod block;
 mod click;
+mod finite;
 mod limiter;
 mod reverb;
 mod shelf;

@@ -193,3 +193,32 @@ fn stop_fades_without_a_click() {
     assert_eq!(*l.last().unwrap(), 0.0);
     assert!(!h.is_playing(v));
 }
+
+#[test]
+fn stopping_a_voice_fades_its_taps_too() {
+    let (mut h, mut r) = mixer();
+    let s = load(&mut h, sine(40.0, FS, 4.0, FRAC_PI_2), FS);
+    let v = h.play(s, PlaySettings::default()).unwrap();
+    let t = Tap {
+        delay: 0.1,
+        level: 1.0,
+        path: 0.0,
+        hf_gain: 1.0,
+        pan: -1.0,
+    };
+    h.set_taps(v, &[t]).unwrap();
+    h.flush();
+    let (mut l, _) = render(&mut r, STEP_AT);
+    h.stop(v).unwrap();
+    let (l2, _) = render(&mut r, 4800);
+    l.extend(l2);
+    let steady = max_diff(&l[SETTLED..STEP_AT]);
+    // Dry (−3 dB centre) plus a hard-left tap at level 1.
+    let step = std::f32::consts::FRAC_1_SQRT_2 + 1.0;
+    let e = max_diff(&l[STEP_AT - 64..]) - steady;
+    assert!(e < step / 50.0, "excess {e}");
+    // The voice outlives its 10 ms dry fade by the 50 ms tap fade, then ends in silence.
+    assert!(l[STEP_AT + 1000].abs() > 1e-3, "taps still fading");
+    assert!(l[STEP_AT + 2400..].iter().all(|x| *x == 0.0));
+    assert!(!h.is_playing(v));
+}

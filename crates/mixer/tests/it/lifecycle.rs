@@ -75,6 +75,14 @@ fn bad_sounds_are_rejected() {
         }),
         Err(LoadSoundError::NonFiniteSample { index: 1 })
     );
+    let huge: Arc<[f32]> = Arc::new([0.0, 0.5, 3.0e38]);
+    assert_eq!(
+        h.load_sound(SoundData {
+            samples: huge,
+            sample_rate: FS
+        }),
+        Err(LoadSoundError::SampleTooLarge { index: 2 })
+    );
     let ok: Arc<[f32]> = Arc::new([0.0]);
     assert_eq!(
         h.load_sound(SoundData {
@@ -252,4 +260,64 @@ fn stop_all_silences_everything_and_frees_voices() {
     // The bus is reset once the voices are gone: exact silence.
     assert!(l.iter().chain(&rr).all(|x| *x == 0.0));
     assert_eq!(h.status().active_voices, 0);
+}
+
+#[test]
+fn extreme_accepted_values_stay_finite() {
+    let (mut h, mut r) = mixer();
+    let mut x = 1u32;
+    let noise: Arc<[f32]> = (0..48_000)
+        .map(|_| {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            if x >> 31 == 1 {
+                resound_mixer::MAX_SAMPLE_MAGNITUDE
+            } else {
+                -resound_mixer::MAX_SAMPLE_MAGNITUDE
+            }
+        })
+        .collect();
+    let s = load(&mut h, noise, 11_025);
+    let loud = VoiceParams {
+        volume: resound_mixer::MAX_GAIN,
+        gain: resound_mixer::MAX_SHELF_GAIN,
+        hf: 0.5,
+        sends: [resound_mixer::MAX_GAIN; 4],
+        ..VoiceParams::default()
+    };
+    for _ in 0..8 {
+        let v = h
+            .play(
+                s,
+                PlaySettings {
+                    looping: false,
+                    params: loud,
+                },
+            )
+            .unwrap();
+        let t = Tap {
+            delay: 0.05,
+            level: resound_mixer::MAX_GAIN,
+            path: 0.0,
+            hf_gain: 0.9,
+            pan: 1.0,
+        };
+        h.set_taps(v, &[t, Tap { delay: 0.2, ..t }, Tap { delay: 1.0, ..t }])
+            .unwrap();
+        h.play(
+            s,
+            PlaySettings {
+                looping: true,
+                params: loud,
+            },
+        )
+        .unwrap();
+    }
+    h.flush();
+    let (l, rr) = render(&mut r, 4 * 48_000);
+    assert!(l.iter().chain(&rr).all(|x| x.is_finite() && x.abs() <= 1.0));
+    let status = h.status();
+    assert!(
+        status.limiter_engagements > 0 && status.peak <= 1.0,
+        "{status:?}"
+    );
 }

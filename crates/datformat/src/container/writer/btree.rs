@@ -1,6 +1,6 @@
 //! The writer's B-tree: node I/O and insert / delete with splits, borrows and merges.
 
-use super::{DatWriter, Fault, Found, node_chain_fault};
+use super::{DatWriter, Fault, Found};
 use crate::container::bytes::put32;
 use crate::container::chain::{blocks_for, chain_blocks, gather};
 use crate::container::entry::DatEntry;
@@ -8,6 +8,7 @@ use crate::container::error::{LookupError, MAX_DEPTH};
 use crate::container::node::{
     DEGREE, MAX_ENTRIES, NODE_READ_SIZE, NODE_WRITE_SIZE, Node, is_null_branch,
 };
+use crate::container::reader::node_fault;
 
 impl DatWriter {
     // ----- nodes ----------------------------------------------------------------------------
@@ -23,7 +24,7 @@ impl DatWriter {
             blocks_for(NODE_READ_SIZE, bs),
             blocks_for(NODE_WRITE_SIZE, bs),
         )
-        .map_err(|f| Fault::Tree(node_chain_fault(offset, self.bytes.len() as u64, f)))
+        .map_err(|f| Fault::Tree(node_fault(offset, self.bytes.len() as u64, f)))
     }
 
     pub(super) fn read_node(&self, offset: u32) -> Result<Node, Fault> {
