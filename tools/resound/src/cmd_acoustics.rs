@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use resound_engine::acoustics::scene::{Scene, parse_mode};
 use resound_engine::acoustics::{
-    AcousticModel, Budget, DirectResult, EchoResult, MaterialTable, Mode, OwnModel, Paths,
-    RoomResult, Telemetry,
+    AcousticModel, AcousticResult, Budget, DirectResult, EchoResult, MaterialTable, Mode, OwnModel,
+    Paths, RoomResult, Telemetry,
 };
 
 /// Offline occlusion budget per evaluation (cells, spec §3.3).
@@ -65,6 +65,10 @@ struct Outcome {
     direct: DirectResult,
     echo: Option<EchoResult>,
     room: Option<RoomResult>,
+    /// In `full` mode: the model's own joined evaluation (`AcousticModel::evaluate`). For SPR
+    /// this is the one pass that applies the shared-airspace floor and the redirection, which
+    /// the separate stages above do not.
+    joined: Option<AcousticResult>,
     total: Telemetry,
 }
 
@@ -132,6 +136,16 @@ fn evaluate(args: &Args) -> anyhow::Result<Evaluation> {
     } else {
         None
     };
+    let joined = if mode >= Mode::Full {
+        Some(model.evaluate(
+            &world,
+            &request,
+            Mode::Full,
+            &mut Budget::new(DIRECT_BUDGET + ECHO_BUDGET + ROOM_BUDGET),
+        )?)
+    } else {
+        None
+    };
     let paths = if request.paths == Paths::Nine { 9 } else { 1 };
     Ok(Evaluation {
         scene,
@@ -142,6 +156,7 @@ fn evaluate(args: &Args) -> anyhow::Result<Evaluation> {
             direct,
             echo,
             room,
+            joined,
             total,
         },
     })
@@ -228,6 +243,20 @@ fn print_text(scene: &Scene, model: &str, mode: Mode, paths: u32, out: &Outcome)
         println!(
             "  sends: [{:.3}, {:.3}, {:.3}, {:.3}]",
             r.sends[0], r.sends[1], r.sends[2], r.sends[3]
+        );
+    }
+    if let Some(j) = &out.joined {
+        println!(
+            "joined result: gain {:.4}  hf {:.6}  sends [{:.3}, {:.3}, {:.3}, {:.3}]  direction ({:+.2}, {:+.2}, {:+.2})",
+            j.gain,
+            j.hf,
+            j.sends[0],
+            j.sends[1],
+            j.sends[2],
+            j.sends[3],
+            j.apparent_direction.x,
+            j.apparent_direction.y,
+            j.apparent_direction.z
         );
     }
     if !scene.voices.is_empty() {
@@ -319,6 +348,19 @@ fn to_json(scene: &Scene, model: &str, mode: Mode, paths: u32, out: &Outcome) ->
             "sends": r.sends,
             "listener": space(&r.listener),
             "source": r.source.as_ref().map(space),
+        });
+    }
+    if let Some(j) = &out.joined {
+        v["joined"] = serde_json::json!({
+            "occ": j.occ,
+            "gain": j.gain,
+            "hf": j.hf,
+            "sends": j.sends,
+            "decay": j.decay,
+            "effective_decay": j.effective_decay,
+            "wet": j.wet,
+            "apparent_direction": [j.apparent_direction.x, j.apparent_direction.y, j.apparent_direction.z],
+            "cells": j.telemetry.cells,
         });
     }
     v

@@ -206,13 +206,13 @@ pub(crate) trait Scalar: Copy + Default {
     fn decode(bytes: &[u8], endian: Endian) -> Self;
 }
 
-/// Copies up to `N` bytes of `bytes` into an array (missing bytes are 0).
+/// The first `N` bytes of `bytes` as an array (all zeros when fewer are there).
+#[inline]
 fn to_array<const N: usize>(bytes: &[u8]) -> [u8; N] {
-    let mut out = [0u8; N];
-    for (dst, src) in out.iter_mut().zip(bytes) {
-        *dst = *src;
-    }
-    out
+    bytes
+        .get(..N)
+        .and_then(|b| <[u8; N]>::try_from(b).ok())
+        .unwrap_or([0u8; N])
 }
 
 /// Implements [`Scalar`] for primitive numbers.
@@ -221,6 +221,7 @@ macro_rules! impl_scalar {
         impl Scalar for $ty {
             const SIZE: usize = size_of::<$ty>();
 
+            #[inline]
             fn decode(bytes: &[u8], endian: Endian) -> Self {
                 let array = to_array::<{ size_of::<$ty>() }>(bytes);
                 match endian {
@@ -390,6 +391,7 @@ pub(crate) struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     /// Starts decoding at the block's first byte.
+    #[inline]
     pub(crate) fn new(bytes: &'a [u8], endian: Endian) -> Self {
         Self {
             bytes,
@@ -399,13 +401,16 @@ impl<'a> Fields<'a> {
     }
 
     /// Decodes the next field (missing bytes read as 0; blocks are sized so none are).
+    #[inline]
     pub(crate) fn get<T: FromFields>(&mut self) -> T {
         T::from_fields(self)
     }
 
     /// Decodes the next scalar.
+    #[inline]
     pub(crate) fn scalar<T: Scalar>(&mut self) -> T {
-        let value = T::decode(self.bytes.get(self.at..).unwrap_or_default(), self.endian);
+        let field = self.bytes.get(self.at..self.at + T::SIZE).unwrap_or_default();
+        let value = T::decode(field, self.endian);
         self.at += T::SIZE;
         value
     }
@@ -418,6 +423,7 @@ pub(crate) trait FromFields: Sized {
 }
 
 impl<T: Scalar> FromFields for T {
+    #[inline]
     fn from_fields(fields: &mut Fields<'_>) -> Self {
         fields.scalar()
     }
@@ -428,6 +434,7 @@ impl<T: Scalar> FromFields for T {
 macro_rules! fixed_size_read {
     ($ty:ident, $size:expr, { $($field:ident),* $(,)? }) => {
         impl $crate::record::codec::FromFields for $ty {
+            #[inline]
             fn from_fields(fields: &mut $crate::record::codec::Fields<'_>) -> Self {
                 Self { $($field: fields.get(),)* }
             }
@@ -461,6 +468,7 @@ macro_rules! fixed_size_read {
 macro_rules! raw_enum_codec {
     ($ty:ident, $raw:ty, $from:ident, $to:ident) => {
         impl $crate::record::codec::FromFields for $ty {
+            #[inline]
             fn from_fields(fields: &mut $crate::record::codec::Fields<'_>) -> Self {
                 Self::$from(fields.scalar::<$raw>())
             }

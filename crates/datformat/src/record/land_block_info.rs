@@ -106,6 +106,7 @@ pub struct RestrictionTable {
 }
 
 impl FromFields for (u32, u32) {
+    #[inline]
     fn from_fields(fields: &mut Fields<'_>) -> Self {
         (fields.scalar(), fields.scalar())
     }
