@@ -2,7 +2,7 @@
 //!
 //! | Cache | Key | Size | Invalidated by |
 //! |---|---|---|---|
-//! | [`OcclusionCache`] | (source 2×2×2, listener 2×2×2 cell, paths) | 4096 | change in the ray box; epoch; overflow clears all |
+//! | [`OcclusionCache`] | (source 2×2×2, listener 2×2×2 cell, paths, range) | 4096 | change in the ray box; epoch; overflow clears all |
 //! | [`EchoCache`] | (source cell, listener cell) | 256 | change in a tap anchor section; epoch |
 //! | [`RoomCache`] | listener cell | 64 | change within ±65 blocks (old value kept, marked stale); epoch |
 //! | [`SectionClassCache`] | section | LRU, 16 MB | section change; epoch |
@@ -257,8 +257,9 @@ impl<K: Ord + Clone, V: Clone> ResultCache<K, V> {
     }
 }
 
-/// Key of the occlusion cache: 2×2×2-cell blocks of source and listener, and the path count.
-pub type OcclusionKey = ([i32; 3], [i32; 3], u8);
+/// Key of the occlusion cache: 2×2×2-cell blocks of source and listener, the path count and
+/// the voice range (`f64::to_bits`): the result holds the range's air absorption.
+pub type OcclusionKey = ([i32; 3], [i32; 3], u8, u64);
 /// Key of the echo cache: source and listener cells.
 pub type EchoKey = ([i32; 3], [i32; 3]);
 /// Key of the room cache: listener cell.
@@ -461,6 +462,11 @@ impl<P: WorldProbe> ClassCachedProbe<P> {
             };
         }
         let class = self.inner.section_class(section);
+        let limit = (crate::world::store::WORLD_LIMIT / 16).unsigned_abs();
+        if section.to_array().iter().any(|c| c.unsigned_abs() >= limit) {
+            // Outside the supported world (its cell coordinates overflow i32): not cached.
+            return class;
+        }
         let entry = if class == SectionClass::Mixed {
             let mut bits = Box::new([0u64; 64]);
             let base = section * 16;

@@ -8,6 +8,7 @@ use crate::ray::dda::WalkStats;
 use crate::ray::occlusion::{OcclusionSettings, trace_occlusion};
 use crate::world::material::{MaterialId, MaterialTable};
 use crate::world::probe::{Cell, WorldProbe};
+use crate::world::store::WORLD_LIMIT;
 
 /// Speed of sound in m/s (1 block = 1 m).
 pub const SPEED_OF_SOUND: f64 = 343.0;
@@ -74,6 +75,9 @@ pub enum Rejection {
     NearCut,
     /// The budget ran out while checking the legs.
     Budget,
+    /// Malformed plane: axis not 0..=2, normal sign not ±1, or coordinate outside the
+    /// supported world (±2^28).
+    BadPlane,
 }
 
 /// A validated reflection before selection.
@@ -175,7 +179,14 @@ pub fn validate_plane<P: WorldProbe + ?Sized>(
     budget: &mut Budget,
     stats: &mut WalkStats,
 ) -> Result<Candidate, Rejection> {
-    let a = plane.axis.min(2);
+    if plane.axis > 2
+        || !matches!(plane.normal_sign, 1 | -1)
+        || plane.coord <= -WORLD_LIMIT
+        || plane.coord >= WORLD_LIMIT
+    {
+        return Err(Rejection::BadPlane);
+    }
+    let a = plane.axis;
     if !on_air_side(s, &plane) || !on_air_side(l, &plane) {
         return Err(Rejection::NotAirSide);
     }

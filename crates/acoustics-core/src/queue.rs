@@ -125,6 +125,8 @@ pub struct Evaluator<M: AcousticModel> {
     retrace: Vec<(u64, Job)>,
     tick: u64,
     epoch: u64,
+    /// Phase results of queued jobs dropped by world changes since the last tick.
+    dropped: u64,
 }
 
 fn block2(p: DVec3) -> [i32; 3] {
@@ -138,6 +140,14 @@ fn cell(p: DVec3) -> [i32; 3] {
 
 fn region_of(b: Option<SectionBox>) -> Region {
     b.map_or(Region::Nothing, Region::Box)
+}
+
+/// The echo invalidation region: the sections of the tap anchors (sorted, deduplicated).
+fn anchor_region(e: &EchoResult) -> Region {
+    let mut anchors: Vec<IVec3> = e.taps.iter().map(|t| section_of(t.anchor)).collect();
+    anchors.sort_by_key(|s| s.to_array());
+    anchors.dedup();
+    Region::Sections(anchors)
 }
 
 impl<M: AcousticModel> Evaluator<M> {
@@ -154,6 +164,7 @@ impl<M: AcousticModel> Evaluator<M> {
             retrace: Vec::new(),
             tick: 0,
             epoch: 0,
+            dropped: 0,
         }
     }
 
@@ -205,20 +216,47 @@ impl<M: AcousticModel> Evaluator<M> {
         Ok(())
     }
 
-    /// World edits (from [`crate::WorldStore::changes_since`]).
+    /// World edits (from [`crate::WorldStore::changes_since`]). Besides the caches, the
+    /// finished phases of queued jobs whose region holds a changed section are dropped and
+    /// redone (a result computed before an overlapping edit is never delivered).
     pub fn world_changed(&mut self, changes: &[Change]) {
         self.occlusion.on_changes(changes);
         self.echoes.on_changes(changes);
         self.rooms.on_changes(changes);
+        let hit = |region: &Region| changes.iter().any(|c| region.touches(c.section));
+        for p in &mut self.pending {
+            if p.direct
+                .is_some_and(|d| hit(&region_of(d.telemetry.touched)))
+            {
+                p.direct = None;
+                self.dropped += 1;
+            }
+            if p.echo.as_ref().is_some_and(|e| hit(&anchor_region(e))) {
+                p.echo = None;
+                self.dropped += 1;
+            }
+            if p.room.is_some_and(|r| hit(&region_of(r.telemetry.touched))) {
+                p.room = None;
+                self.dropped += 1;
+            }
+        }
     }
 
-    /// A new epoch clears every cache.
+    /// A new epoch clears every cache and the finished phases of queued jobs (they were
+    /// computed in the old world).
     pub fn set_epoch(&mut self, epoch: u64) {
         if epoch != self.epoch {
             self.epoch = epoch;
             self.occlusion.set_epoch(epoch);
             self.echoes.set_epoch(epoch);
             self.rooms.set_epoch(epoch);
+            for p in &mut self.pending {
+                let had = [p.direct.is_some(), p.echo.is_some(), p.room.is_some()];
+                self.dropped += had.iter().map(|h| u64::from(*h)).sum::<u64>();
+                p.direct = None;
+                p.echo = None;
+                p.room = None;
+            }
         }
     }
 
@@ -261,6 +299,7 @@ impl<M: AcousticModel> Evaluator<M> {
         let mut echo_budget = Budget::new(self.settings.echo_budget);
         let mut report = TickReport {
             tick,
+            discarded: std::mem::take(&mut self.dropped),
             ..TickReport::default()
         };
         let revision = probe.revision();
@@ -315,6 +354,7 @@ impl<M: AcousticModel> Evaluator<M> {
                 block2(req.source),
                 block2(req.listener),
                 u8::from(req.paths == Paths::Nine),
+                req.range.to_bits(),
             );
             if let Some(hit) = self.occlusion.get(&key, tick) {
                 p.direct = Some(hit.value);
@@ -353,19 +393,11 @@ impl<M: AcousticModel> Evaluator<M> {
                 let r = self.model.reflections(probe, &centred, &mut b);
                 echo_budget.absorb(&b);
                 if let Ok(r) = r {
-                    let mut anchors: Vec<IVec3> =
-                        r.taps.iter().map(|t| section_of(t.anchor)).collect();
-                    anchors.sort_by_key(|s| s.to_array());
-                    anchors.dedup();
                     let met = r.telemetry.met_unknown;
-                    if self.echoes.insert(
-                        key,
-                        r.clone(),
-                        Region::Sections(anchors),
-                        revision,
-                        tick,
-                        met,
-                    ) {
+                    if self
+                        .echoes
+                        .insert(key, r.clone(), anchor_region(&r), revision, tick, met)
+                    {
                         p.echo = Some(r);
                     } else {
                         report.discarded += 1;
@@ -373,29 +405,29 @@ impl<M: AcousticModel> Evaluator<M> {
                 }
             }
         }
-        if job.mode >= Mode::Full
-            && p.room.is_none()
-            && echo_budget.remaining() >= self.settings.room_job
-        {
+        if job.mode >= Mode::Full && p.room.is_none() {
+            let affordable = echo_budget.remaining() >= self.settings.room_job;
             if job.echo {
-                // Source space measured in the echo job (uncached), listener + source mix.
-                let mut b = echo_budget.split(self.settings.room_job);
-                let r = self.model.room(
-                    probe,
-                    &SoundRequest {
-                        measure_source_space: true,
-                        ..req
-                    },
-                    &mut b,
-                );
-                echo_budget.absorb(&b);
-                p.room = r.ok();
+                if affordable {
+                    // Source space measured in the echo job (uncached), listener + source mix.
+                    let mut b = echo_budget.split(self.settings.room_job);
+                    let r = self.model.room(
+                        probe,
+                        &SoundRequest {
+                            measure_source_space: true,
+                            ..req
+                        },
+                        &mut b,
+                    );
+                    echo_budget.absorb(&b);
+                    p.room = r.ok();
+                }
             } else {
                 let key = cell(req.listener);
-                let cached = self.rooms.get(&key, tick);
-                let base = match cached {
+                let base = match self.rooms.get(&key, tick) {
+                    // A fresh entry costs no cells.
                     Some(hit) if hit.fresh => Some(hit.value),
-                    stale => {
+                    stale if affordable => {
                         let centre = cell_centre(req.listener);
                         let listener_only = SoundRequest {
                             source: centre,
@@ -409,7 +441,7 @@ impl<M: AcousticModel> Evaluator<M> {
                         match r {
                             Ok(r) => {
                                 let region = room_region(IVec3::from_array(key));
-                                if !self.rooms.insert(
+                                if self.rooms.insert(
                                     key,
                                     r,
                                     region,
@@ -417,13 +449,19 @@ impl<M: AcousticModel> Evaluator<M> {
                                     tick,
                                     r.telemetry.met_unknown,
                                 ) {
+                                    Some(r)
+                                } else {
+                                    // Measured before an overlapping edit: dropped like the
+                                    // other phases (the stale value, if any, is older still).
                                     report.discarded += 1;
+                                    None
                                 }
-                                Some(r)
                             }
                             Err(_) => stale.map(|h| h.value),
                         }
                     }
+                    // No budget now: the old value is used while the new one waits (§3.4).
+                    stale => stale.map(|h| h.value),
                 };
                 // Cached at distance 0 (fade 1): apply this sound's send fade.
                 p.room = base.map(|mut r| {

@@ -141,7 +141,9 @@ pub fn slot_amplitudes(d: f64) -> [f64; 4] {
     };
     for k in 0..3 {
         let (lo, hi) = (SLOT_DECAYS[k], SLOT_DECAYS[k + 1]);
-        if d <= hi {
+        // `<`: a decay exactly on a slot gets that slot alone (t = 0 of the next pair), not a
+        // cos(π/2) ≈ 6e-17 residue on the slot below.
+        if d < hi {
             let t = ((d / lo).ln() / (hi / lo).ln()).clamp(0.0, 1.0);
             let x = std::f64::consts::FRAC_PI_2 * t * t;
             a[k] = x.cos();

@@ -34,6 +34,28 @@ use crate::world::store::{Absent, EditError, WorldStore};
 /// Most cells all boxes of a scene may cover together (2^28).
 pub const MAX_SCENE_CELLS: u64 = 1 << 28;
 
+/// Most sections all boxes of a scene may cut partially (2^16). Each such section is stored
+/// cell by cell (8 KiB), so this bounds a scene's memory at 512 MiB whatever its cell count:
+/// a one-cell slab of 2^28 cells would otherwise cut 2^20 sections (8 GiB).
+pub const MAX_SCENE_MIXED_SECTIONS: u64 = 1 << 16;
+
+/// Sections a box covers only in part (an upper bound of the cell-by-cell sections it creates):
+/// sections touched minus sections wholly inside, per the product of the axes.
+fn partial_sections(b: &SceneBox) -> u64 {
+    let (mut touched, mut whole) = (1u64, 1u64);
+    for a in 0..3 {
+        let (lo, hi) = (i64::from(b.min[a]), i64::from(b.max[a]));
+        let (s_lo, s_hi) = (lo.div_euclid(16), hi.div_euclid(16));
+        touched = touched.saturating_mul((s_hi - s_lo + 1).unsigned_abs());
+        // Whole sections: the first section starting at or after `lo` to the last ending at
+        // or before `hi`.
+        let first = (lo + 15).div_euclid(16);
+        let last = (hi + 1).div_euclid(16) - 1;
+        whole = whole.saturating_mul((last - first + 1).max(0).unsigned_abs());
+    }
+    touched.saturating_sub(whole)
+}
+
 /// One box of a scene file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -199,6 +221,7 @@ impl Scene {
     /// [`SceneError`].
     pub fn check(&self, materials: &MaterialTable) -> Result<(), SceneError> {
         let mut total: u64 = 0;
+        let mut mixed: u64 = 0;
         for (index, b) in self.boxes.iter().enumerate() {
             if (0..3).any(|a| b.min[a] > b.max[a]) {
                 return Err(SceneError::InvertedBox {
@@ -207,17 +230,19 @@ impl Scene {
                     max: b.max,
                 });
             }
-            let n: u64 = (0..3)
+            // Sides are up to 2^32 cells: saturate instead of overflowing the product.
+            let n = (0..3)
                 .map(|a| (i64::from(b.max[a]) - i64::from(b.min[a]) + 1).unsigned_abs())
-                .product();
+                .fold(1u64, u64::saturating_mul);
             total = total.saturating_add(n);
+            mixed = mixed.saturating_add(partial_sections(b));
             self.cell_of(b, materials)
                 .ok_or_else(|| SceneError::UnknownMaterial {
                     index,
                     name: b.material.clone(),
                 })?;
         }
-        if total > MAX_SCENE_CELLS {
+        if total > MAX_SCENE_CELLS || mixed > MAX_SCENE_MIXED_SECTIONS {
             return Err(SceneError::TooLarge);
         }
         if !self.source.iter().all(|v| v.is_finite()) {

@@ -311,3 +311,202 @@ proptest! {
         }
     }
 }
+
+// ---- Audit additions (each failed, panicked or hung before its fix) ----
+
+#[test]
+fn fill_box_of_the_whole_supported_world_is_too_large_not_an_overflow() {
+    // Each side is just under 2^29 cells: the cell count (2^87) overflowed u64 (debug panic).
+    let mut w = WorldStore::new(Absent::Air);
+    let lim = world::store::WORLD_LIMIT - 1;
+    assert!(matches!(
+        w.fill_box(IVec3::splat(-lim), IVec3::splat(lim), Cell::Air),
+        Err(EditError::TooLarge(_))
+    ));
+    assert_eq!(w.revision(), 0, "a rejected edit changes nothing");
+}
+
+#[test]
+fn walk_with_zero_direction_and_endless_length_visits_one_cell() {
+    // A point "ray" in an Empty section: the section walk used to loop in place until the
+    // budget ran out (forever with an unlimited budget).
+    let w = WorldStore::new(Absent::Air);
+    let mut b = Budget::new(10_000);
+    let stats = walk(
+        &w,
+        DVec3::new(0.5, 0.5, 0.5),
+        DVec3::ZERO,
+        f64::INFINITY,
+        &mut b,
+        |_| Flow::Continue,
+    );
+    assert_eq!(stats.cells, 1);
+    assert_eq!(stats.end, ray::dda::WalkEnd::Reached);
+}
+
+#[test]
+fn slot_cross_fade_follows_the_spec_formula() {
+    use crate::room::{effective_decay, slot_amplitudes};
+    // Spec §6 written out independently: D between adjacent slots T_lo..T_hi,
+    // t = ln(D/T_lo)/ln(T_hi/T_lo), a_hi = sin(πt²/2), a_lo = cos(πt²/2).
+    let slots = [0.15f64, 0.55, 1.68, 4.142];
+    for (d, lo) in [(0.3f64, 0usize), (0.82, 1), (1.0, 1), (1.38, 1), (2.5, 2)] {
+        let t = (d / slots[lo]).ln() / (slots[lo + 1] / slots[lo]).ln();
+        let x = std::f64::consts::FRAC_PI_2 * t * t;
+        let a = slot_amplitudes(d);
+        for (k, ak) in a.iter().enumerate() {
+            let expect = if k == lo {
+                x.cos()
+            } else if k == lo + 1 {
+                x.sin()
+            } else {
+                0.0
+            };
+            assert!((ak - expect).abs() < 1e-12, "D {d}: a{k} {ak} vs {expect}");
+        }
+    }
+    assert_eq!(slot_amplitudes(0.15), [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        slot_amplitudes(0.01),
+        [1.0, 0.0, 0.0, 0.0],
+        "clamped to the shortest slot"
+    );
+    assert_eq!(
+        slot_amplitudes(9.0),
+        [0.0, 0.0, 0.0, 1.0],
+        "clamped to the longest slot"
+    );
+    // One slot alone: the −5/−35 dB reading gives that slot's decay (×ln(1e6)/13.82, the
+    // spec's rounded constant).
+    for (k, t) in slots.iter().enumerate() {
+        let mut a = [0.0; 4];
+        a[k] = 1.0;
+        let expect = t * 1e6f64.ln() / 13.82;
+        assert!((effective_decay(&a) - expect).abs() < 1e-9, "slot {k}");
+    }
+}
+
+#[test]
+fn malformed_planes_are_rejected_not_panics() {
+    let mut w = WorldStore::new(Absent::Air);
+    w.fill_box(
+        IVec3::new(-5, -1, -5),
+        IVec3::new(5, -1, 5),
+        Cell::solid(MaterialId(1)),
+    )
+    .unwrap();
+    let t = MaterialTable::standard();
+    let (s, l) = (DVec3::new(-2.5, 1.5, 0.5), DVec3::new(2.5, 1.5, 0.5));
+    for plane in [
+        Plane {
+            axis: 3,
+            coord: 0,
+            normal_sign: 1,
+        },
+        Plane {
+            axis: usize::MAX,
+            coord: 0,
+            normal_sign: 1,
+        },
+        Plane {
+            axis: 1,
+            coord: i32::MIN,
+            normal_sign: 1,
+        },
+        Plane {
+            axis: 1,
+            coord: i32::MAX,
+            normal_sign: -1,
+        },
+        Plane {
+            axis: 1,
+            coord: 0,
+            normal_sign: 0,
+        },
+        Plane {
+            axis: 1,
+            coord: 0,
+            normal_sign: 7,
+        },
+        Plane {
+            axis: 1,
+            coord: 0,
+            normal_sign: i32::MIN,
+        },
+    ] {
+        let r = echo::validate_plane(
+            &w,
+            &t,
+            s,
+            l,
+            plane,
+            &mut Budget::unlimited(),
+            &mut Default::default(),
+        );
+        assert_eq!(r.err(), Some(echo::Rejection::BadPlane), "{plane:?}");
+    }
+    // The floor plane itself is fine (and cut: the ground echo is far under 30 ms).
+    let r = echo::validate_plane(
+        &w,
+        &t,
+        s,
+        l,
+        Plane {
+            axis: 1,
+            coord: 0,
+            normal_sign: 1,
+        },
+        &mut Budget::unlimited(),
+        &mut Default::default(),
+    );
+    assert_eq!(r.err(), Some(echo::Rejection::NearCut));
+}
+
+#[test]
+fn change_list_never_reports_a_partial_revision() {
+    // Two edits of 40 000 whole sections each: the change list overflows (2^16) and is cut
+    // inside revision 2. `changes_since(1)` must then say "lost" (None), not return a part
+    // of revision 2's sections.
+    let mut w = WorldStore::new(Absent::Air);
+    let stone = Cell::solid(MaterialId(1));
+    let hi = IVec3::new(200 * 16 - 1, 15, 200 * 16 - 1);
+    w.fill_box(IVec3::ZERO, hi, stone).unwrap();
+    w.fill_box(IVec3::new(0, 16, 0), hi + IVec3::new(0, 16, 0), stone)
+        .unwrap();
+    assert_eq!(w.revision(), 2);
+    match w.changes_since(1) {
+        None => {}
+        Some(c) => assert_eq!(c.len(), 40_000, "all of revision 2 or None"),
+    }
+    assert!(w.changes_since(0).is_none());
+    let kept = w.changes_since(2).unwrap();
+    assert!(kept.is_empty());
+}
+
+#[test]
+fn extreme_coordinates_are_errors_not_overflows() {
+    let mut w = WorldStore::new(Absent::Air);
+    for c in [
+        IVec3::new(i32::MIN, 0, 0),
+        IVec3::splat(i32::MAX),
+        IVec3::new(0, 0, i32::MIN),
+    ] {
+        assert!(
+            matches!(w.set_cell(c, Cell::Air), Err(EditError::OutOfWorld(_))),
+            "{c}"
+        );
+        assert!(matches!(
+            w.fill_box(c.min(IVec3::ZERO), c.max(IVec3::ZERO), Cell::Air),
+            Err(EditError::OutOfWorld(_))
+        ));
+        // Section coordinates ×16 overflowed i32.
+        assert!(matches!(
+            w.load_section(c, SectionData::Uniform(Cell::Air)),
+            Err(EditError::OutOfWorld(_))
+        ));
+        w.unload_section(c);
+        let probe = cache::ClassCachedProbe::new(w.snapshot(), 1 << 20);
+        assert_eq!(probe.section_class(c), SectionClass::Unknown);
+        let _ = probe.cell(c);
+    }
+}

@@ -186,7 +186,7 @@ impl Direction {
             Direction::South => PI,
             Direction::East => FRAC_PI_2,
             Direction::West => 3.0 * PI / 2.0,
-            // the table's stored floats: one ulp under 7π/4 and 5π/4 in f32
+            // the table's stored floats (spec §5); they are exactly f32(7π/4) and f32(5π/4)
             Direction::NorthWest => 5.497_787,
             Direction::SouthWest => 3.926_990_7,
             Direction::NorthEast => FRAC_PI_4,

@@ -12,6 +12,9 @@ pub const SHELF_CROSSOVER_HZ: f32 = 1000.0;
 /// Largest accepted shelf `gain` (targets are clamped to `0..=MAX_SHELF_GAIN`).
 pub const MAX_SHELF_GAIN: f32 = 4.0;
 
+/// Shelves filtered side by side by [`OcclusionShelf::process_lanes`] (one SIMD lane each).
+pub const SHELF_LANES: usize = 4;
+
 /// State of the two cascaded one-poles, written two steps ahead:
 /// `s[n] = a·x[n] + (1−a)·a·x[n−1] + (1−a)²·s[n−2]` (the same filter as
 /// `s[n] = a·x[n] + (1−a)·s[n−1]`, but the recursion spans two samples, so two
@@ -116,6 +119,153 @@ impl OcclusionShelf {
             && self.hf.is_settled()
             && self.gain.target() == 1.0
             && self.hf.target() == 1.0
+    }
+
+    /// True when the shelf is filtering at fixed `gain` and `hf` (both settled, `hf ≠ 1`):
+    /// the state in which [`OcclusionShelf::process_lanes`] filters it together with others.
+    #[must_use]
+    pub fn is_steady(&self) -> bool {
+        self.gain.is_settled() && self.hf.is_settled() && self.hf.target() != 1.0
+    }
+
+    /// Filters each `bufs[k]` in place with `shelves[k]`; exactly the same result, bit for bit,
+    /// as calling [`OcclusionShelf::process`] on each pair (pairs beyond the shorter slice are
+    /// left alone). Never allocates.
+    ///
+    /// Up to [`SHELF_LANES`] shelves that are [steady](OcclusionShelf::is_steady), share a
+    /// sample rate and get buffers of one length run in one loop, one shelf per SIMD lane
+    /// (the low-pass recursion is serial within a shelf but independent across shelves);
+    /// the others are processed one by one.
+    pub fn process_lanes(shelves: &mut [&mut OcclusionShelf], bufs: &mut [&mut [f32]]) {
+        for (sh, bu) in shelves
+            .chunks_mut(SHELF_LANES)
+            .zip(bufs.chunks_mut(SHELF_LANES))
+        {
+            let k = sh.len().min(bu.len());
+            let (sh, bu) = (&mut sh[..k], &mut bu[..k]);
+            let len = bu.first().map_or(0, |b| b.len());
+            let a = sh.first().map_or(0.0, |s| s.a);
+            let lanes_ok = k >= 2
+                && sh
+                    .iter()
+                    .all(|s| s.is_steady() && s.a.to_bits() == a.to_bits())
+                && bu.iter().all(|b| b.len() == len);
+            if lanes_ok {
+                Self::process_steady_lanes(sh, bu, len);
+            } else {
+                for (s, b) in sh.iter_mut().zip(bu.iter_mut()) {
+                    s.process(b);
+                }
+            }
+        }
+    }
+
+    /// [`OcclusionShelf::process_lanes`] for 2..=4 steady shelves with equal `a` and buffers
+    /// of `len` frames. Mirrors `process` exactly: each lane is cut at its own 64-frame
+    /// segment boundaries (where its state is flushed), which only splits the other lanes'
+    /// constant-gain chunks (splitting those changes nothing).
+    fn process_steady_lanes(
+        shelves: &mut [&mut OcclusionShelf],
+        bufs: &mut [&mut [f32]],
+        len: usize,
+    ) {
+        const L: usize = SHELF_LANES;
+        let a = shelves.first().map_or(0.0, |s| s.a);
+        let c = 1.0 - a;
+        let ca = c * a;
+        let c2 = c * c;
+        // Lane state, unused lanes stay 0 and filter silence.
+        let mut x1 = [0.0f32; L];
+        let mut s1_1 = [0.0f32; L];
+        let mut s1_2 = [0.0f32; L];
+        let mut s2_1 = [0.0f32; L];
+        let mut s2_2 = [0.0f32; L];
+        for (k, s) in shelves.iter().enumerate() {
+            x1[k] = s.lp.x1;
+            s1_1[k] = s.lp.s1_1;
+            s1_2[k] = s.lp.s1_2;
+            s2_1[k] = s.lp.s2_1;
+            s2_2[k] = s.lp.s2_2;
+        }
+        let mut g = [0.0f32; L];
+        let mut h = [0.0f32; L];
+        let mut done = 0;
+        while done < len {
+            let m = shelves
+                .iter()
+                .map(|s| s.gain.segment_left())
+                .fold(len - done, usize::min);
+            for (k, s) in shelves.iter_mut().enumerate() {
+                // Settled: constant ramps, `at(i)` is the same for every `i`.
+                g[k] = s.gain.advance(m).at(0);
+                h[k] = s.hf.advance(m).at(0);
+            }
+            let mut step = |xs: [f32; L]| -> [f32; L] {
+                let mut y = [0.0f32; L];
+                for k in 0..L {
+                    let s1 = a * xs[k] + ca * x1[k] + c2 * s1_2[k];
+                    let s2 = a * s1 + ca * s1_1[k] + c2 * s2_2[k];
+                    x1[k] = xs[k];
+                    s1_2[k] = s1_1[k];
+                    s1_1[k] = s1;
+                    s2_2[k] = s2_1[k];
+                    s2_1[k] = s2;
+                    y[k] = g[k] * (s2 + h[k] * (xs[k] - s2));
+                }
+                y
+            };
+            let range = done..done + m;
+            if let [b0, b1, b2, b3] = bufs {
+                let (b0, b1) = (&mut b0[range.clone()], &mut b1[range.clone()]);
+                let (b2, b3) = (&mut b2[range.clone()], &mut b3[range]);
+                let rows = b0
+                    .iter_mut()
+                    .zip(b1.iter_mut())
+                    .zip(b2.iter_mut().zip(b3.iter_mut()));
+                for ((p0, p1), (p2, p3)) in rows {
+                    let y = step([*p0, *p1, *p2, *p3]);
+                    (*p0, *p1, *p2, *p3) = (y[0], y[1], y[2], y[3]);
+                }
+            } else {
+                for i in range {
+                    let mut xs = [0.0f32; L];
+                    for (x, b) in xs.iter_mut().zip(bufs.iter()) {
+                        *x = b[i];
+                    }
+                    let y = step(xs);
+                    for (b, y) in bufs.iter_mut().zip(y) {
+                        b[i] = y;
+                    }
+                }
+            }
+            for (k, s) in shelves.iter().enumerate() {
+                if s.gain.at_segment_boundary() {
+                    let mut st = LowPassState {
+                        x1: x1[k],
+                        s1_1: s1_1[k],
+                        s1_2: s1_2[k],
+                        s2_1: s2_1[k],
+                        s2_2: s2_2[k],
+                    };
+                    st.flush();
+                    x1[k] = st.x1;
+                    s1_1[k] = st.s1_1;
+                    s1_2[k] = st.s1_2;
+                    s2_1[k] = st.s2_1;
+                    s2_2[k] = st.s2_2;
+                }
+            }
+            done += m;
+        }
+        for (k, s) in shelves.iter_mut().enumerate() {
+            s.lp = LowPassState {
+                x1: x1[k],
+                s1_1: s1_1[k],
+                s1_2: s1_2[k],
+                s2_1: s2_1[k],
+                s2_2: s2_2[k],
+            };
+        }
     }
 
     /// Processes one sample (same result as [`OcclusionShelf::process`] on a 1-frame block).

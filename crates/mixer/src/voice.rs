@@ -245,17 +245,39 @@ impl Voice {
         bus_in: &mut [Vec<f32>; SENDS],
     ) -> usize {
         let n = scratch.len();
+        let active = self.begin_block(samples.len(), n);
+        self.render_body(samples, &mut scratch[..active], mix_l, mix_r, bus_in);
+        self.end_block(n, active);
+        active
+    }
+
+    /// Starts a block of `n` frames: works out (and records) how many frames the voice
+    /// renders in it. `samples_len` is the length of the voice's sound.
+    pub(crate) fn begin_block(&mut self, samples_len: usize, n: usize) -> usize {
         self.block_start = self.played;
         let mut active = n;
         if self.state == VoiceState::Stopping {
             active = n.min(self.stop_left);
         }
         if !self.looping && self.step > 0 {
-            let end = ((samples.len() as u64) << FRAC_BITS).saturating_add(self.tail);
+            let end = ((samples_len as u64) << FRAC_BITS).saturating_add(self.tail);
             let left = end.saturating_sub(self.played).div_ceil(self.step);
             active = active.min(usize::try_from(left).unwrap_or(usize::MAX));
         }
         self.active_frames = active;
+        active
+    }
+
+    /// Renders the block's `x.len()` active frames (see [`Voice::render`]).
+    fn render_body(
+        &mut self,
+        samples: &[f32],
+        x: &mut [f32],
+        mix_l: &mut [f32],
+        mix_r: &mut [f32],
+        bus_in: &mut [Vec<f32>; SENDS],
+    ) {
+        let active = x.len();
         if active > 0 && self.is_plain() {
             // Constant gains, shelf bypassed, no sends: resample straight into the mix
             // (bit-identical to the general path). The idle smoothers lag and catch up later.
@@ -266,74 +288,126 @@ impl Voice {
             let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
             resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
         } else if active > 0 {
-            let x = &mut scratch[..active];
-            resample(samples, &mut self.pos, self.step, self.looping, x);
-            if !self.fade.is_settled() || self.fade.target() != 1.0 {
-                let mut rest = &mut x[..];
-                while !rest.is_empty() {
-                    let k = rest.len().min(self.fade.frames_left());
-                    let (chunk, tail) = rest.split_at_mut(k);
-                    let r = self.fade.advance(k);
-                    apply_ramp(chunk, r);
-                    rest = tail;
-                }
-            }
+            self.source(samples, x);
             let end = self.clock + active as u64;
-            let eager = self.is_eager();
             if self.is_eager() || !self.shelf.is_bypassed() {
                 self.sync_shelf();
                 self.shelf.process(x);
                 self.synced[SHELF] = end;
             }
-            let settled = |g: &SmoothedGain| g.smoothed().is_settled();
-            let lr_const = !eager && settled(&self.left) && settled(&self.right);
-            let sends_const = !eager && self.sends.iter().all(|g| settled(g) && !g.is_silent());
-            let gl = self.left.smoothed().current();
-            let gr = self.right.smoothed().current();
-            let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
-            if lr_const && sends_const {
-                // Every gain constant: one pass instead of six (same products and sums as
-                // `mix_ramp`'s constant case; the settled smoothers lag and catch up later).
-                let g = [0, 1, 2, 3].map(|k| self.sends[k].smoothed().current());
-                let [b0, b1, b2, b3] = bus_in;
-                let (b0, b1) = (&mut b0[..active], &mut b1[..active]);
-                let (b2, b3) = (&mut b2[..active], &mut b3[..active]);
-                let outs = l
-                    .iter_mut()
-                    .zip(r.iter_mut())
-                    .zip(b0.iter_mut().zip(b1.iter_mut()));
-                let outs = outs.zip(b2.iter_mut().zip(b3.iter_mut()));
-                for (v, (((ol, or), (o0, o1)), (o2, o3))) in x.iter().zip(outs) {
-                    *ol += v * gl;
-                    *or += v * gr;
-                    *o0 += v * g[0];
-                    *o1 += v * g[1];
-                    *o2 += v * g[2];
-                    *o3 += v * g[3];
-                }
-            } else {
-                for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
-                    if eager || !send.is_silent() {
-                        sync_gain(send, &mut self.synced[SEND0 + k], self.clock);
-                        send.mix(x, &mut bus[..active]);
-                        self.synced[SEND0 + k] = end;
-                    }
-                }
-                if lr_const {
-                    for (v, (ol, or)) in x.iter().zip(l.iter_mut().zip(r.iter_mut())) {
-                        *ol += v * gl;
-                        *or += v * gr;
-                    }
-                } else {
-                    sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
-                    sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
-                    self.left.mix(x, l);
-                    self.right.mix(x, r);
-                    self.synced[LEFT] = end;
-                    self.synced[RIGHT] = end;
-                }
+            self.mix_out(x, mix_l, mix_r, bus_in);
+        }
+    }
+
+    /// True when the voice's shelf can be filtered together with other voices' shelves
+    /// ([`OcclusionShelf::process_lanes`]): a steady shelf, and the voice not plain.
+    pub(crate) fn lane_ready(&self) -> bool {
+        !self.is_eager() && self.shelf.is_steady()
+    }
+
+    /// The resampled, faded source of the block's active frames (`x.len()` of them) into `x`:
+    /// the first step of the general path. For a [lane-ready](Voice::lane_ready) voice; the
+    /// caller then filters `x` with [`Voice::lane_shelf`] and finishes with
+    /// [`Voice::finish_lane`].
+    pub(crate) fn source(&mut self, samples: &[f32], x: &mut [f32]) {
+        resample(samples, &mut self.pos, self.step, self.looping, x);
+        if !self.fade.is_settled() || self.fade.target() != 1.0 {
+            let mut rest = &mut x[..];
+            while !rest.is_empty() {
+                let k = rest.len().min(self.fade.frames_left());
+                let (chunk, tail) = rest.split_at_mut(k);
+                let r = self.fade.advance(k);
+                apply_ramp(chunk, r);
+                rest = tail;
             }
         }
+    }
+
+    /// The voice's shelf, its grid brought up to the voice's clock, for filtering the block.
+    pub(crate) fn lane_shelf(&mut self) -> &mut OcclusionShelf {
+        self.sync_shelf();
+        &mut self.shelf
+    }
+
+    /// Completes a lane-filtered block: mixes the shelf output `x` (the active frames) and
+    /// ends the block of `n` frames.
+    pub(crate) fn finish_lane(
+        &mut self,
+        x: &[f32],
+        n: usize,
+        mix_l: &mut [f32],
+        mix_r: &mut [f32],
+        bus_in: &mut [Vec<f32>; SENDS],
+    ) {
+        let active = x.len();
+        self.synced[SHELF] = self.clock + active as u64;
+        self.mix_out(x, mix_l, mix_r, bus_in);
+        self.end_block(n, active);
+    }
+
+    /// Sends and dry gain/pan of the shelf output `x` (the block's active frames).
+    fn mix_out(
+        &mut self,
+        x: &[f32],
+        mix_l: &mut [f32],
+        mix_r: &mut [f32],
+        bus_in: &mut [Vec<f32>; SENDS],
+    ) {
+        let active = x.len();
+        let end = self.clock + active as u64;
+        let eager = self.is_eager();
+        let settled = |g: &SmoothedGain| g.smoothed().is_settled();
+        let lr_const = !eager && settled(&self.left) && settled(&self.right);
+        let sends_const = !eager && self.sends.iter().all(|g| settled(g) && !g.is_silent());
+        let gl = self.left.smoothed().current();
+        let gr = self.right.smoothed().current();
+        let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
+        if lr_const && sends_const {
+            // Every gain constant: one pass instead of six (same products and sums as
+            // `mix_ramp`'s constant case; the settled smoothers lag and catch up later).
+            let g = [0, 1, 2, 3].map(|k| self.sends[k].smoothed().current());
+            let [b0, b1, b2, b3] = bus_in;
+            let (b0, b1) = (&mut b0[..active], &mut b1[..active]);
+            let (b2, b3) = (&mut b2[..active], &mut b3[..active]);
+            let outs = l
+                .iter_mut()
+                .zip(r.iter_mut())
+                .zip(b0.iter_mut().zip(b1.iter_mut()));
+            let outs = outs.zip(b2.iter_mut().zip(b3.iter_mut()));
+            for (v, (((ol, or), (o0, o1)), (o2, o3))) in x.iter().zip(outs) {
+                *ol += v * gl;
+                *or += v * gr;
+                *o0 += v * g[0];
+                *o1 += v * g[1];
+                *o2 += v * g[2];
+                *o3 += v * g[3];
+            }
+        } else {
+            for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
+                if eager || !send.is_silent() {
+                    sync_gain(send, &mut self.synced[SEND0 + k], self.clock);
+                    send.mix(x, &mut bus[..active]);
+                    self.synced[SEND0 + k] = end;
+                }
+            }
+            if lr_const {
+                for (v, (ol, or)) in x.iter().zip(l.iter_mut().zip(r.iter_mut())) {
+                    *ol += v * gl;
+                    *or += v * gr;
+                }
+            } else {
+                sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
+                sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
+                self.left.mix(x, l);
+                self.right.mix(x, r);
+                self.synced[LEFT] = end;
+                self.synced[RIGHT] = end;
+            }
+        }
+    }
+
+    /// Ends a block of `n` frames of which the voice rendered `active`.
+    pub(crate) fn end_block(&mut self, n: usize, active: usize) {
         self.played = self
             .played
             .saturating_add(self.step.saturating_mul(active as u64));
@@ -344,6 +418,5 @@ impl Voice {
         if active < n {
             self.state = VoiceState::Finished;
         }
-        active
     }
 }

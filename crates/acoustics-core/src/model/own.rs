@@ -70,7 +70,8 @@ impl OwnModel {
         }
     }
 
-    /// Traces the direct paths and returns the least occluded one (first on ties).
+    /// Traces the direct paths and returns the least occluded one (first on ties), its
+    /// occlusion capped at 64.
     #[must_use]
     pub fn trace_paths(
         &self,
@@ -110,7 +111,17 @@ impl OwnModel {
                 best = Some(t);
             }
         }
-        (best.or(partial).unwrap_or_default(), tel)
+        let mut trace = best.or(partial).unwrap_or_default();
+        // SPR's `min(occ, 64)` after the stop rule (spec §2.2, spr.md §1.2): the band losses
+        // scale with it.
+        let cap = self.occlusion.max_occlusion;
+        if trace.occ > cap {
+            let k = cap / trace.occ;
+            trace.occ = cap;
+            trace.low_db *= k;
+            trace.high_db *= k;
+        }
+        (trace, tel)
     }
 }
 

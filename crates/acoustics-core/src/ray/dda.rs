@@ -222,7 +222,8 @@ where
                 }
                 // Nearest section face (lowest axis on ties; a corner is crossed in steps).
                 let t_exit = st[0].min(st[1]).min(st[2]);
-                if t_exit.is_nan() || t_exit > max_t {
+                // No finite exit (a zero direction) ends the walk even for an endless ray.
+                if !t_exit.is_finite() || t_exit > max_t {
                     break 'outer WalkEnd::Reached;
                 }
                 let x_min = st[0] <= st[1] && st[0] <= st[2];

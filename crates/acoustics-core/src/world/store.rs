@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use glam::IVec3;
 
-use super::probe::{Cell, SectionClass, WorldProbe, section_of};
+use super::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe, section_of};
 use super::section::{CellCode, SectionCells};
 
 /// How sections that were never stored read.
@@ -47,8 +47,9 @@ pub enum EditError {
     /// The box is larger than [`MAX_FILL_CELLS`].
     #[error("box of {0} cells is larger than the limit")]
     TooLarge(u64),
-    /// A coordinate lies outside ±2^28 cells.
-    #[error("cell {0:?} is outside the supported world")]
+    /// A coordinate lies outside ±2^28 cells (cell coordinates; section coordinates for
+    /// [`WorldStore::load_section`]).
+    #[error("{0:?} is outside the supported world")]
     OutOfWorld(IVec3),
 }
 
@@ -218,7 +219,12 @@ impl WorldStore {
     }
 
     fn check_cell(cell: IVec3) -> Result<(), EditError> {
-        if cell.abs().max_element() >= WORLD_LIMIT || cell.min_element() <= -WORLD_LIMIT {
+        // `unsigned_abs`: `abs` of i32::MIN overflows.
+        if cell
+            .to_array()
+            .iter()
+            .any(|c| c.unsigned_abs() >= WORLD_LIMIT.unsigned_abs())
+        {
             return Err(EditError::OutOfWorld(cell));
         }
         Ok(())
@@ -237,7 +243,13 @@ impl WorldStore {
         }
         if self.changes.len() > MAX_CHANGES {
             let cut = self.changes.len() - MAX_CHANGES / 2;
-            self.dropped_before = self.changes.get(cut).map_or(revision, |c| c.revision - 1);
+            // Callers at a revision below the newest dropped change have lost changes. The
+            // cut may split one revision's changes, so this is that change's own revision
+            // (not "first kept − 1").
+            self.dropped_before = cut
+                .checked_sub(1)
+                .and_then(|i| self.changes.get(i))
+                .map_or(revision, |c| c.revision);
             self.changes.drain(..cut);
         }
     }
@@ -261,7 +273,12 @@ impl WorldStore {
         Self::check_cell(min)?;
         Self::check_cell(max)?;
         let size = (max - min + IVec3::ONE).as_i64vec3();
-        let count = size.x.unsigned_abs() * size.y.unsigned_abs() * size.z.unsigned_abs();
+        // Each side is below 2^29 cells, so the product may exceed u64: saturate.
+        let count = size
+            .x
+            .unsigned_abs()
+            .saturating_mul(size.y.unsigned_abs())
+            .saturating_mul(size.z.unsigned_abs());
         if count > MAX_FILL_CELLS {
             return Err(EditError::TooLarge(count));
         }
@@ -331,7 +348,11 @@ impl WorldStore {
     /// # Errors
     /// [`EditError`] for an out-of-range material (uniform data) or position.
     pub fn load_section(&mut self, section: IVec3, data: SectionData) -> Result<(), EditError> {
-        Self::check_cell(section * 16)?;
+        // Check the section coordinates before scaling them (×16 could overflow i32).
+        let limit = (WORLD_LIMIT / SECTION_SIZE).unsigned_abs();
+        if section.to_array().iter().any(|c| c.unsigned_abs() >= limit) {
+            return Err(EditError::OutOfWorld(section));
+        }
         let data = match data {
             SectionData::Uniform(cell) => Data::Uniform(
                 CellCode::encode(cell).ok_or(EditError::MaterialOutOfRange(u16::MAX))?,

@@ -192,3 +192,53 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn scene_boxes_at_the_i32_limits_are_typed_errors() {
+    // Each side 2^32 cells: the cell count overflowed u64 (debug panic) before.
+    let m = resound_acoustics::MaterialTable::standard();
+    let text = r#"{"boxes":[{"min":[-2147483648,-2147483648,-2147483648],"max":[2147483647,2147483647,2147483647],"material":"stone"}],"source":[0.5,1.5,0.5],"listener":[9.5,1.5,0.5]}"#;
+    assert!(matches!(
+        Scene::from_json(text, &m),
+        Err(SceneError::TooLarge)
+    ));
+}
+
+#[test]
+fn scene_allocation_is_bounded_by_section_count_not_only_cells() {
+    // A one-cell-thick slab of 2^28 cells cuts 2^20 sections, each stored as 4096 cells
+    // (8 KiB): 8 GiB from a 100-byte file. It must be refused before anything is built.
+    let m = resound_acoustics::MaterialTable::standard();
+    let text = r#"{"boxes":[{"min":[0,0,0],"max":[0,16383,16383],"material":"stone"}],"source":[0.5,1.5,0.5],"listener":[9.5,1.5,0.5]}"#;
+    assert!(matches!(
+        Scene::from_json(text, &m),
+        Err(SceneError::TooLarge)
+    ));
+    // The same number of cells as whole sections is cheap (uniform sections) and accepted.
+    let whole = r#"{"boxes":[{"min":[0,0,0],"max":[1023,1023,255],"material":"stone"}],"source":[0.5,1.5,0.5],"listener":[9.5,1.5,0.5]}"#;
+    let s = Scene::from_json(whole, &m).unwrap();
+    let w = s.build_world(&m, 0).unwrap();
+    assert_eq!(w.section_count(), 64 * 64 * 16);
+}
+
+#[test]
+fn injected_planes_with_bad_values_do_not_panic() {
+    let (scene, w) = world("F");
+    let mut model = OwnModel::default();
+    model.extra_planes = vec![
+        resound_acoustics::Plane {
+            axis: 7,
+            coord: 0,
+            normal_sign: 1,
+        },
+        resound_acoustics::Plane {
+            axis: 1,
+            coord: i32::MIN,
+            normal_sign: 1,
+        },
+    ];
+    let r = model
+        .reflections(&w, &scene.request().unwrap(), &mut Budget::unlimited())
+        .unwrap();
+    assert!(r.taps.is_empty());
+}

@@ -215,3 +215,132 @@ fn class_cached_probe_gives_the_same_results_and_hits() {
     assert_eq!(a, b);
     assert!(cached.stats().hits > 0);
 }
+
+#[test]
+fn occlusion_cache_hit_applies_this_voices_air_absorption() {
+    // A cached result holds its voice's air absorption: another range must not reuse it.
+    let (scene, w) = world("W0");
+    let mut ev = Evaluator::new(OwnModel::default(), QueueSettings::default());
+    let mut far = job(&scene, Mode::Direct, false);
+    far.request.range = 256.0; // d = 60 < 128: no air absorption
+    ev.enqueue(far).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(r.completed[0].result.hf, 1.0);
+    let mut near = job(&scene, Mode::Direct, false);
+    near.id = 2;
+    near.request.range = 60.0; // 30 blocks beyond half range
+    ev.enqueue(near).unwrap();
+    let r = ev.run_tick(&w);
+    let hf = f64::from(r.completed[0].result.hf);
+    assert!((hf - 0.994f64.powi(30)).abs() < 1e-6, "{hf}");
+}
+
+#[test]
+fn phase_results_of_a_queued_job_are_dropped_by_an_overlapping_edit() {
+    // Job B's direct phase runs in tick 0, its room phase must wait for tick 1 (job A took
+    // the echo budget). The wall is removed between the ticks: B must not finish with the
+    // occlusion of the wall that is gone.
+    let (scene, mut w) = world("W2");
+    let settings = QueueSettings {
+        echo_budget: 60_000,
+        room_job: 60_000,
+        ..QueueSettings::default()
+    };
+    let mut ev = Evaluator::new(OwnModel::default(), settings);
+    let a = job(&scene, Mode::Full, false);
+    let mut b = job(&scene, Mode::Full, false);
+    b.id = 2;
+    b.loudness = 0.5;
+    b.request.listener = DVec3::new(60.5, 1.5, 2.5);
+    ev.enqueue(a).unwrap();
+    ev.enqueue(b).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(r.completed.len(), 1, "B waits for its room phase");
+    assert_eq!(r.completed[0].result.occ, 2.0);
+    let rev = w.revision();
+    w.fill_box(IVec3::new(30, 0, -16), IVec3::new(31, 15, 15), Cell::Air)
+        .unwrap();
+    ev.world_changed(w.changes_since(rev).unwrap());
+    let r = ev.run_tick(&w);
+    assert_eq!(r.completed.len(), 1);
+    assert_eq!(r.completed[0].id, 2);
+    assert_eq!(r.completed[0].result.occ, 0.0, "the wall is gone");
+    assert_eq!(r.discarded, 1, "B's direct phase");
+}
+
+#[test]
+fn phase_results_of_a_queued_job_are_dropped_on_a_new_epoch() {
+    // As above, but the world is switched (new epoch, wall gone) between the ticks without a
+    // change list: nothing computed in the old world may be delivered.
+    let (scene, w) = world("W2");
+    let settings = QueueSettings {
+        echo_budget: 60_000,
+        room_job: 60_000,
+        ..QueueSettings::default()
+    };
+    let mut ev = Evaluator::new(OwnModel::default(), settings);
+    let a = job(&scene, Mode::Full, false);
+    let mut b = job(&scene, Mode::Full, false);
+    b.id = 2;
+    b.loudness = 0.5;
+    b.request.listener = DVec3::new(60.5, 1.5, 2.5);
+    ev.enqueue(a).unwrap();
+    ev.enqueue(b).unwrap();
+    assert_eq!(ev.run_tick(&w).completed.len(), 1);
+    let (_, mut other) = world("W0");
+    other.set_epoch(1);
+    let r = ev.run_tick(&other);
+    assert_eq!(r.completed.len(), 1);
+    assert_eq!(r.completed[0].result.occ, 0.0, "the new world has no wall");
+    assert_eq!(r.discarded, 1, "B's direct phase");
+}
+
+#[test]
+fn cached_room_is_used_without_budget_and_stale_room_while_waiting() {
+    // Spec §3.4: the room cache answers without tracing; a stale entry (change within ±65
+    // blocks) is used while the new measurement waits for budget.
+    let (scene, mut w) = world("R");
+    let settings = QueueSettings {
+        echo_budget: 60_000,
+        room_job: 60_000,
+        ..QueueSettings::default()
+    };
+    let mut ev = Evaluator::new(OwnModel::default(), settings);
+    let a = job(&scene, Mode::Full, false);
+    ev.enqueue(a).unwrap();
+    let first = ev.run_tick(&w).completed[0].result.clone();
+    // X (louder, another listener cell) spends some echo budget first; B shares A's listener.
+    let mut x = job(&scene, Mode::Full, false);
+    x.id = 10;
+    x.loudness = 2.0;
+    x.request.listener = DVec3::new(10.5, 2.5, 11.5);
+    let mut b = a;
+    b.id = 2;
+    ev.enqueue(x).unwrap();
+    ev.enqueue(b).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(r.completed.len(), 2, "B's room comes from the cache");
+    let rb = &r.completed.iter().find(|c| c.id == 2).unwrap().result;
+    assert_eq!((rb.space, rb.sends), (first.space, first.sends));
+    // A lower ceiling marks the entry stale; with X first again, B gets the old value.
+    let rev = w.revision();
+    w.fill_box(
+        IVec3::new(0, 6, 0),
+        IVec3::new(23, 9, 23),
+        Cell::solid(Default::default()),
+    )
+    .unwrap();
+    ev.world_changed(w.changes_since(rev).unwrap());
+    let mut x2 = x;
+    x2.request.listener = DVec3::new(8.5, 2.5, 11.5);
+    ev.enqueue(x2).unwrap();
+    ev.enqueue(b).unwrap();
+    let r = ev.run_tick(&w);
+    assert_eq!(r.completed.len(), 2, "B uses the stale room while waiting");
+    let rb = &r.completed.iter().find(|c| c.id == 2).unwrap().result;
+    assert_eq!(rb.space, first.space);
+    // With budget to spare, the next request re-measures.
+    ev.enqueue(b).unwrap();
+    let r = ev.run_tick(&w);
+    assert_ne!(r.completed[0].result.space, first.space);
+}

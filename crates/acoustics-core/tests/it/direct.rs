@@ -96,3 +96,29 @@ fn air_absorption_applies_beyond_half_range_only() {
     assert!(close(f64::from(r.air), 0.994f64.powi(30), 1e-6));
     assert_eq!(r.hf, r.air);
 }
+
+#[test]
+fn occlusion_is_capped_at_64_after_the_trace_stops() {
+    // §2.2/§4: the trace stops once the sum exceeds 64; the model then takes min(occ, 64)
+    // (spr.md §1.2 `calculateOcclusion`). 7 cells of occ 10 stop the trace at 70.
+    use glam::{DVec3, IVec3};
+    use resound_acoustics::{Absent, Cell, Material, MaterialTable, SoundRequest, WorldStore};
+    let mut t = MaterialTable::standard();
+    let lead = t.add(Material::new("lead", 10.0, 0.5)).unwrap();
+    let mut w = WorldStore::new(Absent::Air);
+    w.fill_box(
+        IVec3::new(10, -20, -20),
+        IVec3::new(19, 20, 20),
+        Cell::solid(lead),
+    )
+    .unwrap();
+    let model = OwnModel::new(t);
+    let req = SoundRequest::new(DVec3::new(0.5, 0.5, 0.5), DVec3::new(30.5, 0.5, 0.5));
+    let r = model.direct(&w, &req, &mut Budget::unlimited()).unwrap();
+    assert_eq!(r.occ, 64.0);
+    assert!(
+        close(f64::from(r.gain), (-0.3f64 * 64.0).exp(), 1e-3),
+        "{}",
+        r.gain
+    );
+}

@@ -136,3 +136,103 @@ fn e3_phantom_planes_rejected() {
     }
     assert!(taps("E3").is_empty());
 }
+
+fn search(name: &str) -> resound_acoustics::echo::EchoSearch {
+    let (scene, w) = world(name);
+    let mut model = OwnModel::default();
+    model.extra_planes = scene.planes().unwrap();
+    let settings = resound_acoustics::echo::EchoSettings {
+        directions: resound_acoustics::echo::golden_spiral(32),
+        ray_length: 300.0,
+    };
+    resound_acoustics::echo::find_echoes(
+        &w,
+        model.materials(),
+        glam::DVec3::from_array(scene.source),
+        glam::DVec3::from_array(scene.listener),
+        &settings,
+        &model.extra_planes,
+        &mut Budget::unlimited(),
+    )
+}
+
+fn plane(axis: usize, coord: i32, normal_sign: i32) -> resound_acoustics::Plane {
+    resound_acoustics::Plane {
+        axis,
+        coord,
+        normal_sign,
+    }
+}
+
+#[test]
+fn e1_wall_beside_listener_is_found_and_cut_at_14_6_ms() {
+    // Face x = 18 toward the listener: image 50.5, path 35, (35 − 30)/343 = 14.6 ms < 30 ms.
+    assert!(((35.0 - 30.0) / 343.0 - 0.0146f64).abs() < 5e-5);
+    let s = search("E1");
+    assert!(s.taps.is_empty());
+    assert!(
+        s.rejected.contains(&(plane(0, 18, -1), Rejection::NearCut)),
+        "{:?}",
+        s.rejected
+    );
+}
+
+#[test]
+fn room_z0_tap_is_valid_but_suppressed_and_the_rest_are_cut() {
+    // Spec §9 R: z = 24 at 39.9 ms kept; z = 0 at 35.0 ms valid but within 40 ms of it and
+    // weaker (fade (35−30)/20 vs (39.9−30)/20); ends 26.2 / 20.4, ceiling 17.3, floor 2.2 ms cut.
+    let (scene, w) = world("R");
+    let model = OwnModel::default();
+    let (s, l) = (
+        glam::DVec3::from_array(scene.source),
+        glam::DVec3::from_array(scene.listener),
+    );
+    let check = |p| {
+        resound_acoustics::echo::validate_plane(
+            &w,
+            model.materials(),
+            s,
+            l,
+            p,
+            &mut Budget::unlimited(),
+            &mut Default::default(),
+        )
+    };
+    let z0 = check(plane(2, 0, 1)).unwrap().tap;
+    let z24 = check(plane(2, 24, -1)).unwrap().tap;
+    assert!(within_one_sample(z0.delay, geometric_delay(16.0, 23.0)));
+    assert!((z0.delay - 0.0350).abs() < 5e-5, "{}", z0.delay);
+    // Level = min(0.85, 2·0.25·(0.75·0.5 + 0.25))·min(1, 16/path)·fade (default shell, refl 0.5).
+    let level = |path: f64, delay: f64| 0.3125 * (16.0 / path) * ((delay - 0.030) / 0.020);
+    assert!((f64::from(z0.level) - level(z0.path, z0.delay)).abs() < 1e-6);
+    assert!((f64::from(z24.level) - level(z24.path, z24.delay)).abs() < 1e-6);
+    assert!(z24.level > z0.level && (z24.delay - z0.delay) < 0.040);
+    let found = search("R");
+    for (p, ms) in [
+        (plane(0, 0, 1), 26.2),
+        (plane(0, 24, -1), 20.4),
+        (plane(1, 10, -1), 17.3),
+        (plane(1, 0, 1), 2.2),
+    ] {
+        assert_eq!(check(p).err(), Some(Rejection::NearCut), "{p:?} ({ms} ms)");
+        assert!(
+            found.rejected.contains(&(p, Rejection::NearCut)),
+            "{p:?} not found"
+        );
+    }
+    assert_eq!(found.taps.len(), 1);
+    assert_eq!(found.taps[0].plane, plane(2, 24, -1));
+    assert_eq!(found.taps[0], z24);
+}
+
+#[test]
+fn tap_air_filter_follows_the_formula() {
+    // §5 step 7: g = 0.994^(path − d), fc = 5000/sqrt(1/g² − 1).
+    let t = taps("G");
+    for tap in &t {
+        let g = 0.994f64.powf(tap.path - 30.0);
+        assert!((f64::from(tap.hf) - g).abs() < 1e-6);
+        let fc = 5000.0 / (1.0 / (g * g) - 1.0).sqrt();
+        assert!((f64::from(tap.cutoff_hz) - fc).abs() < 1e-3 * fc);
+    }
+}

@@ -106,3 +106,85 @@ fn listener_only_without_source_measurement() {
     assert_eq!(r.space, r.listener);
     assert_eq!(r.telemetry.rays, 24);
 }
+
+#[test]
+fn sound_space_is_60_percent_listener_40_percent_source() {
+    // R: listener 0.966 / 10.7, source 0.967 / 10.8 (spec §9); mixed value by value.
+    let r = room("R");
+    let (l, s) = (r.listener, r.source.unwrap());
+    let mix = |a: f64, b: f64| 0.6 * a + 0.4 * b;
+    assert!((r.space.enclosure - mix(l.enclosure, s.enclosure)).abs() < 1e-12);
+    assert!((r.space.size - mix(l.size, s.size)).abs() < 1e-12);
+    assert!((r.space.reflectivity - mix(l.reflectivity, s.reflectivity)).abs() < 1e-12);
+    // A source in the open and a listener in the room: the mix is not symmetric.
+    let (scene, mut w) = crate::common::world("R");
+    w.fill_box(
+        glam::IVec3::new(0, 10, 0),
+        glam::IVec3::new(11, 10, 23),
+        resound_acoustics::Cell::Air,
+    )
+    .unwrap();
+    let r = OwnModel::default()
+        .room(&w, &scene.request().unwrap(), &mut Budget::unlimited())
+        .unwrap();
+    let (l, s) = (r.listener, r.source.unwrap());
+    assert!(l.enclosure > s.enclosure + 0.1, "{l:?} {s:?}");
+    assert!((r.space.enclosure - mix(l.enclosure, s.enclosure)).abs() < 1e-12);
+}
+
+#[test]
+fn room_space_values_follow_the_formulas() {
+    // decay = e²·(0.4 + 0.1·min(size,30))·(0.6 + 0.8·refl) clamped 0.15..4.14,
+    // wet = smoothstep(0.03, 0.4, e), sends = 1.6·wet·a_k·(1 − min(d/(1.5·range), 1)).
+    for name in ["G", "T", "R"] {
+        let (scene, _) = crate::common::world(name);
+        let r = room(name);
+        let sp = r.space;
+        let decay = (sp.enclosure.powi(2)
+            * (0.4 + 0.1 * sp.size.min(30.0))
+            * (0.6 + 0.8 * sp.reflectivity))
+            .clamp(0.15, 4.14);
+        assert!((f64::from(r.decay) - decay).abs() < 1e-6, "{name}");
+        let x = ((sp.enclosure - 0.03) / 0.37).clamp(0.0, 1.0);
+        let wet = x * x * (3.0 - 2.0 * x);
+        assert!((f64::from(r.wet) - wet).abs() < 1e-6, "{name}");
+        let d = (glam::DVec3::from_array(scene.source) - glam::DVec3::from_array(scene.listener))
+            .length();
+        let fade = 1.0 - (d / (1.5 * scene.range)).min(1.0);
+        let amps = resound_acoustics::room::slot_amplitudes(decay);
+        for (k, (send, a)) in r.sends.iter().zip(amps).enumerate() {
+            let want = 1.6 * wet * a * fade;
+            assert!((f64::from(*send) - want).abs() < 1e-6, "{name} send {k}");
+        }
+    }
+    // T: decay 0.82 lies between slots 1 (0.55 s) and 2 (1.68 s): only those two carry.
+    let t = room("T");
+    assert!(t.sends[0] == 0.0 && t.sends[3] == 0.0 && t.sends[1] > 0.0 && t.sends[2] > 0.0);
+}
+
+#[test]
+fn foliage_makes_no_space() {
+    // Spec §6: "foliage (occ 0) makes no space": a leaves canopy over an open field does not
+    // enclose the listener; the same canopy in stone does.
+    use glam::{DVec3, IVec3};
+    use resound_acoustics::{Absent, Cell, MaterialTable, SoundRequest, WorldStore};
+    let m = MaterialTable::standard();
+    let mut req = SoundRequest::new(DVec3::new(0.5, 1.5, 0.5), DVec3::new(3.5, 1.5, 0.5));
+    req.measure_source_space = false;
+    let canopy = |name: &str| {
+        let mut w = WorldStore::new(Absent::Air);
+        w.fill_box(
+            IVec3::new(-30, 6, -30),
+            IVec3::new(30, 8, 30),
+            Cell::solid(m.by_name(name).unwrap()),
+        )
+        .unwrap();
+        OwnModel::default()
+            .room(&w, &req, &mut Budget::unlimited())
+            .unwrap()
+    };
+    let leaves = canopy("leaves");
+    assert_eq!(leaves.space.enclosure, 0.0, "{:?}", leaves.space);
+    assert_eq!(leaves.wet, 0.0);
+    assert!(canopy("stone").space.enclosure > 0.5);
+}

@@ -414,6 +414,10 @@ fn update_play_queue() {
             .all(|e| e.time == 100.0
                 && matches!(e.outcome, Outcome::Play(v) if v.position.is_none()))
     );
+    // every instance was played in creation order (the draws follow that order too)
+    let order: Vec<usize> = ev.iter().map(|e| e.sound).collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+    assert_eq!(order[..2], [0, 1]);
     let keys: Vec<f64> = a.queue().iter().map(|(k, _)| k).collect();
     // a rebuild in another cell keeps every queued key
     a.change_position(
@@ -721,4 +725,182 @@ fn use_time_negative_rate_terminates() {
     a.use_time(1.0, &mut ev);
     assert_eq!(ev.len(), 1);
     assert_eq!(a.queue().iter().collect::<Vec<_>>(), [(1.0, 0)]);
+}
+
+/// One intermittent sound (0x4A, volume 0.5, `base_chance`, rates 2..6 s) in terrain type 0 and
+/// a three-row table; the block has it at the SW vertices of cells (0, 0) and (4, 0) only.
+fn two_cell_intermit(base_chance: f32) -> (Ambient, MemorySoundTables, MemoryLandBlocks) {
+    let r = region(
+        vec![stb(STB_A, vec![asd(0x4A, 0.5, base_chance, 2.0, 6.0)])],
+        &[0],
+        &[&[0], &[]],
+    );
+    let a = Ambient::new(&r, Seeds { ran2: 1, crt: 1 }, SoundSettings::default()).unwrap();
+    let t = MemorySoundTables::new([table(
+        STB_A,
+        &[(
+            0x4A,
+            &[(0x0A00_0010, 1.0), (0x0A00_0011, 1.0), (0x0A00_0012, 1.0)],
+        )],
+    )]);
+    let mut b = block(BX, BY, word(1, 0), 0);
+    b.terrain[0] = word(0, 0); // vertex (0, 0)
+    b.terrain[4 * 9] = word(0, 0); // vertex (96, 0)
+    (a, t, MemoryLandBlocks::new(vec![b]))
+}
+
+/// `Ambient::Play` @ 0x5517A0 for an `IntermitSound`, the whole draw order of spec §3.4:
+/// `PlayNow` (1 ran2 draw), `GetSoundPos` (direction, jitter, radius: 3), the table row pick
+/// (1), the CRT probability gate (1 CRT draw), then `GetPlayInterval` (1) — replayed here from
+/// a second generator and compared with the event and the queue key.
+#[test]
+fn play_intermit_draw_order() {
+    let (mut a, mut t, mut lb) = two_cell_intermit(0.9);
+    let mut ev = Vec::new();
+    // the player at (48, 0) in land cell (2, 0): the sets lie 48 m west and 48 m east
+    let player = at(2 * 8 + 1, 48.0, 0.0, 0.0);
+    a.change_position(&player, false, 0.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    let SoundState::Intermit(st) = a.sounds()[0].state else {
+        panic!()
+    };
+    let dirs: Vec<_> = st.directions().iter().map(|d| d.dir).collect();
+    assert_eq!(
+        dirs,
+        [Direction::West, Direction::East],
+        "x-major gather order"
+    );
+    assert!(
+        st.directions()
+            .iter()
+            .all(|d| (d.min_dist, d.max_dist) == (38.0, 58.0))
+    );
+
+    let mut r = Ran2::new(1);
+    let roll = r.roll_dice(0.0, 1.0);
+    assert!(roll <= st.play_chance, "seed 1 plays");
+    let which = r.roll_dice(0.0, 2.0).floor() as usize;
+    let heading = [3.0 * std::f64::consts::PI / 2.0, std::f64::consts::PI / 2.0][which];
+    let jitter = f64::from(r.roll_dice(0.0, std::f32::consts::FRAC_PI_8));
+    let u = f64::from(r.roll_dice(0.0, 1.0));
+    let row = (2.0 * f64::from(r.roll_dice(0.0, 1.0))).trunc() as usize;
+    let interval = r.roll_dice(2.0, 6.0);
+
+    assert_eq!(ev.len(), 1);
+    let Outcome::Play(v) = ev[0].outcome else {
+        panic!("{:?}", ev[0])
+    };
+    assert_eq!(v.row, row);
+    assert_eq!(v.wave_id, 0x0A00_0010 + row as u32);
+    let p = v.position.unwrap();
+    let h = heading + jitter - std::f64::consts::PI / 16.0;
+    let radius = 38.0 + 20.0 * u * u;
+    assert!((f64::from(p.origin.x) - (48.0 + h.sin() * radius)).abs() < 1e-4);
+    assert!((f64::from(p.origin.y) - h.cos() * radius).abs() < 1e-4);
+    assert_eq!((p.origin.z, p.objcell_id), (0.0, player.objcell_id));
+    assert_eq!(a.rng, r, "exactly six ran2 draws");
+    let mut crt = CrtRand::new(1);
+    crt.rand();
+    assert_eq!(a.crt, crt, "exactly one CRT draw");
+    assert_eq!(
+        a.queue().iter().collect::<Vec<_>>(),
+        [(f64::from(interval), 0)]
+    );
+}
+
+/// `Ambient::Play` @ 0x5517A0 when `IntermitSound::PlayNow` fails: no position, row or CRT
+/// draw and no event, but the interval is still drawn and the sound re-queued.
+#[test]
+fn play_intermit_play_now_fails() {
+    let (mut a, mut t, mut lb) = two_cell_intermit(0.01);
+    let mut ev = Vec::new();
+    a.change_position(
+        &at(17, 48.0, 0.0, 0.0),
+        false,
+        10.0,
+        &mut t,
+        &mut lb,
+        &mut ev,
+    )
+    .unwrap();
+    let mut r = Ran2::new(1);
+    assert!(r.roll_dice(0.0, 1.0) > 0.01);
+    let interval = r.roll_dice(2.0, 6.0);
+    assert!(ev.is_empty());
+    assert_eq!(a.rng, r, "PlayNow and GetPlayInterval only");
+    assert_eq!(a.crt, CrtRand::new(1));
+    assert_eq!(
+        a.queue().iter().collect::<Vec<_>>(),
+        [(10.0 + f64::from(interval), 0)]
+    );
+    assert!(a.sounds()[0].on_queue);
+}
+
+/// `Ambient::UpdatePlayQueue` @ 0x551A50 is skipped while ambient sounds are disabled, so every
+/// `play_count` stays 0 and `ReleaseSoundTables` drops every instance's table; a queued
+/// `ConstantSound` keeps its `current_volume` but then fails `CanHear` (no table) when it pops.
+#[test]
+fn disabled_rebuild_releases_tables() {
+    let mut a = new_ambient();
+    let mut t = tables();
+    let mut lb = MemoryLandBlocks::new(vec![{
+        let mut b = block(BX, BY, word(3, 0), 0);
+        b.terrain[0] = word(0, 0);
+        b
+    }]);
+    let mut ev = Vec::new();
+    a.change_position(&at(1, 8.0, 0.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    assert!(a.sounds()[0].on_queue);
+    a.set_settings(SoundSettings {
+        ambient_sounds_enabled: false,
+        ..SoundSettings::default()
+    });
+    t.clear_counts();
+    a.change_position(&at(2, 8.0, 30.0, 0.0), false, 1.0, &mut t, &mut lb, &mut ev)
+        .unwrap();
+    assert_eq!(t.releases, [STB_A]);
+    assert_eq!(a.total_sound_count(), 0.0, "AddSound is gated too");
+    assert_eq!(
+        a.sounds()[0].state,
+        SoundState::Constant {
+            current_volume: 0.6
+        },
+        "ResetCount keeps current_volume and UpdateSound did not run"
+    );
+    a.set_settings(SoundSettings::default());
+    ev.clear();
+    a.use_time(1e6, &mut ev);
+    assert!(ev.is_empty());
+    assert!(a.queue().is_empty());
+    assert!(a.sounds().iter().all(|s| !s.on_queue));
+}
+
+/// `CLandBlock::add_ambient_sounds` @ 0x00530310: the terrain word's type is bits 2–6 and the
+/// scene ordinal bits 11–15; the road bits (0–1) and bits 7–10 are ignored.
+#[test]
+fn add_ambient_sounds_terrain_word_decode() {
+    // terrain type 17 has two slots, the second → STB B; type 1 (17 & 0xF) has none
+    let mut types: Vec<&[u32]> = vec![&[]; 18];
+    types[17] = &[crate::region::NO_INDEX, 1];
+    let r = region(
+        vec![
+            stb(STB_A, vec![asd(0x46, 0.6, 0.0, 5.0, 5.0)]),
+            stb(STB_B, vec![asd(0x49, 0.5, 0.4, 3.0, 3.0)]),
+        ],
+        &[0, 1],
+        &types,
+    );
+    let mut a = Ambient::new(&r, Seeds { ran2: 1, crt: 1 }, SoundSettings::default()).unwrap();
+    let mut t = tables();
+    let mut b = block(BX, BY, word(0, 31), 0); // ordinal 31 ≥ NumSceneType(0) = 0: skipped
+    let w = (1 << 11) | 0b0111_1000_0000 | (17 << 2) | 0b11;
+    assert_eq!(w, 0x0FC7);
+    b.terrain[3 * 9 + 3] = w;
+    a.init_sounds(&at(1, 72.0, 50.0, 0.0));
+    let mut rb = Rebuild::default();
+    a.add_land_block_sounds(&b, BX, BY, &mut t, &mut rb);
+    assert_eq!((rb.add_sound_calls, rb.contributing_cells), (1, 1));
+    assert_eq!((a.sounds().len(), a.sounds()[0].desc), (1, 1));
+    assert_eq!(t.loads, [STB_B]);
 }

@@ -46,8 +46,8 @@ fn inbound_valid_cellid() {
     assert!(is_land_cell(0xA9B4_0001));
 }
 
-/// `LandDefs::heading` @ 0x5A9A30: the table's stored floats (SW is 3.9269907, one ulp under
-/// 5π/4 in f32).
+/// `LandDefs::heading` @ 0x5A9A30: the table's stored floats (spec §5), each the nearest f32 to
+/// its multiple of π/4.
 #[test]
 fn land_defs_heading() {
     use std::f32::consts::PI;
@@ -62,6 +62,22 @@ fn land_defs_heading() {
     assert_eq!(Direction::NorthWest.heading(), 5.497_787);
     assert!((Direction::NorthWest.heading() - 7.0 * PI / 4.0).abs() < 1e-6);
     assert_eq!(Direction::InViewerBlock.heading(), 0.0);
+    let quarter = std::f64::consts::FRAC_PI_4;
+    for (d, k) in [
+        (Direction::NorthEast, 1.0),
+        (Direction::East, 2.0),
+        (Direction::SouthEast, 3.0),
+        (Direction::South, 4.0),
+        (Direction::SouthWest, 5.0),
+        (Direction::West, 6.0),
+        (Direction::NorthWest, 7.0),
+    ] {
+        assert_eq!(
+            d.heading().to_bits(),
+            ((k * quarter) as f32).to_bits(),
+            "{d:?}"
+        );
+    }
 }
 
 /// `Position::heading` @ 0x5A9520: compass bearing, 0 straight overhead.

@@ -27,6 +27,10 @@ fn chance(s: &AmbientSound) -> f32 {
 fn get_sound_kind() {
     assert!(asd(0x46, 1.0, 0.0, 5.0, 5.0).is_continuous());
     assert!(!asd(0x46, 1.0, 0.3, 5.0, 5.0).is_continuous());
+    // the x87 `fcomp` + `test ah, 0x44` + `jp` of CORRECTION #1: −0.0 compares equal
+    // (continuous); NaN is unordered (C3|C2|C0, even parity → jump) → intermittent
+    assert!(asd(0x46, 1.0, -0.0, 5.0, 5.0).is_continuous());
+    assert!(!asd(0x46, 1.0, f32::NAN, 5.0, 5.0).is_continuous());
     assert_eq!(AmbientSound::new(0, 0, true).kind(), SoundKind::Constant);
     assert_eq!(AmbientSound::new(0, 0, false).kind(), SoundKind::Intermit);
 }
@@ -132,6 +136,15 @@ fn update_sound() {
     s.add_to(0.5, Vec3::ZERO, Direction::InViewerBlock);
     s.update_sound(2.0, &d, &mut pc);
     assert_eq!((pc, chance(&s)), (1, 0.5 / 2.0 * 0.5));
+    // operation order `base_chance / total * sound_count`: these values give a different float
+    // for `base_chance * sound_count / total` and for `base_chance * (sound_count / total)`
+    let d = asd(0x46, 0.6, 0.7, 5.0, 9.0);
+    let mut s = intermit();
+    s.add_to(0.064, Vec3::ZERO, Direction::InViewerBlock);
+    s.update_sound(0.136, &d, &mut 0);
+    assert_eq!(chance(&s), 0.329_411_745);
+    assert_ne!(chance(&s), 0.7 * 0.064 / 0.136);
+    assert_ne!(chance(&s), 0.7 * (0.064 / 0.136));
 
     let d = asd(0x46, 0.6, 0.0, 5.0, 9.0);
     let mut c = AmbientSound::new(0, 0, true);
@@ -147,6 +160,18 @@ fn update_sound() {
             }
         )
     );
+    // operation order `volume / total * sound_count` (as for the chance above)
+    let v = asd(0x46, 0.6, 0.0, 5.0, 9.0);
+    let mut o = AmbientSound::new(0, 0, true);
+    o.add_to(0.031, Vec3::ZERO, Direction::InViewerBlock);
+    let mut opc = 0;
+    o.update_sound(0.527, &v, &mut opc);
+    let SoundState::Constant { current_volume } = o.state else {
+        panic!()
+    };
+    assert_eq!(current_volume, 0.035_294_12);
+    assert_ne!(current_volume, 0.6 * 0.031 / 0.527);
+    assert_ne!(current_volume, 0.6 * (0.031 / 0.527));
     c.reset_count(&mut pc);
     c.update_sound(1.0, &d, &mut pc);
     assert_eq!(
@@ -189,6 +214,11 @@ fn play_now() {
     if let SoundState::Intermit(st) = &mut s.state {
         st.play_chance = 0.2853809; // seed 1's first deviate is 0.28538089909…
     }
+    // 0.2853809 and that deviate round to the same float: equality passes (`<=`, not `<`)
+    assert_eq!(
+        Ran2::new(1).roll_dice(0.0, 1.0).to_bits(),
+        0.285_380_9_f32.to_bits()
+    );
     assert!(s.play_now(&mut rng));
     let mut rng = Ran2::new(1);
     if let SoundState::Intermit(st) = &mut s.state {

@@ -126,7 +126,7 @@ fn get_sound_last_row_unreachable() {
     assert_eq!(rng, probe, "no draw without rows");
 }
 
-/// The CRT probability gate of `PlayAmbientSound`: `rand()·(1/32767)f < p`; 1.0 always passes,
+/// The CRT probability gate of `PlayAmbientSound` @ 0x550820: `rand()·(1/32767)f < p`; 1.0 always passes,
 /// 0.0 never does, and one CRT draw is used each time.
 #[test]
 fn probability_gate() {
@@ -143,6 +143,15 @@ fn probability_gate() {
     assert!(!super::probability_gate(0.001, &mut crt));
     let mut crt = CrtRand::new(0);
     assert!(super::probability_gate(0.0012, &mut crt));
+    // strict `<`: srand(302) gives rand() = 1024, and 1024·(1/32767)f is exactly a float, so a
+    // row probability equal to it fails the gate
+    let mut crt = CrtRand::new(302);
+    assert_eq!(crt.clone().rand(), 1024);
+    let p = (1024.0 * f64::from(INV_RAND_MAX_F32)) as f32;
+    assert_eq!(f64::from(p), 1024.0 * f64::from(INV_RAND_MAX_F32));
+    assert!(!super::probability_gate(p, &mut crt));
+    let mut crt = CrtRand::new(302);
+    assert!(super::probability_gate(p.next_up(), &mut crt));
     let mut a = CrtRand::new(5);
     super::probability_gate(0.5, &mut a);
     let mut b = CrtRand::new(5);

@@ -253,7 +253,7 @@ impl<T: Fixed> MinSize for T {
 
 /// Bytes decoded per bulk read; every [`Fixed::SIZE`] is at most this (checked at compile
 /// time by [`fixed_size_read`]).
-pub(crate) const FIXED_CHUNK: usize = 512;
+pub(crate) const FIXED_CHUNK: usize = 256;
 
 /// Reads `count` fixed-size values in bulk (through a stack buffer) after a bounds check,
 /// handing each to `push`. On a failed read the position is restored.
@@ -409,7 +409,10 @@ impl<'a> Fields<'a> {
     /// Decodes the next scalar.
     #[inline]
     pub(crate) fn scalar<T: Scalar>(&mut self) -> T {
-        let field = self.bytes.get(self.at..self.at + T::SIZE).unwrap_or_default();
+        let field = self
+            .bytes
+            .get(self.at..self.at + T::SIZE)
+            .unwrap_or_default();
         let value = T::decode(field, self.endian);
         self.at += T::SIZE;
         value

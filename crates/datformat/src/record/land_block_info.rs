@@ -7,8 +7,7 @@ use serde::Serialize;
 
 use super::codec::{
     Fields, Fixed, FromFields, MinSize, count_u16, fixed_size_read, read_fixed, read_fixed_u16,
-    read_fixed_u32, read_items, read_list_u32, read_pad, write_items, write_list_u16,
-    write_list_u32, write_pad,
+    read_items, read_list_u32, read_pad, write_items, write_list_u16, write_list_u32, write_pad,
 };
 use super::primitive::Frame;
 
@@ -141,7 +140,7 @@ impl BinRead for LandBlockInfo {
     ) -> BinResult<Self> {
         let id = u32::read_options(reader, endian, ())?;
         let num_cells = u32::read_options(reader, endian, ())?;
-        let objects = read_fixed_u32(reader, endian, ())?;
+        let objects = read_list_u32(reader, endian, ())?;
         let num_buildings = u16::read_options(reader, endian, ())?;
         let pack_mask = u16::read_options(reader, endian, ())?;
         let buildings = read_items(reader, endian, u64::from(num_buildings))?;

@@ -4,9 +4,7 @@ use binrw::io::{Read, Seek};
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
-use super::codec::{
-    Fields, MinSize, fixed_size_read, read_block, read_fixed_u32, read_list_u32, write_list_u32,
-};
+use super::codec::{Fields, MinSize, fixed_size_read, read_block, read_list_u32, write_list_u32};
 use super::primitive::{ColorArgb, PString};
 
 /// `SkyDesc`: tick sizes and the day groups.
@@ -34,7 +32,7 @@ pub struct DayGroup {
     /// `DayName`.
     pub day_name: PString,
     /// `SkyObjects`.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub sky_objects: Vec<SkyObject>,
     /// `SkyTime`.
@@ -139,7 +137,7 @@ impl BinRead for SkyTimeOfDay {
             max_world_fog: f.get(),
             world_fog_color: f.get(),
             world_fog: f.get(),
-            sky_obj_replace: read_fixed_u32(reader, endian, ())?,
+            sky_obj_replace: read_list_u32(reader, endian, ())?,
         })
     }
 }

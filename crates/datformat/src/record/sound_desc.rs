@@ -27,7 +27,7 @@ pub struct AmbientStbDesc {
     /// `STBId`: SoundTable id (0x20…).
     pub stb_id: u32,
     /// `AmbientSounds`.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub ambient_sounds: Vec<AmbientSoundDesc>,
 }

@@ -10,7 +10,7 @@ use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use serde::Serialize;
 
 use super::codec::{
-    check_count, count_u32, fixed_size_read, read_fixed_u32, write_items, write_list_u32,
+    check_count, count_u32, fixed_size_read, read_list_u32, write_items, write_list_u32,
 };
 use super::error::NestedSoundNodesError;
 use super::sound::Sound;
@@ -25,7 +25,7 @@ pub struct SoundTable {
     /// `HashKey` (the root node's key; ACE calls it `Unknown`; 0 in EoR).
     pub hash_key: i32,
     /// `Hashes`: the root node's entries.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub hashes: Vec<SoundHashEntry>,
     /// `Sounds`: sound slot → data, in file order (u32 count).
@@ -65,7 +65,7 @@ fixed_size_read!(SoundHashEntry, 16, { key, priority, probability, volume });
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SoundData {
     /// `Entries`.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub entries: Vec<SoundEntry>,
     /// `Unknown`: retail's nested child count. Always 0 in parsed data (non-zero is rejected on

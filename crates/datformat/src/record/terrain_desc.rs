@@ -62,19 +62,19 @@ pub struct TexMerge {
     /// `BaseTexSize`.
     pub base_tex_size: u32,
     /// `CornerTerrainMaps`.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub corner_terrain_maps: Vec<TerrainAlphaMap>,
     /// `SideTerrainMaps`.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub side_terrain_maps: Vec<TerrainAlphaMap>,
     /// `RoadMaps`.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub road_maps: Vec<RoadAlphaMap>,
     /// `TerrainDesc`.
-    #[br(parse_with = read_fixed_u32)]
+    #[br(parse_with = read_list_u32)]
     #[bw(write_with = write_list_u32)]
     pub terrain_desc: Vec<TmTerrainDesc>,
 }

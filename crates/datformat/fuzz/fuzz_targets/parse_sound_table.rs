@@ -1,0 +1,7 @@
+//! Fuzz target: `SoundTable::from_bytes` never panics, and what it accepts writes back unchanged.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use resound_datformat::record::SoundTable;
+
+fuzz_target!(|data: &[u8]| resound_datformat_fuzz::round_trip::<SoundTable>(data));
