@@ -3,7 +3,7 @@
 use glam::DVec3;
 
 use crate::budget::Budget;
-use crate::ray::cast::first_hit;
+use crate::ray::cast::first_hit_where;
 use crate::ray::dda::WalkStats;
 use crate::world::material::MaterialTable;
 use crate::world::probe::WorldProbe;
@@ -69,7 +69,8 @@ pub fn upper_directions() -> Vec<DVec3> {
         .collect()
 }
 
-/// Measures the space around `point` (callers pass a cell centre).
+/// Measures the space around `point` (callers pass a cell centre). Cells of materials with
+/// occlusion 0 (foliage) are not hits.
 pub fn measure_space<P: WorldProbe + ?Sized>(
     probe: &P,
     materials: &MaterialTable,
@@ -81,7 +82,10 @@ pub fn measure_space<P: WorldProbe + ?Sized>(
     let (mut w, mut dist, mut refl) = (0.0, 0.0, 0.0);
     for dir in directions {
         out.rays += 1;
-        let cast = first_hit(probe, point, *dir, ROOM_RAY_LENGTH, budget);
+        // Foliage (occlusion 0) makes no space (spec §6): room rays pass through it.
+        let cast = first_hit_where(probe, point, *dir, ROOM_RAY_LENGTH, budget, |mat, _| {
+            materials.get(mat).occlusion > 0.0
+        });
         out.stats.merge(&cast.stats);
         if let Some(h) = cast.hit {
             let t = h.t.clamp(0.0, ROOM_RAY_LENGTH);

@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use resound_dsp::OcclusionShelf;
+use resound_dsp::shelf::SHELF_LANES;
 use rtrb::{Consumer, Producer};
 
 use crate::block::ParamBlock;
@@ -48,6 +50,8 @@ pub struct MixerRenderer {
     mix_l: Vec<f32>,
     mix_r: Vec<f32>,
     bus_in: [Vec<f32>; SENDS],
+    /// Sources of the voices whose shelves are filtered side by side.
+    lane_bufs: [Vec<f32>; SHELF_LANES],
     master: Master,
     reset_bus_when_idle: bool,
 }
@@ -85,6 +89,7 @@ impl MixerRenderer {
             mix_l: vec![0.0; mb],
             mix_r: vec![0.0; mb],
             bus_in: std::array::from_fn(|_| vec![0.0; mb]),
+            lane_bufs: std::array::from_fn(|_| vec![0.0; mb]),
             master: Master::new(fs, mb, settings.reverb, settings.limiter),
             reset_bus_when_idle: false,
         }
@@ -142,28 +147,61 @@ impl MixerRenderer {
             b[..n].fill(0.0);
         }
 
+        // Voices in id order. Runs of voices with a steady shelf have their shelves filtered
+        // side by side (`SHELF_LANES` per loop); each run is mixed, in id order, before the
+        // next voice that is not in it, so the sums are the same as voice by voice.
         let scratch = &mut self.scratch[..n];
-        for v in &mut self.voices {
-            if matches!(v.state, VoiceState::Playing | VoiceState::Stopping) {
-                let samples: &[f32] = match self
-                    .sounds
-                    .get(v.sound as usize)
-                    .and_then(|s| s.data.as_ref())
-                {
-                    Some(d) => &d.samples,
-                    None => &[],
-                };
-                v.render(
-                    samples,
-                    scratch,
-                    &mut self.mix_l,
-                    &mut self.mix_r,
-                    &mut self.bus_in,
-                );
-            } else {
+        let mut lanes = LaneGroup::default();
+        for i in 0..self.voices.len() {
+            let v = &mut self.voices[i];
+            if !matches!(v.state, VoiceState::Playing | VoiceState::Stopping) {
                 v.active_frames = 0;
+                continue;
+            }
+            let samples: &[f32] = match self
+                .sounds
+                .get(v.sound as usize)
+                .and_then(|s| s.data.as_ref())
+            {
+                Some(d) => &d.samples,
+                None => &[],
+            };
+            let active = v.begin_block(samples.len(), n);
+            let mix = MixTargets {
+                left: &mut self.mix_l[..n],
+                right: &mut self.mix_r[..n],
+                bus_in: &mut self.bus_in,
+            };
+            if active == n && v.lane_ready() {
+                v.source(samples, &mut self.lane_bufs[lanes.len][..n]);
+                lanes.push(i);
+                if lanes.len == SHELF_LANES {
+                    lanes.flush(&mut self.voices, &mut self.lane_bufs, n, mix);
+                }
+            } else {
+                lanes.flush(&mut self.voices, &mut self.lane_bufs, n, mix);
+                if let Some(v) = self.voices.get_mut(i) {
+                    v.render_active(
+                        samples,
+                        &mut scratch[..active],
+                        n,
+                        &mut self.mix_l,
+                        &mut self.mix_r,
+                        &mut self.bus_in,
+                    );
+                }
             }
         }
+        lanes.flush(
+            &mut self.voices,
+            &mut self.lane_bufs,
+            n,
+            MixTargets {
+                left: &mut self.mix_l[..n],
+                right: &mut self.mix_r[..n],
+                bus_in: &mut self.bus_in,
+            },
+        );
 
         for ts in &mut self.tap_sets {
             if let Some(slot) = ts.owner()
@@ -353,6 +391,72 @@ impl MixerRenderer {
                 break;
             }
         }
+    }
+}
+
+/// Where voices mix to: the dry mix and the reverb bus inputs.
+struct MixTargets<'a> {
+    left: &'a mut [f32],
+    right: &'a mut [f32],
+    bus_in: &'a mut [Vec<f32>; SENDS],
+}
+
+/// Voices (ids in increasing order) whose sources wait in the lane buffers for their shelves
+/// to be filtered together.
+#[derive(Default)]
+struct LaneGroup {
+    voices: [usize; SHELF_LANES],
+    len: usize,
+}
+
+impl LaneGroup {
+    fn push(&mut self, voice: usize) {
+        self.voices[self.len] = voice;
+        self.len += 1;
+    }
+
+    /// Filters the waiting voices' shelves side by side, then mixes them in id order.
+    fn flush(
+        &mut self,
+        voices: &mut [Voice],
+        bufs: &mut [Vec<f32>; SHELF_LANES],
+        n: usize,
+        mix: MixTargets<'_>,
+    ) {
+        let ids = self.voices;
+        match self.len {
+            0 => {}
+            1 => lanes::<1>(voices, [ids[0]], bufs, n, mix),
+            2 => lanes::<2>(voices, [ids[0], ids[1]], bufs, n, mix),
+            3 => lanes::<3>(voices, [ids[0], ids[1], ids[2]], bufs, n, mix),
+            _ => lanes::<4>(voices, ids, bufs, n, mix),
+        }
+        self.len = 0;
+    }
+}
+
+/// [`LaneGroup::flush`] for `N` voices (distinct ids, in increasing order).
+fn lanes<const N: usize>(
+    voices: &mut [Voice],
+    ids: [usize; N],
+    bufs: &mut [Vec<f32>; SHELF_LANES],
+    n: usize,
+    mix: MixTargets<'_>,
+) {
+    let Ok(mut vs) = voices.get_disjoint_mut(ids) else {
+        return;
+    };
+    let mut bs: [&mut [f32]; N] = {
+        let mut it = bufs.iter_mut();
+        std::array::from_fn(|_| match it.next() {
+            Some(b) => &mut b[..n],
+            None => &mut [],
+        })
+    };
+    let mut shelves = vs.each_mut().map(|v| v.lane_shelf());
+    OcclusionShelf::process_lanes(&mut shelves, &mut bs);
+    for (v, b) in vs.iter_mut().zip(bs.iter()) {
+        v.finish_lane(b, n, mix.left, mix.right, mix.bus_in);
     }
 }
 

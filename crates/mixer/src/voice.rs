@@ -235,7 +235,9 @@ impl Voice {
     ///
     /// A voice ends on an exact frame (the stop fade reaching 0, or a one-shot's last sample
     /// plus its tail), whatever the block size: only the frames before it are rendered and the
-    /// voice becomes `Finished`. Returns the frames rendered.
+    /// voice becomes `Finished`. Returns the frames rendered. (The renderer calls its steps
+    /// itself, to filter shelves side by side.)
+    #[cfg(test)]
     pub(crate) fn render(
         &mut self,
         samples: &[f32],
@@ -246,9 +248,23 @@ impl Voice {
     ) -> usize {
         let n = scratch.len();
         let active = self.begin_block(samples.len(), n);
-        self.render_body(samples, &mut scratch[..active], mix_l, mix_r, bus_in);
-        self.end_block(n, active);
+        self.render_active(samples, &mut scratch[..active], n, mix_l, mix_r, bus_in);
         active
+    }
+
+    /// [`Voice::render`] after [`Voice::begin_block`]: renders the `x.len()` active frames
+    /// (using `x` as scratch) and ends the block of `n` frames.
+    pub(crate) fn render_active(
+        &mut self,
+        samples: &[f32],
+        x: &mut [f32],
+        n: usize,
+        mix_l: &mut [f32],
+        mix_r: &mut [f32],
+        bus_in: &mut [Vec<f32>; SENDS],
+    ) {
+        self.render_body(samples, x, mix_l, mix_r, bus_in);
+        self.end_block(n, x.len());
     }
 
     /// Starts a block of `n` frames: works out (and records) how many frames the voice

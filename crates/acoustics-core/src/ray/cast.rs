@@ -46,12 +46,31 @@ pub fn first_hit<P: WorldProbe + ?Sized>(
     length: f64,
     budget: &mut Budget,
 ) -> Cast {
+    first_hit_where(probe, origin, dir, length, budget, |_, _| true)
+}
+
+/// Like [`first_hit`], but only solid cells for which `accept(mat, partial)` holds stop the
+/// ray; the others are passed through (room rays pass foliage, spec §6).
+pub fn first_hit_where<P, F>(
+    probe: &P,
+    origin: DVec3,
+    dir: DVec3,
+    length: f64,
+    budget: &mut Budget,
+    accept: F,
+) -> Cast
+where
+    P: WorldProbe + ?Sized,
+    F: Fn(MaterialId, bool) -> bool,
+{
     let mut hit = None;
     let stats = walk_solid(probe, origin, dir, length, budget, |step| {
         let Some(axis) = step.axis else {
             return Flow::Continue;
         };
-        if let Cell::Solid { mat, partial } = step.value {
+        if let Cell::Solid { mat, partial } = step.value
+            && accept(mat, partial)
+        {
             let normal_sign = -step.sign;
             let plane = if step.sign > 0 {
                 step.cell[axis]

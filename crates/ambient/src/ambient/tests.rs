@@ -260,7 +260,8 @@ fn add_ambient_sounds_lscape_ring() {
 }
 
 /// `CellManager::ChangePosition` @ 0x004559B0: rebuild only on a new cell (or none current);
-/// cell 0 resets; bad positions are typed errors that change nothing.
+/// cell 0 is `CellManager::Reset` @ 0x00455930; bad positions are typed errors that change
+/// nothing.
 #[test]
 fn change_position_lifecycle() {
     let mut a = new_ambient();

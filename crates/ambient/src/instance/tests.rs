@@ -142,7 +142,7 @@ fn update_sound() {
     let mut s = intermit();
     s.add_to(0.064, Vec3::ZERO, Direction::InViewerBlock);
     s.update_sound(0.136, &d, &mut 0);
-    assert_eq!(chance(&s), 0.329_411_745);
+    assert_eq!(chance(&s), 0.329_411_75);
     assert_ne!(chance(&s), 0.7 * 0.064 / 0.136);
     assert_ne!(chance(&s), 0.7 * (0.064 / 0.136));
 

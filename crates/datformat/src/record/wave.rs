@@ -111,9 +111,12 @@ impl Wave {
         let fmt_len = u32::try_from(self.header.len()).unwrap_or(u32::MAX);
         let data_len = u32::try_from(self.data.len()).unwrap_or(u32::MAX);
         let pad = self.data.len() % 2;
+        let fmt_pad = self.header.len() % 2;
+        // RIFF chunks are word-aligned: both pad bytes count towards the RIFF size.
         let riff_len = 4u32
             .saturating_add(8)
             .saturating_add(fmt_len)
+            .saturating_add(u32::from(fmt_pad == 1))
             .saturating_add(8)
             .saturating_add(data_len)
             .saturating_add(u32::from(pad == 1));
@@ -124,7 +127,7 @@ impl Wave {
         out.extend_from_slice(b"fmt ");
         out.extend_from_slice(&fmt_len.to_le_bytes());
         out.extend_from_slice(&self.header);
-        if self.header.len() % 2 == 1 {
+        if fmt_pad == 1 {
             out.push(0);
         }
         out.extend_from_slice(b"data");

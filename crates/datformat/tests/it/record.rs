@@ -922,6 +922,24 @@ fn wave_exports_8bit_mono_with_odd_length_pad() {
 }
 
 #[test]
+fn wave_export_counts_the_fmt_pad_byte_in_the_riff_size() {
+    // a 19-byte header (cbSize 1) needs a pad byte after the fmt chunk
+    let w = Wave {
+        id: 0x0A00_0004,
+        header: pcm_header(1, 1, 11025, 8, &[7]),
+        data: vec![1, 2],
+    };
+    assert_eq!(w.header.len(), 19);
+    let wav = w.to_wav_bytes();
+    assert_eq!(
+        u32::from_le_bytes(wav[4..8].try_into().unwrap()) as usize,
+        wav.len() - 8
+    );
+    assert_eq!(wav[39], 0);
+    assert_eq!(&wav[40..44], b"data");
+}
+
+#[test]
 fn wave_mp3_bytes_and_wav_wrapper() {
     let extra = [1u8, 0, 2, 0, 0, 0, 0x80, 1, 1, 0, 0x71, 5];
     let w = Wave {
