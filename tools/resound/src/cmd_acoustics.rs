@@ -16,6 +16,9 @@ const ECHO_BUDGET: u64 = 480_000;
 /// Room measurement budget (offline: synchronous, cell-counted).
 const ROOM_BUDGET: u64 = 480_000;
 
+/// Largest scene file accepted (a scene is a list of boxes; 64 MiB is far beyond any real one).
+const MAX_SCENE_BYTES: u64 = 64 << 20;
+
 /// Which acoustic model evaluates the scene.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModelName {
@@ -94,6 +97,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn evaluate(args: &Args) -> anyhow::Result<Evaluation> {
     let materials = MaterialTable::standard();
+    let size = std::fs::metadata(&args.scene)
+        .with_context(|| format!("reading {}", args.scene.display()))?
+        .len();
+    if size > MAX_SCENE_BYTES {
+        bail!(
+            "scene {} is {size} bytes; scene files are limited to {MAX_SCENE_BYTES} bytes",
+            args.scene.display()
+        );
+    }
     let text = std::fs::read_to_string(&args.scene)
         .with_context(|| format!("reading {}", args.scene.display()))?;
     let mut scene = Scene::from_json(&text, &materials)
