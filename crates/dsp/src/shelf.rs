@@ -41,6 +41,54 @@ impl LowPassState {
     }
 }
 
+/// [`LowPassState`] of [`SHELF_LANES`] shelves, one lane each.
+#[derive(Clone, Copy, Debug, Default)]
+struct LaneState {
+    x1: [f32; SHELF_LANES],
+    s1_1: [f32; SHELF_LANES],
+    s1_2: [f32; SHELF_LANES],
+    s2_1: [f32; SHELF_LANES],
+    s2_2: [f32; SHELF_LANES],
+}
+
+impl LaneState {
+    fn get(&self, k: usize) -> LowPassState {
+        LowPassState {
+            x1: self.x1[k],
+            s1_1: self.s1_1[k],
+            s1_2: self.s1_2[k],
+            s2_1: self.s2_1[k],
+            s2_2: self.s2_2[k],
+        }
+    }
+
+    fn set(&mut self, k: usize, s: LowPassState) {
+        self.x1[k] = s.x1;
+        self.s1_1[k] = s.s1_1;
+        self.s1_2[k] = s.s1_2;
+        self.s2_1[k] = s.s2_1;
+        self.s2_2[k] = s.s2_2;
+    }
+}
+
+/// Lane-wise `a + b` (one SIMD add).
+#[inline(always)]
+fn add(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
+}
+
+/// Lane-wise `a − b`.
+#[inline(always)]
+fn sub(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]
+}
+
+/// Lane-wise `a · b`.
+#[inline(always)]
+fn mul(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
+    [a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]]
+}
+
 /// The occlusion shelf with smoothed `gain` and `hf` (80 ms, [`SHELF_SMOOTHING_S`]).
 ///
 /// - Exact bypass: while `gain` and `hf` are both exactly 1 (current and target), the
@@ -174,21 +222,16 @@ impl OcclusionShelf {
         let c = 1.0 - a;
         let ca = c * a;
         let c2 = c * c;
+        let (av, cav, c2v) = ([a; L], [ca; L], [c2; L]);
         // Lane state, unused lanes stay 0 and filter silence.
-        let mut x1 = [0.0f32; L];
-        let mut s1_1 = [0.0f32; L];
-        let mut s1_2 = [0.0f32; L];
-        let mut s2_1 = [0.0f32; L];
-        let mut s2_2 = [0.0f32; L];
+        let mut st = LaneState::default();
         for (k, s) in shelves.iter().enumerate() {
-            x1[k] = s.lp.x1;
-            s1_1[k] = s.lp.s1_1;
-            s1_2[k] = s.lp.s1_2;
-            s2_1[k] = s.lp.s2_1;
-            s2_2[k] = s.lp.s2_2;
+            st.set(k, s.lp);
         }
         let mut g = [0.0f32; L];
         let mut h = [0.0f32; L];
+        // Unused lanes hold silence throughout (zero state, zero input: zero output).
+        let mut rows = [[0.0f32; L]; RAMP_SEGMENT];
         let mut done = 0;
         while done < len {
             let m = shelves
@@ -200,71 +243,65 @@ impl OcclusionShelf {
                 g[k] = s.gain.advance(m).at(0);
                 h[k] = s.hf.advance(m).at(0);
             }
-            let mut step = |xs: [f32; L]| -> [f32; L] {
-                let mut y = [0.0f32; L];
-                for k in 0..L {
-                    let s1 = a * xs[k] + ca * x1[k] + c2 * s1_2[k];
-                    let s2 = a * s1 + ca * s1_1[k] + c2 * s2_2[k];
-                    x1[k] = xs[k];
-                    s1_2[k] = s1_1[k];
-                    s1_1[k] = s1;
-                    s2_2[k] = s2_1[k];
-                    s2_1[k] = s2;
-                    y[k] = g[k] * (s2 + h[k] * (xs[k] - s2));
-                }
-                y
-            };
+            // Interleave the chunk (frame-major, one lane per shelf), filter it with whole-lane
+            // arithmetic (one SIMD register per state), and write it back.
+            let rows = &mut rows[..m];
             let range = done..done + m;
+            if let [b0, b1, b2, b3] = bufs {
+                let (b0, b1) = (&b0[range.clone()], &b1[range.clone()]);
+                let (b2, b3) = (&b2[range.clone()], &b3[range.clone()]);
+                for (r, ((x0, x1), (x2, x3))) in rows
+                    .iter_mut()
+                    .zip(b0.iter().zip(b1).zip(b2.iter().zip(b3)))
+                {
+                    *r = [*x0, *x1, *x2, *x3];
+                }
+            } else {
+                for (k, b) in bufs.iter().enumerate() {
+                    for (r, x) in rows.iter_mut().zip(&b[range.clone()]) {
+                        r[k] = *x;
+                    }
+                }
+            }
+            for r in rows.iter_mut() {
+                let xs = *r;
+                let s1 = add(add(mul(av, xs), mul(cav, st.x1)), mul(c2v, st.s1_2));
+                let s2 = add(add(mul(av, s1), mul(cav, st.s1_1)), mul(c2v, st.s2_2));
+                st.x1 = xs;
+                st.s1_2 = st.s1_1;
+                st.s1_1 = s1;
+                st.s2_2 = st.s2_1;
+                st.s2_1 = s2;
+                *r = mul(g, add(s2, mul(h, sub(xs, s2))));
+            }
             if let [b0, b1, b2, b3] = bufs {
                 let (b0, b1) = (&mut b0[range.clone()], &mut b1[range.clone()]);
                 let (b2, b3) = (&mut b2[range.clone()], &mut b3[range]);
-                let rows = b0
+                let outs = b0
                     .iter_mut()
                     .zip(b1.iter_mut())
                     .zip(b2.iter_mut().zip(b3.iter_mut()));
-                for ((p0, p1), (p2, p3)) in rows {
-                    let y = step([*p0, *p1, *p2, *p3]);
-                    (*p0, *p1, *p2, *p3) = (y[0], y[1], y[2], y[3]);
+                for (r, ((y0, y1), (y2, y3))) in rows.iter().zip(outs) {
+                    (*y0, *y1, *y2, *y3) = (r[0], r[1], r[2], r[3]);
                 }
             } else {
-                for i in range {
-                    let mut xs = [0.0f32; L];
-                    for (x, b) in xs.iter_mut().zip(bufs.iter()) {
-                        *x = b[i];
-                    }
-                    let y = step(xs);
-                    for (b, y) in bufs.iter_mut().zip(y) {
-                        b[i] = y;
+                for (k, b) in bufs.iter_mut().enumerate() {
+                    for (r, y) in rows.iter().zip(&mut b[range.clone()]) {
+                        *y = r[k];
                     }
                 }
             }
             for (k, s) in shelves.iter().enumerate() {
                 if s.gain.at_segment_boundary() {
-                    let mut st = LowPassState {
-                        x1: x1[k],
-                        s1_1: s1_1[k],
-                        s1_2: s1_2[k],
-                        s2_1: s2_1[k],
-                        s2_2: s2_2[k],
-                    };
-                    st.flush();
-                    x1[k] = st.x1;
-                    s1_1[k] = st.s1_1;
-                    s1_2[k] = st.s1_2;
-                    s2_1[k] = st.s2_1;
-                    s2_2[k] = st.s2_2;
+                    let mut lp = st.get(k);
+                    lp.flush();
+                    st.set(k, lp);
                 }
             }
             done += m;
         }
         for (k, s) in shelves.iter_mut().enumerate() {
-            s.lp = LowPassState {
-                x1: x1[k],
-                s1_1: s1_1[k],
-                s1_2: s1_2[k],
-                s2_1: s2_1[k],
-                s2_2: s2_2[k],
-            };
+            s.lp = st.get(k);
         }
     }
 

@@ -97,6 +97,18 @@ impl Sink for Store<'_> {
                 return;
             }
         }
+        if step == ONE {
+            // Same rate between samples: one fraction for the whole chunk (vectorises).
+            let first = (*p >> FRAC_BITS) as usize;
+            if let Some(src) = samples.get(first..first + n + 1) {
+                let f = frac(*p);
+                for (o, w) in chunk.iter_mut().zip(src.windows(2)) {
+                    *o = w[0] + (w[1] - w[0]) * f;
+                }
+                *p += ONE * n as u64;
+                return;
+            }
+        }
         let mut q = *p;
         for o in chunk.iter_mut() {
             *o = lerp(samples, q);
@@ -149,13 +161,18 @@ impl Sink for Mix<'_> {
     fn silence(&mut self, _start: usize) {}
 }
 
+/// The interpolation fraction of a position.
+#[inline(always)]
+fn frac(p: u64) -> f32 {
+    (p as u32) as f32 * FRAC_SCALE
+}
+
 /// One interpolated read; `p` must satisfy `p < (len − 1)·2³²` (else 0).
 #[inline(always)]
 fn lerp(samples: &[f32], p: u64) -> f32 {
     let idx = (p >> FRAC_BITS) as usize;
-    let f = (p as u32) as f32 * FRAC_SCALE;
     match samples.get(idx..idx + 2) {
-        Some(&[a, b]) => a + (b - a) * f,
+        Some(&[a, b]) => a + (b - a) * frac(p),
         _ => 0.0,
     }
 }
@@ -196,7 +213,7 @@ fn drive(samples: &[f32], pos: &mut u64, step: u64, looping: bool, sink: &mut im
             // The last source frame: interpolate toward frame 0 (loop) or silence (one-shot).
             let a = samples[(len - 1) as usize];
             let b = if looping { samples[0] } else { 0.0 };
-            let f = (p as u32) as f32 * FRAC_SCALE;
+            let f = frac(p);
             sink.put(i, a + (b - a) * f);
             p += step;
             i += 1;
