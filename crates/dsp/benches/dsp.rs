@@ -51,6 +51,32 @@ fn shelf(c: &mut Criterion) {
             ramping.process(black_box(&mut buf));
         });
     });
+    // Four steady shelves side by side (`process_lanes`); per-element figures are per
+    // shelf-frame (4 × 512 elements per iteration).
+    let mut lanes: Vec<OcclusionShelf> = (0..4)
+        .map(|k| {
+            let mut s = OcclusionShelf::new();
+            s.prepare(FS, BLOCK);
+            s.set_immediate(0.5 + 0.1 * k as f32, 0.05);
+            s
+        })
+        .collect();
+    let mut bufs: Vec<Vec<f32>> = (0..4).map(|_| input.clone()).collect();
+    g.throughput(Throughput::Elements(4 * BLOCK as u64));
+    g.bench_function("lanes_4x512", |b| {
+        b.iter(|| {
+            let mut sh: Vec<&mut OcclusionShelf> = lanes.iter_mut().collect();
+            let mut bu: Vec<&mut [f32]> = bufs
+                .iter_mut()
+                .map(|v| {
+                    v.copy_from_slice(&input);
+                    v.as_mut_slice()
+                })
+                .collect();
+            OcclusionShelf::process_lanes(&mut sh, black_box(&mut bu));
+        });
+    });
+    g.throughput(Throughput::Elements(BLOCK as u64));
     let mut bypass = OcclusionShelf::new();
     g.bench_function("bypass_512", |b| {
         b.iter(|| {

@@ -54,6 +54,9 @@ pub struct MixerRenderer {
     lane_bufs: [Vec<f32>; SHELF_LANES],
     master: Master,
     reset_bus_when_idle: bool,
+    /// Test only: filter every shelf on its own (the reference the lanes must match).
+    #[cfg(test)]
+    pub(crate) no_lanes: bool,
 }
 
 impl MixerRenderer {
@@ -92,6 +95,8 @@ impl MixerRenderer {
             lane_bufs: std::array::from_fn(|_| vec![0.0; mb]),
             master: Master::new(fs, mb, settings.reverb, settings.limiter),
             reset_bus_when_idle: false,
+            #[cfg(test)]
+            no_lanes: false,
         }
     }
 
@@ -150,6 +155,7 @@ impl MixerRenderer {
         // Voices in id order. Runs of voices with a steady shelf have their shelves filtered
         // side by side (`SHELF_LANES` per loop); each run is mixed, in id order, before the
         // next voice that is not in it, so the sums are the same as voice by voice.
+        let lanes_enabled = self.lanes_enabled();
         let scratch = &mut self.scratch[..n];
         let mut lanes = LaneGroup::default();
         for i in 0..self.voices.len() {
@@ -172,7 +178,7 @@ impl MixerRenderer {
                 right: &mut self.mix_r[..n],
                 bus_in: &mut self.bus_in,
             };
-            if active == n && v.lane_ready() {
+            if active == n && v.lane_ready() && lanes_enabled {
                 v.source(samples, &mut self.lane_bufs[lanes.len][..n]);
                 lanes.push(i);
                 if lanes.len == SHELF_LANES {
@@ -240,6 +246,17 @@ impl MixerRenderer {
         self.status.peak = peak;
 
         self.retire_finished();
+    }
+
+    #[cfg(test)]
+    fn lanes_enabled(&self) -> bool {
+        !self.no_lanes
+    }
+
+    #[cfg(not(test))]
+    #[inline(always)]
+    fn lanes_enabled(&self) -> bool {
+        true
     }
 
     fn apply_commands(&mut self) {

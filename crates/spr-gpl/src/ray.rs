@@ -113,9 +113,11 @@ fn clip_cube(from: DVec3, to: DVec3, cell: IVec3, quirk: bool) -> Option<(DVec3,
     face.map(|f| (from + delta * best, f))
 }
 
-/// Upper bound on visited cells per cast, far above any 512-block segment (≈ 3·512 + 3 cells),
-/// so a malformed (huge) segment cannot loop for long.
-const MAX_CELLS: u32 = 4096;
+/// Cap on the DDA steps of one cast, so a malformed (huge) segment cannot loop for long. A
+/// segment steps at most once per crossed cell boundary (≤ |dx| + |dy| + |dz| + 3), so every
+/// segment shorter than about 350 000 blocks is walked to its end, as SPR's casts are (shared-
+/// airspace casts reach 512/attenuation_factor, i.e. 5120 blocks at attenuation_factor 0.1).
+const MAX_STEPS: f64 = 1_048_576.0;
 
 /// Cells visited by casts, against a limit (acoustics-core's cell budget).
 ///
@@ -223,6 +225,8 @@ pub fn cast_with<W: SprWorld + ?Sized>(
             t_max[a] = delta[a] * frac;
         }
     }
+    // Every boundary crossing of the segment, plus slack for the nudged ends.
+    let max_steps = (d[0].abs() + d[1].abs() + d[2].abs() + 4.0).min(MAX_STEPS) as u32;
     let mut checked_section = None;
     let mut steps = 0;
     loop {
@@ -243,7 +247,7 @@ pub fn cast_with<W: SprWorld + ?Sized>(
                 skip_section(&mut cell, &mut t_max, sign, delta, section);
             }
         }
-        if !(t_max[0] <= 1.0 || t_max[1] <= 1.0 || t_max[2] <= 1.0) || steps >= MAX_CELLS {
+        if !(t_max[0] <= 1.0 || t_max[1] <= 1.0 || t_max[2] <= 1.0) || steps >= max_steps {
             return None;
         }
         steps += 1;

@@ -92,6 +92,11 @@ fn stone_wall_reference_numbers() {
         assert!(rel(f64::from(e.direct_gain), gain, 1e-5), "n={n} {e:?}");
         assert_eq!(e.shared_airspace_count, 0);
         assert_eq!(e.send_gain, [0.0; 4], "all sends 0");
+        // §4.1: the pre-sums of slots 2 and 3 are nonzero; ratio = 0 wipes them out.
+        // (For n = 16 every path is longer than 16.67, so only slot 3 gets weight.)
+        assert!(e.send_pre[3] > 0.0, "n={n} {e:?}");
+        assert!(n > 3 || e.send_pre[2] > 0.0, "n={n} {e:?}");
+        assert!(e.bounce_ratio.iter().all(|&r| r == 0.0), "n={n} {e:?}");
     }
     // With defaults at most 16 blocks count: a 20-block wall is occ 16.
     assert_eq!(wall_eval(20, stone()).occlusion, 16.0);
@@ -106,6 +111,9 @@ fn stone_wall_reference_numbers() {
 #[test]
 fn single_block_materials() {
     let leaves = SprBlock::of_type(SoundType::GRASS).partial();
+    // §4.1 lists lava at its table value 0.75 (a full cell). Per §1.2's reasoning for water,
+    // vanilla lava is never sturdy, so `SprBlock::of_id(Lava)` counts 0.75×0.25; the §4.1 row is
+    // reproduced with a sturdy lava cell.
     let lava_full = SprBlock {
         sturdy: true,
         ..SprBlock::of_id(BlockId::Lava)
@@ -414,18 +422,166 @@ fn closed_stone_room() {
 
 #[test]
 fn reverb_slot_sets() {
+    // §1.9, every column: (decay, density, diffusion, gain, gainHF, decayHFratio, refl. gain,
+    // refl. delay RP, late gain, late delay, air abs HF, room rolloff) with g = 0.595.
+    let table: [[f32; 12]; 4] = [
+        [
+            0.15, 0.0, 1.0, 0.119, 0.99, 0.6, 2.5, 0.001, 1.26, 0.011, 0.994, 0.16,
+        ],
+        [
+            0.55, 0.0, 1.0, 0.1785, 0.99, 0.7, 0.2, 0.015, 1.26, 0.011, 0.994, 0.15,
+        ],
+        [
+            1.68, 0.1, 1.0, 0.2975, 0.99, 0.7, 0.0, 0.021, 1.26, 0.021, 0.994, 0.13,
+        ],
+        [
+            4.142, 0.5, 1.0, 0.238, 0.89, 0.7, 0.0, 0.025, 1.26, 0.021, 0.994, 0.11,
+        ],
+    ];
+    let fields = |r: &ReverbSlot| {
+        [
+            r.decay_time,
+            r.density,
+            r.diffusion,
+            r.gain,
+            r.gain_hf,
+            r.decay_hf_ratio,
+            r.reflections_gain,
+            r.preset_reflections_delay,
+            r.late_reverb_gain,
+            r.late_reverb_delay,
+            r.air_absorption_gain_hf,
+            r.room_rolloff_factor,
+        ]
+    };
     let s = reverb_slots(&SprConfig::default());
-    let gains = [0.119, 0.1785, 0.2975, 0.238];
-    let decays = [0.15, 0.55, 1.68, 4.142];
     for k in 0..4 {
-        assert!(close(f64::from(s[k].gain), gains[k], 1e-6));
-        assert!(close(f64::from(s[k].decay_time), decays[k], 1e-6));
+        let got = fields(&s[k]);
+        for c in 0..12 {
+            assert!(
+                close(f64::from(got[c]), f64::from(table[k][c]), 1e-6),
+                "slot {k} column {c}: {got:?}"
+            );
+        }
+        // REFLECTIONS_DELAY is never sent: the EFX default 0.007 s applies (§1.8).
         assert_eq!(s[k].applied_reflections_delay(), 0.007);
         assert_eq!(al_send_index(k), Some(3 - k));
     }
-    assert_eq!(s[3].gain_hf, 0.89);
-    assert_eq!(s[0].decay_hf_ratio, 0.6);
     assert_eq!(al_send_index(4), None);
+    // gain ×reverb_gain, decayHFratio ×reverb_brightness, rolloff ×attenuation_factor.
+    let cfg = SprConfig {
+        reverb_gain: 2.0,
+        reverb_brightness: 0.5,
+        attenuation_factor: 0.5,
+        ..SprConfig::default()
+    };
+    let t = reverb_slots(&cfg);
+    for k in 0..4 {
+        assert!(close(
+            f64::from(t[k].gain),
+            2.0 * f64::from(table[k][3]),
+            1e-6
+        ));
+        assert!(close(
+            f64::from(t[k].decay_hf_ratio),
+            0.5 * f64::from(table[k][5]),
+            1e-6
+        ));
+        assert!(close(
+            f64::from(t[k].room_rolloff_factor),
+            0.5 * f64::from(table[k][11]),
+            1e-6
+        ));
+        assert_eq!(t[k].decay_time, s[k].decay_time);
+    }
+}
+
+#[test]
+fn every_override_of_the_default_tables() {
+    use SoundType as T;
+    // §2, occlusion overrides.
+    let occ: &[(f32, &[T])] = &[
+        (1.5, &[T::WOOL]),
+        (0.75, &[T::MOSS]),
+        (0.5, &[T::HONEY_BLOCK]),
+        (
+            0.1,
+            &[
+                T::GLASS,
+                T::SNOW,
+                T::POWDER_SNOW,
+                T::BAMBOO,
+                T::BAMBOO_SAPLING,
+                T::WET_GRASS,
+                T::MOSS_CARPET,
+            ],
+        ),
+        (
+            0.0,
+            &[
+                T::WEEPING_VINES,
+                T::TWISTING_VINES,
+                T::VINE,
+                T::SWEET_BERRY_BUSH,
+                T::SPORE_BLOSSOM,
+                T::SMALL_DRIPLEAF,
+                T::ROOTS,
+                T::POINTED_DRIPSTONE,
+                T::SCAFFOLDING,
+                T::GLOW_LICHEN,
+                T::CROP,
+                T::FUNGUS,
+                T::LILY_PAD,
+                T::LARGE_AMETHYST_BUD,
+                T::MEDIUM_AMETHYST_BUD,
+                T::SMALL_AMETHYST_BUD,
+                T::LADDER,
+                T::CHAIN,
+            ],
+        ),
+    ];
+    // §2, reflectivity overrides.
+    let refl: &[(f32, &[T])] = &[
+        (
+            1.5,
+            &[
+                T::STONE,
+                T::NETHERITE_BLOCK,
+                T::TUFF,
+                T::AMETHYST,
+                T::BASALT,
+                T::CALCITE,
+                T::BONE_BLOCK,
+                T::DEEPSLATE,
+                T::DEEPSLATE_BRICKS,
+                T::DEEPSLATE_TILES,
+                T::POLISHED_DEEPSLATE,
+                T::NETHER_BRICKS,
+            ],
+        ),
+        (1.25, &[T::COPPER, T::METAL]),
+        (1.1, &[T::NETHERRACK, T::NETHER_GOLD_ORE, T::NETHER_ORE]),
+        (0.75, &[T::GLASS]),
+        (0.4, &[T::WOOD, T::STEM]),
+        (0.3, &[T::GRAVEL, T::GRASS]),
+        (0.2, &[T::SAND, T::SOUL_SAND, T::SOUL_SOIL, T::CORAL_BLOCK]),
+        (0.15, &[T::SNOW]),
+        (0.1, &[T::WOOL, T::HONEY_BLOCK, T::MOSS]),
+    ];
+    for t in T::ALL {
+        let o = occ.iter().find(|(_, l)| l.contains(t)).map_or(1.0, |e| e.0);
+        let r = refl
+            .iter()
+            .find(|(_, l)| l.contains(t))
+            .map_or(0.5, |e| e.0);
+        assert_eq!((t.occlusion(), t.reflectivity()), (o, r), "{}", t.name());
+    }
+    // By block id; water and lava have no sound type in the table (default reflectivity).
+    assert_eq!(BlockId::Water.occlusion(), 0.25);
+    assert_eq!(BlockId::Lava.occlusion(), 0.75);
+    assert_eq!(SprBlock::of_id(BlockId::Jukebox).occlusion, 0.0);
+    assert_eq!(SprBlock::of_id(BlockId::Jukebox).reflectivity, 0.4);
+    assert_eq!(SprBlock::of_id(BlockId::Lava).reflectivity, 0.5);
 }
 
 #[test]
@@ -541,4 +697,285 @@ fn section_skipping_is_bit_identical_to_the_cell_walk() {
         hits += usize::from(a.is_some());
     }
     assert!(hits > 40 && hits < 360, "hits {hits}");
+}
+
+#[test]
+fn send_post_processing_steps_5_to_7() {
+    // §1.6 steps 5–7 and §3.5: stone ratios 1.5 scale slots 1–3 by 1.5 / 3.375 / 5.0625, slot 0
+    // is never scaled, slots 2–3 get 1.05x − 0.05.
+    let s = finish_sends([0.1; 4], &[0.0, 1.5, 1.5, 1.5], [1.0; 4]);
+    let expect = [0.1, 0.15, 0.304_375, 0.481_562_5];
+    for k in 0..4 {
+        assert!(close(f64::from(s[k]), expect[k], 1e-6), "{k}: {s:?}");
+    }
+    // Step 7 with the §4.2 send cutoffs behind 1 stone block (C = 20): ×(0.937577, 0.962629, 1, 1).
+    let s = finish_sends([0.1; 4], &[1.0; 4], [0.524_894, 0.683_262, 1.0, 1.0]);
+    let expect = [0.093_757_7, 0.096_262_9, 0.055, 0.055];
+    for k in 0..4 {
+        assert!(close(f64::from(s[k]), expect[k], 1e-6), "{k}: {s:?}");
+    }
+    // With 2 bounces only ratio[1] exists: slots 2 and 3 are unscaled.
+    let s = finish_sends([0.1; 4], &[1.5, 1.5], [1.0; 4]);
+    let expect = [0.1, 0.15, 0.055, 0.055];
+    for k in 0..4 {
+        assert!(close(f64::from(s[k]), expect[k], 1e-6), "{k}: {s:?}");
+    }
+    // Clamps: slots 0–1 to [0, 1], slots 2–3 after the affine step.
+    let s = finish_sends([2.0, 2.0, 0.01, 2.0], &[1.0; 4], [1.0; 4]);
+    assert_eq!(s, [1.0, 1.0, 0.0, 1.0]);
+}
+
+#[test]
+fn underwater_factors() {
+    // §1.3: directCutoff ×(1 − 0.9); the gain is recomputed in §1.6 step 4. §1.6 step 9: send
+    // cutoffs ×0.4 after step 7, so the send gains do not change.
+    let world = Boxes(vec![(
+        IVec3::new(-20, -20, 0),
+        IVec3::new(20, 20, 0),
+        Some(stone()),
+    )]);
+    let sound = SprSound {
+        underwater: true,
+        ..SprSound::new(DVec3::new(0.5, 0.5, -5.5), DVec3::new(0.5, 0.5, 5.5))
+    };
+    let e = evaluate(&world, &sound, &SprConfig::default());
+    assert!(rel(f64::from(e.occluded_cutoff), 0.049_787_067, 1e-6));
+    assert!(
+        rel(f64::from(e.direct_cutoff), 0.004_978_706_6, 1e-6),
+        "{e:?}"
+    );
+    assert!(rel(f64::from(e.direct_gain), 0.588_452_83, 1e-6), "{e:?}");
+    for c in e.send_cutoff {
+        assert!(rel(f64::from(c), 0.019_914_827, 1e-6), "{e:?}");
+    }
+    // §4.3 flat stone floor under water: C = 16 floors the direct cutoff 0.1 at
+    // 0.2·sqrt(mean(0.4, 0.5333, 0.8, 0.8)) = 0.159164, gain 0.832117; slot 0 unchanged.
+    let world = Boxes(vec![(
+        IVec3::new(-80, -1, -80),
+        IVec3::new(80, -1, 80),
+        Some(stone()),
+    )]);
+    let sound = SprSound {
+        underwater: true,
+        ..SprSound::new(DVec3::new(0.5, 1.5, 0.5), DVec3::new(3.5, 1.5, 0.5))
+    };
+    let e = evaluate(&world, &sound, &SprConfig::default());
+    assert_eq!(e.shared_airspace_count, 16);
+    assert!(
+        close(f64::from(e.direct_cutoff), 0.159_164_5, 1e-6),
+        "{e:?}"
+    );
+    assert!(close(f64::from(e.direct_gain), 0.832_117_4, 1e-6), "{e:?}");
+    assert!(close(f64::from(e.send_gain[0]), 0.009_661_5, 2e-7), "{e:?}");
+    assert_eq!(e.send_cutoff, [0.4; 4]);
+}
+
+#[test]
+fn shared_airspace_floor_through_a_thick_wall() {
+    // §1.6 step 4: with sa ≥ 20 (C ≥ 40) the direct cutoff is floored at 0.2 and the gain,
+    // recomputed, is 0.85134 however thick the wall. Closed stone room (§4.4) split by a 3-thick
+    // internal wall 2 blocks high: the ceiling and upper walls see both sides.
+    let world = Boxes(vec![
+        (IVec3::splat(-1), IVec3::splat(10), Some(stone())),
+        (IVec3::splat(0), IVec3::splat(9), None),
+        (IVec3::new(0, 0, 4), IVec3::new(9, 1, 6), Some(stone())),
+    ]);
+    let s = DVec3::new(5.5, 0.5, 1.5);
+    let p = DVec3::new(5.5, 0.5, 8.5);
+    let e = evaluate(&world, &SprSound::new(s, p), &SprConfig::default());
+    assert_eq!(e.occlusion, 3.0, "{e:?}");
+    assert!(rel(f64::from(e.occluded_cutoff), 1.234_098e-4, 1e-4));
+    assert!(e.shared_airspace_count >= 40, "{e:?}");
+    assert!(close(f64::from(e.direct_cutoff), 0.2, 1e-7), "{e:?}");
+    assert!(close(f64::from(e.direct_gain), 0.851_34, 1e-5), "{e:?}");
+    // w = 1 everywhere: the send cutoffs are 1 whatever the occlusion (§1.6 step 3).
+    assert_eq!(e.send_cutoff, [1.0; 4]);
+    // occ > 0 and clear bounce points: the source is redirected at unchanged distance (§1.7).
+    let moved = e.redirected_position.expect("redirected");
+    assert!(close(moved.distance(p), 7.0, 1e-9));
+}
+
+#[test]
+fn reverb_attenuation_distance_gate() {
+    // §1.4 step 4: paths shorter than the gate add nothing (and skip the MISS break), but the
+    // bounce ratios of step 3 are still summed.
+    let config = SprConfig {
+        reverb_attenuation_distance: 1000.0,
+        ..SprConfig::default()
+    };
+    let e = room_eval_with(DVec3::splat(5.5), DVec3::new(5.5, 5.5, 9.5), &config);
+    assert_eq!(e.send_pre, [0.0; 4]);
+    assert_eq!(e.send_gain, [0.0; 4]);
+    for r in &e.bounce_ratio {
+        assert!(close(f64::from(*r), 1.5, 1e-6), "{e:?}");
+    }
+}
+
+#[test]
+fn dda_tie_order_z_then_y_then_x() {
+    // §1.1: on exact ties z beats y and y beats x. A diagonal through a cell corner visits the
+    // winning axis's neighbour first; only that order meets the lone block, at the corner.
+    let mut cells = CellCount::unlimited();
+    let from = DVec3::splat(0.5);
+    let cases = [
+        // (block, to, hit point, entered face)
+        (
+            IVec3::new(0, 1, 0),
+            DVec3::new(2.5, 2.5, 0.5),
+            DVec3::new(1.0, 1.0, 0.5),
+            Direction::Down,
+        ),
+        (
+            IVec3::new(0, 0, 1),
+            DVec3::new(0.5, 2.5, 2.5),
+            DVec3::new(0.5, 1.0, 1.0),
+            Direction::North,
+        ),
+        (
+            IVec3::new(0, 0, 1),
+            DVec3::new(2.5, 0.5, 2.5),
+            DVec3::new(1.0, 0.5, 1.0),
+            Direction::North,
+        ),
+    ];
+    for (block, to, at, face) in cases {
+        let world = Boxes(vec![(block, block, Some(stone()))]);
+        let hit = cast(&world, from, to, None, &mut cells).expect("tie winner visited first");
+        assert_eq!((hit.cell, hit.face), (block, face), "{block} {hit:?}");
+        assert!(hit.location.distance(at) < 1e-9, "{hit:?}");
+    }
+    // The losing neighbours are never visited: a block there alone is missed.
+    for (block, to) in [
+        (IVec3::new(1, 0, 0), DVec3::new(2.5, 2.5, 0.5)),
+        (IVec3::new(0, 1, 0), DVec3::new(0.5, 2.5, 2.5)),
+        (IVec3::new(1, 0, 0), DVec3::new(2.5, 0.5, 2.5)),
+    ] {
+        let world = Boxes(vec![(block, block, Some(stone()))]);
+        assert_eq!(cast(&world, from, to, None, &mut cells), None, "{block}");
+    }
+}
+
+#[test]
+fn redirection_weights_on_the_flat_floor() {
+    // §1.7 on the §4.3 floor with `redirect_non_occluded_sounds` off (so occ = 0 still
+    // redirects): sum = unit(S − P) (weight 1: the direct line is clear) + Σ unit(v)/len² over the
+    // 16 floor hits, v = hit + 0.001·up − P, len = s0 + |v|; new position P + unit(sum)·|S − P|.
+    let world = Boxes(vec![(
+        IVec3::new(-80, -1, -80),
+        IVec3::new(80, -1, 80),
+        Some(stone()),
+    )]);
+    let s = DVec3::new(0.5, 1.5, 0.5);
+    let p = DVec3::new(3.5, 1.5, 0.5);
+    let config = SprConfig {
+        redirect_non_occluded_sounds: false,
+        ..SprConfig::default()
+    };
+    let e = evaluate(&world, &SprSound::new(s, p), &config);
+    // Path lengths L of §4.3 by ray.
+    let spec_l = [
+        (1, 14.098),
+        (3, 6.794),
+        (6, 5.911),
+        (8, 8.188),
+        (9, 11.437),
+        (11, 4.641),
+        (14, 6.177),
+        (16, 4.261),
+        (17, 75.728),
+        (19, 4.957),
+        (21, 20.916),
+        (22, 8.307),
+        (24, 4.794),
+        (27, 6.456),
+        (29, 10.270),
+        (30, 25.973),
+    ];
+    let mut sum = (s - p).normalize();
+    for (i, l) in spec_l {
+        let d = ray_direction(i, 32);
+        let hit = s + d * (1.5 / -d.y);
+        let v = hit + DVec3::new(0.0, 0.001, 0.0) - p;
+        let len = f64::from((hit - s).length() as f32) + v.length();
+        assert!(close(len, l, 1.5e-3), "ray {i}: {len} vs {l}");
+        sum += v.normalize() / (len * len);
+    }
+    let expect = p + sum.normalize() * 3.0;
+    let got = e.redirected_position.expect("redirected");
+    assert!(got.distance(expect) < 1e-6, "{got} vs {expect}");
+    // The default config leaves an unoccluded sound where it is.
+    assert_eq!(floor_eval(stone()).redirected_position, None);
+}
+
+#[test]
+fn bounce_ratio_uses_the_reflecting_block() {
+    // §1.4 step 3: ratio[j] sums the reflectivity of the block the j-th bounce leaves (h_j), over
+    // rays whose outgoing ray hits. Grass floor (0.3, top at y = 0) under a stone ceiling (1.5,
+    // bottom at y = 4), S at y = 1.5: the 16 downward rays of §4.5 leave grass at even bounces,
+    // the 15 upward ones stone; ray 0 is horizontal and hits nothing. Every bounce hits.
+    let world = Boxes(vec![
+        (
+            IVec3::new(-600, -1, -600),
+            IVec3::new(600, -1, 600),
+            Some(SprBlock::of_type(SoundType::GRASS)),
+        ),
+        (
+            IVec3::new(-600, 4, -600),
+            IVec3::new(600, 4, 600),
+            Some(stone()),
+        ),
+    ]);
+    let e = evaluate(
+        &world,
+        &SprSound::new(DVec3::new(0.5, 1.5, 0.5), DVec3::new(3.5, 1.5, 0.5)),
+        &SprConfig::default(),
+    );
+    let even = (16.0 * 0.3 + 15.0 * 1.5) / 32.0; // 0.853125
+    let odd = (16.0 * 1.5 + 15.0 * 0.3) / 32.0; // 0.890625
+    for (j, expect) in [even, odd, even, odd].into_iter().enumerate() {
+        assert!(
+            close(f64::from(e.bounce_ratio[j]), expect, 1e-6),
+            "{j}: {e:?}"
+        );
+    }
+}
+
+#[test]
+fn block_sounds_use_the_wider_variation() {
+    // §1.2: block sounds use v = max(0.35, 0.49). A 1-block door at z ∈ [1, 2), y ∈ [0, 2) in a
+    // stone wall; S and P at z = 0.6: +0.35 reaches z = 0.95 (still wall), +0.49 reaches 1.09
+    // (the door), with y 1.5 ± v inside the door either way.
+    let world = Boxes(vec![
+        (
+            IVec3::new(30, 0, -16),
+            IVec3::new(30, 15, 15),
+            Some(stone()),
+        ),
+        (IVec3::new(30, 0, 1), IVec3::new(30, 1, 1), None),
+    ]);
+    let s = DVec3::new(0.5, 1.5, 0.6);
+    let p = DVec3::new(60.5, 1.5, 0.6);
+    let mut cells = CellCount::unlimited();
+    let cfg = SprConfig::default();
+    assert_eq!(sound_occlusion(&world, s, p, false, &cfg, &mut cells), 1.0);
+    assert_eq!(sound_occlusion(&world, s, p, true, &cfg, &mut cells), 0.0);
+    let mut sound = SprSound::new(s, p);
+    sound.block_sound = true;
+    assert_eq!(evaluate(&world, &sound, &cfg).occlusion, 0.0);
+    // Both ends share the offset: moving only the source end would cross the wall at z ≈ 0.85.
+}
+
+#[test]
+fn long_casts_are_walked_to_the_end() {
+    // §1.1: SPR's casts have no cell limit. Shared-airspace casts may be up to
+    // 512/attenuation_factor long (5120 at attenuation_factor 0.1), i.e. over 4096 cells on a
+    // diagonal: a block near the far end must still be hit, not reported as a clear line.
+    let block = IVec3::splat(1400);
+    let world = Boxes(vec![(block, block, Some(stone()))]);
+    let from = DVec3::new(0.5, 0.3, 0.7);
+    let to = from + DVec3::splat(1500.0);
+    let mut cells = CellCount::unlimited();
+    let hit = cast(&world, from, to, None, &mut cells).expect("far block hit");
+    assert_eq!(hit.cell, block);
+    assert!(cells.cells > 4096, "{cells:?}");
 }

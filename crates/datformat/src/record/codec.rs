@@ -206,13 +206,13 @@ pub(crate) trait Scalar: Copy + Default {
     fn decode(bytes: &[u8], endian: Endian) -> Self;
 }
 
-/// The first `N` bytes of `bytes` as an array (all zeros when fewer are there).
-#[inline]
+/// Copies up to `N` bytes of `bytes` into an array (missing bytes are 0).
 fn to_array<const N: usize>(bytes: &[u8]) -> [u8; N] {
-    bytes
-        .get(..N)
-        .and_then(|b| <[u8; N]>::try_from(b).ok())
-        .unwrap_or([0u8; N])
+    let mut out = [0u8; N];
+    for (dst, src) in out.iter_mut().zip(bytes) {
+        *dst = *src;
+    }
+    out
 }
 
 /// Implements [`Scalar`] for primitive numbers.
@@ -256,13 +256,9 @@ impl<T: Fixed> MinSize for T {
 pub(crate) const FIXED_CHUNK: usize = 256;
 
 /// Reads `count` fixed-size values in bulk (through a stack buffer) after a bounds check,
-/// handing each to `push`. On a failed read the position is restored.
-fn read_fixed_with<R, T>(
-    reader: &mut R,
-    endian: Endian,
-    count: u64,
-    mut push: impl FnMut(T),
-) -> BinResult<()>
+/// handing each chunk of whole values (a multiple of `T::SIZE` bytes) to `sink`. On a failed
+/// read the position is restored.
+fn read_fixed_chunks<R, T>(reader: &mut R, count: u64, mut sink: impl FnMut(&[u8])) -> BinResult<()>
 where
     R: Read + Seek,
     T: Fixed,
@@ -282,12 +278,16 @@ where
             reader.seek(SeekFrom::Start(pos))?;
             return Err(binrw::Error::Io(e));
         }
-        for item in slot.chunks_exact(T::SIZE) {
-            push(T::from_fields(&mut Fields::new(item, endian)));
-        }
+        sink(slot);
         left -= n;
     }
     Ok(())
+}
+
+/// Decodes one fixed-size value from its bytes.
+#[inline]
+fn decode_fixed<T: Fixed>(bytes: &[u8], endian: Endian) -> T {
+    T::from_fields(&mut Fields::new(bytes, endian))
 }
 
 /// Reads `count` fixed-size values in bulk, after a bounds check.
@@ -296,13 +296,17 @@ where
     R: Read + Seek,
     T: Fixed,
 {
-    // Bounded by the check inside `read_fixed_with`, which runs before anything is pushed.
     let mut values = Vec::new();
-    read_fixed_with(reader, endian, count, |v| {
-        if values.capacity() == 0 {
+    read_fixed_chunks::<R, T>(reader, count, |chunk| {
+        if values.is_empty() {
+            // Bounded: `read_fixed_chunks` checked `count` against the remaining bytes.
             values.reserve_exact(usize::try_from(count).unwrap_or(0));
         }
-        values.push(v);
+        values.extend(
+            chunk
+                .chunks_exact(T::SIZE)
+                .map(|c| decode_fixed::<T>(c, endian)),
+        );
     })?;
     Ok(values)
 }
@@ -339,9 +343,11 @@ where
 {
     let mut out = [T::default(); N];
     let mut slots = out.iter_mut();
-    read_fixed_with(reader, endian, N as u64, |v| {
-        if let Some(slot) = slots.next() {
-            *slot = v;
+    read_fixed_chunks::<R, T>(reader, N as u64, |chunk| {
+        // chunk first: `zip` pulls from its first iterator before the second, so a slot is
+        // never taken (and skipped) when the chunk is used up
+        for (c, slot) in chunk.chunks_exact(T::SIZE).zip(slots.by_ref()) {
+            *slot = decode_fixed(c, endian);
         }
     })?;
     Ok(out)
@@ -409,11 +415,7 @@ impl<'a> Fields<'a> {
     /// Decodes the next scalar.
     #[inline]
     pub(crate) fn scalar<T: Scalar>(&mut self) -> T {
-        let field = self
-            .bytes
-            .get(self.at..self.at + T::SIZE)
-            .unwrap_or_default();
-        let value = T::decode(field, self.endian);
+        let value = T::decode(self.bytes.get(self.at..).unwrap_or_default(), self.endian);
         self.at += T::SIZE;
         value
     }
