@@ -26,7 +26,7 @@
 //! |---|---|
 //! | [`smoothing`] | [`Smoothed`] (exponential approach in linear 64-frame segments), [`LinearRamp`] (fixed-time linear), [`Ramp`], time constants: shelf 80 ms, sends 0.3 s, tap fades 50 ms, pan 50 ms |
 //! | [`one_pole`] | [`OnePoleLowPass`], [`OnePoleHighPass`], [`lowpass_coefficient`], [`air_cutoff_hz`], [`air_coefficient`] |
-//! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
+//! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side, bit-identical), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
 //! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
 //! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
 //! | [`interpolate`] | [`read_linear`], [`render_linear`] (+ looping variants): linear-interpolation resampling, `f64` positions in 32.32 fixed point, zero outside the buffer |

@@ -71,6 +71,44 @@ impl LaneState {
     }
 }
 
+/// The steady shelves' filter over interleaved frames, in place (lane-wise arithmetic, one
+/// SIMD register per state): the same operations, in the same order, as `process_chunk`.
+#[inline(always)]
+fn filter_rows(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: [f32; SHELF_LANES],
+    h: [f32; SHELF_LANES],
+) {
+    // The state in locals (registers) for the loop, not behind the reference.
+    let LaneState {
+        mut x1,
+        mut s1_1,
+        mut s1_2,
+        mut s2_1,
+        mut s2_2,
+    } = *st;
+    for r in rows.iter_mut() {
+        let xs = *r;
+        let s1 = add(add(mul(av, xs), mul(cav, x1)), mul(c2v, s1_2));
+        let s2 = add(add(mul(av, s1), mul(cav, s1_1)), mul(c2v, s2_2));
+        x1 = xs;
+        s1_2 = s1_1;
+        s1_1 = s1;
+        s2_2 = s2_1;
+        s2_1 = s2;
+        *r = mul(g, add(s2, mul(h, sub(xs, s2))));
+    }
+    *st = LaneState {
+        x1,
+        s1_1,
+        s1_2,
+        s2_1,
+        s2_2,
+    };
+}
+
 /// Lane-wise `a + b` (one SIMD add).
 #[inline(always)]
 fn add(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
@@ -208,6 +246,62 @@ impl OcclusionShelf {
         }
     }
 
+    /// Filters interleaved frames in place: `rows[i][k]` is frame `i` of shelf `k`, for the
+    /// 1..=[`SHELF_LANES`] `shelves`, which must all be [steady](OcclusionShelf::is_steady)
+    /// and share a sample rate. Bit-identical to [`OcclusionShelf::process`] on each lane.
+    /// Lanes beyond `shelves.len()` are scratch (left with unspecified values).
+    ///
+    /// Returns `false`, touching nothing, when the shelves do not qualify (then filter them
+    /// with `process` / `process_lanes`). Never allocates.
+    pub fn process_rows(
+        shelves: &mut [&mut OcclusionShelf],
+        rows: &mut [[f32; SHELF_LANES]],
+    ) -> bool {
+        let a = shelves.first().map_or(0.0, |s| s.a);
+        let ok = !shelves.is_empty()
+            && shelves.len() <= SHELF_LANES
+            && shelves
+                .iter()
+                .all(|s| s.is_steady() && s.a.to_bits() == a.to_bits());
+        if !ok {
+            return false;
+        }
+        const L: usize = SHELF_LANES;
+        let c = 1.0 - a;
+        let coef = ([a; L], [c * a; L], [c * c; L]);
+        let mut st = LaneState::default();
+        for (k, s) in shelves.iter().enumerate() {
+            st.set(k, s.lp);
+        }
+        let (mut g, mut h) = ([0.0f32; L], [0.0f32; L]);
+        let len = rows.len();
+        let mut done = 0;
+        while done < len {
+            let m = shelves
+                .iter()
+                .map(|s| s.gain.segment_left())
+                .fold(len - done, usize::min);
+            for (k, s) in shelves.iter_mut().enumerate() {
+                // Settled: constant ramps, `at(i)` is the same for every `i`.
+                g[k] = s.gain.advance(m).at(0);
+                h[k] = s.hf.advance(m).at(0);
+            }
+            filter_rows(&mut st, &mut rows[done..done + m], coef, g, h);
+            for (k, s) in shelves.iter().enumerate() {
+                if s.gain.at_segment_boundary() {
+                    let mut lp = st.get(k);
+                    lp.flush();
+                    st.set(k, lp);
+                }
+            }
+            done += m;
+        }
+        for (k, s) in shelves.iter_mut().enumerate() {
+            s.lp = st.get(k);
+        }
+        true
+    }
+
     /// [`OcclusionShelf::process_lanes`] for 2..=4 steady shelves with equal `a` and buffers
     /// of `len` frames. Mirrors `process` exactly: each lane is cut at its own 64-frame
     /// segment boundaries (where its state is flushed), which only splits the other lanes'
@@ -263,17 +357,7 @@ impl OcclusionShelf {
                     }
                 }
             }
-            for r in rows.iter_mut() {
-                let xs = *r;
-                let s1 = add(add(mul(av, xs), mul(cav, st.x1)), mul(c2v, st.s1_2));
-                let s2 = add(add(mul(av, s1), mul(cav, st.s1_1)), mul(c2v, st.s2_2));
-                st.x1 = xs;
-                st.s1_2 = st.s1_1;
-                st.s1_1 = s1;
-                st.s2_2 = st.s2_1;
-                st.s2_1 = s2;
-                *r = mul(g, add(s2, mul(h, sub(xs, s2))));
-            }
+            filter_rows(&mut st, rows, (av, cav, c2v), g, h);
             if let [b0, b1, b2, b3] = bufs {
                 let (b0, b1) = (&mut b0[range.clone()], &mut b1[range.clone()]);
                 let (b2, b3) = (&mut b2[range.clone()], &mut b3[range]);

@@ -50,7 +50,9 @@ pub struct MixerRenderer {
     mix_l: Vec<f32>,
     mix_r: Vec<f32>,
     bus_in: [Vec<f32>; SENDS],
-    /// Sources of the voices whose shelves are filtered side by side.
+    /// Sources of the voices whose shelves are filtered side by side, interleaved
+    /// (`lane_rows[frame][lane]`), and their filtered output, one buffer per lane.
+    lane_rows: Vec<[f32; SHELF_LANES]>,
     lane_bufs: [Vec<f32>; SHELF_LANES],
     master: Master,
     reset_bus_when_idle: bool,
@@ -92,6 +94,7 @@ impl MixerRenderer {
             mix_l: vec![0.0; mb],
             mix_r: vec![0.0; mb],
             bus_in: std::array::from_fn(|_| vec![0.0; mb]),
+            lane_rows: vec![[0.0; SHELF_LANES]; mb],
             lane_bufs: std::array::from_fn(|_| vec![0.0; mb]),
             master: Master::new(fs, mb, settings.reverb, settings.limiter),
             reset_bus_when_idle: false,
@@ -179,13 +182,25 @@ impl MixerRenderer {
                 bus_in: &mut self.bus_in,
             };
             if active == n && v.lane_ready() && lanes_enabled {
-                v.source(samples, &mut self.lane_bufs[lanes.len][..n]);
+                v.source_lane(samples, &mut self.lane_rows[..n], lanes.len);
                 lanes.push(i);
                 if lanes.len == SHELF_LANES {
-                    lanes.flush(&mut self.voices, &mut self.lane_bufs, n, mix);
+                    lanes.flush(
+                        &mut self.voices,
+                        &mut self.lane_rows,
+                        &mut self.lane_bufs,
+                        n,
+                        mix,
+                    );
                 }
             } else {
-                lanes.flush(&mut self.voices, &mut self.lane_bufs, n, mix);
+                lanes.flush(
+                    &mut self.voices,
+                    &mut self.lane_rows,
+                    &mut self.lane_bufs,
+                    n,
+                    mix,
+                );
                 if let Some(v) = self.voices.get_mut(i) {
                     v.render_active(
                         samples,
@@ -200,6 +215,7 @@ impl MixerRenderer {
         }
         lanes.flush(
             &mut self.voices,
+            &mut self.lane_rows,
             &mut self.lane_bufs,
             n,
             MixTargets {
@@ -436,44 +452,52 @@ impl LaneGroup {
     fn flush(
         &mut self,
         voices: &mut [Voice],
+        rows: &mut [[f32; SHELF_LANES]],
         bufs: &mut [Vec<f32>; SHELF_LANES],
         n: usize,
         mix: MixTargets<'_>,
     ) {
         let ids = self.voices;
+        let rows = &mut rows[..n];
         match self.len {
             0 => {}
-            1 => lanes::<1>(voices, [ids[0]], bufs, n, mix),
-            2 => lanes::<2>(voices, [ids[0], ids[1]], bufs, n, mix),
-            3 => lanes::<3>(voices, [ids[0], ids[1], ids[2]], bufs, n, mix),
-            _ => lanes::<4>(voices, ids, bufs, n, mix),
+            1 => lanes::<1>(voices, [ids[0]], rows, bufs, mix),
+            2 => lanes::<2>(voices, [ids[0], ids[1]], rows, bufs, mix),
+            3 => lanes::<3>(voices, [ids[0], ids[1], ids[2]], rows, bufs, mix),
+            _ => lanes::<4>(voices, ids, rows, bufs, mix),
         }
         self.len = 0;
     }
 }
 
-/// [`LaneGroup::flush`] for `N` voices (distinct ids, in increasing order).
+/// [`LaneGroup::flush`] for `N` voices (distinct ids, in increasing order) whose sources are
+/// lanes `0..N` of `rows`.
 fn lanes<const N: usize>(
     voices: &mut [Voice],
     ids: [usize; N],
+    rows: &mut [[f32; SHELF_LANES]],
     bufs: &mut [Vec<f32>; SHELF_LANES],
-    n: usize,
     mix: MixTargets<'_>,
 ) {
+    let n = rows.len();
     let Ok(mut vs) = voices.get_disjoint_mut(ids) else {
         return;
     };
-    let mut bs: [&mut [f32]; N] = {
-        let mut it = bufs.iter_mut();
-        std::array::from_fn(|_| match it.next() {
-            Some(b) => &mut b[..n],
-            None => &mut [],
-        })
-    };
     let mut shelves = vs.each_mut().map(|v| v.lane_shelf());
-    OcclusionShelf::process_lanes(&mut shelves, &mut bs);
-    for (v, b) in vs.iter_mut().zip(bs.iter()) {
-        v.finish_lane(b, n, mix.left, mix.right, mix.bus_in);
+    let steady = OcclusionShelf::process_rows(&mut shelves, rows);
+    for (k, b) in bufs.iter_mut().take(N).enumerate() {
+        for (x, r) in b[..n].iter_mut().zip(rows.iter()) {
+            *x = r[k];
+        }
+    }
+    if !steady {
+        // Not reached (every voice here is lane-ready), but keep the result right anyway.
+        for (s, b) in shelves.iter_mut().zip(bufs.iter_mut()) {
+            s.process(&mut b[..n]);
+        }
+    }
+    for (v, b) in vs.iter_mut().zip(bufs.iter()) {
+        v.finish_lane(&b[..n], n, mix.left, mix.right, mix.bus_in);
     }
 }
 

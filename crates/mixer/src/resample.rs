@@ -41,6 +41,19 @@ pub fn resample(samples: &[f32], pos: &mut u64, step: u64, looping: bool, out: &
     drive(samples, pos, step, looping, &mut Store(out));
 }
 
+/// Like [`resample`], but into lane `lane` of interleaved frames (`rows[i][lane]`), for
+/// shelves filtered side by side. Same values as [`resample`].
+pub fn resample_lane<const L: usize>(
+    samples: &[f32],
+    pos: &mut u64,
+    step: u64,
+    looping: bool,
+    rows: &mut [[f32; L]],
+    lane: usize,
+) {
+    drive(samples, pos, step, looping, &mut Lane { rows, lane });
+}
+
 /// Like [`resample`], but adds `x·gain_l` / `x·gain_r` into `left` / `right` instead of storing
 /// `x` (the fused path of a voice with constant gains and no shelf or sends). Bit-identical to
 /// storing and then mixing with constant gains.
@@ -123,6 +136,45 @@ impl Sink for Store<'_> {
 
     fn silence(&mut self, start: usize) {
         self.0[start..].fill(0.0);
+    }
+}
+
+struct Lane<'a, const L: usize> {
+    rows: &'a mut [[f32; L]],
+    lane: usize,
+}
+
+impl<const L: usize> Sink for Lane<'_, L> {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    #[inline]
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
+        let k = self.lane;
+        let mut q = *p;
+        for r in &mut self.rows[start..start + n] {
+            if let Some(o) = r.get_mut(k) {
+                *o = lerp(samples, q);
+            }
+            q += step;
+        }
+        *p = q;
+    }
+
+    fn put(&mut self, i: usize, x: f32) {
+        if let Some(o) = self.rows.get_mut(i).and_then(|r| r.get_mut(self.lane)) {
+            *o = x;
+        }
+    }
+
+    fn silence(&mut self, start: usize) {
+        let k = self.lane;
+        for r in self.rows.get_mut(start..).unwrap_or_default() {
+            if let Some(o) = r.get_mut(k) {
+                *o = 0.0;
+            }
+        }
     }
 }
 

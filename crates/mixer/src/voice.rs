@@ -2,11 +2,12 @@
 //!
 //! Audio thread only. Nothing here allocates; all state is inline (no heap per voice).
 
+use resound_dsp::shelf::SHELF_LANES;
 use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
-use crate::resample::{FRAC_BITS, resample, resample_mix};
+use crate::resample::{FRAC_BITS, resample, resample_lane, resample_mix};
 
 const SHELF: usize = 0;
 const LEFT: usize = 1;
@@ -317,8 +318,23 @@ impl Voice {
 
     /// True when the voice's shelf can be filtered together with other voices' shelves
     /// ([`OcclusionShelf::process_lanes`]): a steady shelf, and the voice not plain.
+    /// (No stop fade in progress either: its source is the plain resampled sound.)
     pub(crate) fn lane_ready(&self) -> bool {
-        !self.is_eager() && self.shelf.is_steady()
+        !self.is_eager()
+            && self.shelf.is_steady()
+            && self.fade.is_settled()
+            && self.fade.target() == 1.0
+    }
+
+    /// The source of a [lane-ready](Voice::lane_ready) voice (the resampled sound, no fade)
+    /// into lane `lane` of `rows`, one row per active frame.
+    pub(crate) fn source_lane(
+        &mut self,
+        samples: &[f32],
+        rows: &mut [[f32; SHELF_LANES]],
+        lane: usize,
+    ) {
+        resample_lane(samples, &mut self.pos, self.step, self.looping, rows, lane);
     }
 
     /// The resampled, faded source of the block's active frames (`x.len()` of them) into `x`:
