@@ -3,7 +3,7 @@
 //! - `cargo xtask test` — installs missing system prerequisites where it can, then runs
 //!   `cargo fmt --check`, clippy (default features and all features, `-D warnings`), the
 //!   workspace tests with default features (the GPL crate left out) and with all features,
-//!   and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
+//!   `cargo check` of the detached fuzz workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
 //! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
 
 mod demo;

@@ -53,6 +53,16 @@ pub fn run(_args: &[String]) -> anyhow::Result<()> {
     test_all.args(["test", "--locked", "--workspace", "--all-features"]);
     run_step("tests (all features, with spr-gpl)", test_all)?;
 
+    // The fuzz harness is a detached workspace (STYLE.md §15): check that it still builds.
+    let mut fuzz = cargo();
+    fuzz.args([
+        "check",
+        "--locked",
+        "--manifest-path",
+        "crates/datformat/fuzz/Cargo.toml",
+    ]);
+    run_step("fuzz targets (cargo check)", fuzz)?;
+
     let mut doc = cargo();
     doc.args([
         "doc",
