@@ -43,7 +43,7 @@ impl LowPassState {
 
 /// [`LowPassState`] of [`SHELF_LANES`] shelves, one lane each.
 #[derive(Clone, Copy, Debug, Default)]
-struct LaneState {
+pub(crate) struct LaneState {
     x1: [f32; SHELF_LANES],
     s1_1: [f32; SHELF_LANES],
     s1_2: [f32; SHELF_LANES],
@@ -73,8 +73,11 @@ impl LaneState {
 
 /// The steady shelves' filter over interleaved frames, in place (lane-wise arithmetic, one
 /// SIMD register per state): the same operations, in the same order, as `process_chunk`.
+/// (Portable version: whole-lane `[f32; 4]` arithmetic the compiler may vectorise; the
+/// filter on targets without SSE, and the reference of the SSE version's tests.)
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse"), allow(dead_code))]
 #[inline(always)]
-fn filter_rows(
+pub(crate) fn filter_rows_portable(
     st: &mut LaneState,
     rows: &mut [[f32; SHELF_LANES]],
     (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
@@ -106,6 +109,97 @@ fn filter_rows(
         s1_2,
         s2_1,
         s2_2,
+    };
+}
+
+/// The steady shelves' filter over interleaved frames, in place (no SSE: the portable one).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
+#[inline(always)]
+fn filter_rows(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: [f32; SHELF_LANES],
+    h: [f32; SHELF_LANES],
+) {
+    filter_rows_portable(st, rows, coef, g, h);
+}
+
+/// The steady shelves' filter over interleaved frames, in place: [`filter_rows_sse`].
+#[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn filter_rows(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: [f32; SHELF_LANES],
+    h: [f32; SHELF_LANES],
+) {
+    // SAFETY: the only requirement of calling a `#[target_feature(enable = "sse")]` function
+    // is that the CPU has SSE; this item is compiled only when the build's target features
+    // include SSE (`cfg(target_feature = "sse")`, part of the x86-64 baseline), so every CPU
+    // the binary may run on has it. The function itself is safe code.
+    unsafe { filter_rows_sse(st, rows, coef, g, h) }
+}
+
+/// The filter with SSE registers (x86-64 baseline, safe intrinsics): the state stays in
+/// registers across frames. The same IEEE operations in the same order as the portable
+/// version and as `process_chunk`, so the results are identical.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+#[target_feature(enable = "sse")]
+#[inline]
+fn filter_rows_sse(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: [f32; SHELF_LANES],
+    h: [f32; SHELF_LANES],
+) {
+    use core::arch::x86_64::{
+        __m128, _mm_add_ps, _mm_cvtss_f32, _mm_mul_ps, _mm_setr_ps, _mm_shuffle_ps, _mm_sub_ps,
+    };
+    let load = |v: [f32; SHELF_LANES]| _mm_setr_ps(v[0], v[1], v[2], v[3]);
+    let store = |v: __m128| -> [f32; SHELF_LANES] {
+        [
+            _mm_cvtss_f32(v),
+            _mm_cvtss_f32(_mm_shuffle_ps::<0b01_01_01_01>(v, v)),
+            _mm_cvtss_f32(_mm_shuffle_ps::<0b10_10_10_10>(v, v)),
+            _mm_cvtss_f32(_mm_shuffle_ps::<0b11_11_11_11>(v, v)),
+        ]
+    };
+    let (a, ca, c2, g, h) = (load(av), load(cav), load(c2v), load(g), load(h));
+    let mut x1 = load(st.x1);
+    let mut s1_1 = load(st.s1_1);
+    let mut s1_2 = load(st.s1_2);
+    let mut s2_1 = load(st.s2_1);
+    let mut s2_2 = load(st.s2_2);
+    for r in rows.iter_mut() {
+        let xs = load(*r);
+        let s1 = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(a, xs), _mm_mul_ps(ca, x1)),
+            _mm_mul_ps(c2, s1_2),
+        );
+        let s2 = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(a, s1), _mm_mul_ps(ca, s1_1)),
+            _mm_mul_ps(c2, s2_2),
+        );
+        x1 = xs;
+        s1_2 = s1_1;
+        s1_1 = s1;
+        s2_2 = s2_1;
+        s2_1 = s2;
+        *r = store(_mm_mul_ps(
+            g,
+            _mm_add_ps(s2, _mm_mul_ps(h, _mm_sub_ps(xs, s2))),
+        ));
+    }
+    *st = LaneState {
+        x1: store(x1),
+        s1_1: store(s1_1),
+        s1_2: store(s1_2),
+        s2_1: store(s2_1),
+        s2_2: store(s2_2),
     };
 }
 

@@ -317,8 +317,8 @@ impl Voice {
     }
 
     /// True when the voice's shelf can be filtered together with other voices' shelves
-    /// ([`OcclusionShelf::process_lanes`]): a steady shelf, and the voice not plain.
-    /// (No stop fade in progress either: its source is the plain resampled sound.)
+    /// ([`OcclusionShelf::process_rows`]): a steady shelf (so the voice is not plain) and no
+    /// stop fade in progress (its source is the plain resampled sound).
     pub(crate) fn lane_ready(&self) -> bool {
         !self.is_eager()
             && self.shelf.is_steady()
@@ -327,7 +327,8 @@ impl Voice {
     }
 
     /// The source of a [lane-ready](Voice::lane_ready) voice (the resampled sound, no fade)
-    /// into lane `lane` of `rows`, one row per active frame.
+    /// into lane `lane` of `rows`, one row per active frame. The caller then filters the rows
+    /// with the voices' [`Voice::lane_shelf`]s and finishes each with [`Voice::finish_lane`].
     pub(crate) fn source_lane(
         &mut self,
         samples: &[f32],
@@ -338,10 +339,8 @@ impl Voice {
     }
 
     /// The resampled, faded source of the block's active frames (`x.len()` of them) into `x`:
-    /// the first step of the general path. For a [lane-ready](Voice::lane_ready) voice; the
-    /// caller then filters `x` with [`Voice::lane_shelf`] and finishes with
-    /// [`Voice::finish_lane`].
-    pub(crate) fn source(&mut self, samples: &[f32], x: &mut [f32]) {
+    /// the first step of the general path.
+    fn source(&mut self, samples: &[f32], x: &mut [f32]) {
         resample(samples, &mut self.pos, self.step, self.looping, x);
         if !self.fade.is_settled() || self.fade.target() != 1.0 {
             let mut rest = &mut x[..];
