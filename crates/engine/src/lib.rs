@@ -9,6 +9,6 @@ pub use resound_ambient as ambient;
 pub use resound_datformat as datformat;
 pub use resound_dsp as dsp;
 pub use resound_mixer as mixer;
-/// The Sound Physics Remastered model (GPL-3.0-only; only with the `spr-gpl` feature).
+/// The Sound Physics Remastered model (GNU GPL version 3 only; only with the `spr-gpl` feature).
 #[cfg(feature = "spr-gpl")]
 pub use resound_spr as spr;

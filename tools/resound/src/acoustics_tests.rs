@@ -60,7 +60,7 @@ fn spr_without_the_feature_is_a_clear_error() {
     a.model = ModelName::Spr;
     let err = evaluate(&a).err().unwrap().to_string();
     assert!(
-        err.contains("GPL-3.0") && err.contains("--features spr-gpl"),
+        err.contains("GNU GPL version 3") && err.contains("--features spr-gpl"),
         "{err}"
     );
 }

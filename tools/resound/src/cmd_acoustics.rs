@@ -24,7 +24,7 @@ const MAX_SCENE_BYTES: u64 = 64 << 20;
 pub enum ModelName {
     /// Resound's own model (MIT).
     Own,
-    /// Sound Physics Remastered (GPL-3.0; needs a build with `--features spr-gpl`).
+    /// Sound Physics Remastered (GNU GPL v3; needs a build with `--features spr-gpl`).
     Spr,
 }
 
@@ -54,8 +54,8 @@ pub struct Args {
 #[cfg(not(feature = "spr-gpl"))]
 fn spr_model() -> anyhow::Result<Box<dyn AcousticModel>> {
     bail!(
-        "the SPR model (Sound Physics Remastered) is GPL-3.0-only and is not in this build; \
-         rebuild with `cargo build -p resound --features spr-gpl` (the binary then becomes GPL-3.0)"
+        "the SPR model (Sound Physics Remastered) is licensed under the GNU GPL version 3 only and is not in this build; \
+         rebuild with `cargo build -p resound --features spr-gpl` (the binary then falls under the GNU GPL v3)"
     )
 }
 
