@@ -42,18 +42,7 @@ pub const MAX_SCENE_MIXED_SECTIONS: u64 = 1 << 16;
 /// Sections a box covers only in part (an upper bound of the cell-by-cell sections it creates):
 /// sections touched minus sections wholly inside, per the product of the axes.
 fn partial_sections(b: &SceneBox) -> u64 {
-    let (mut touched, mut whole) = (1u64, 1u64);
-    for a in 0..3 {
-        let (lo, hi) = (i64::from(b.min[a]), i64::from(b.max[a]));
-        let (s_lo, s_hi) = (lo.div_euclid(16), hi.div_euclid(16));
-        touched = touched.saturating_mul((s_hi - s_lo + 1).unsigned_abs());
-        // Whole sections: the first section starting at or after `lo` to the last ending at
-        // or before `hi`.
-        let first = (lo + 15).div_euclid(16);
-        let last = (hi + 1).div_euclid(16) - 1;
-        whole = whole.saturating_mul((last - first + 1).max(0).unsigned_abs());
-    }
-    touched.saturating_sub(whole)
+    crate::world::store::partial_sections(b.min, b.max)
 }
 
 /// One box of a scene file.

@@ -327,6 +327,24 @@ fn fill_box_of_the_whole_supported_world_is_too_large_not_an_overflow() {
 }
 
 #[test]
+fn fill_box_of_a_thin_slab_across_many_sections_is_refused() {
+    // One cell thick, 2^14 × 2^14 cells: 2^28 cells (within MAX_FILL_CELLS) but 2^20 partially
+    // covered sections, which would need 8 GiB of cell arrays.
+    let mut w = WorldStore::new(Absent::Air);
+    let side = 1 << 14;
+    assert!(matches!(
+        w.fill_box(IVec3::new(0, 5, 0), IVec3::new(side - 1, 5, side - 1), Cell::Air),
+        Err(EditError::TooManyPartialSections(n)) if n == 1 << 20
+    ));
+    assert_eq!(w.revision(), 0, "a rejected edit changes nothing");
+    // The same area in whole sections is cheap (uniform sections) and allowed.
+    assert!(
+        w.fill_box(IVec3::ZERO, IVec3::new(1023, 15, 1023), Cell::Air)
+            .is_ok()
+    );
+}
+
+#[test]
 fn walk_with_zero_direction_and_endless_length_visits_one_cell() {
     // A point "ray" in an Empty section: the section walk used to loop in place until the
     // budget ran out (forever with an unlimited budget).

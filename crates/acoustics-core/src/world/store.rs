@@ -44,6 +44,10 @@ pub enum EditError {
         /// Given maximum.
         max: IVec3,
     },
+    /// The box would need more than [`MAX_FILL_PARTIAL_SECTIONS`] partially covered sections
+    /// (a thin slab across many sections).
+    #[error("box touches {0} partially covered sections, more than the limit")]
+    TooManyPartialSections(u64),
     /// The box is larger than [`MAX_FILL_CELLS`].
     #[error("box of {0} cells is larger than the limit")]
     TooLarge(u64),
@@ -55,6 +59,28 @@ pub enum EditError {
 
 /// Most cells one `fill_box` may cover (2^28).
 pub const MAX_FILL_CELLS: u64 = 1 << 28;
+/// Largest number of partially covered sections one [`WorldStore::fill_box`] may create: each
+/// holds its own 16³ cells (8 KiB), so this bounds one edit's allocation to 512 MiB.
+pub const MAX_FILL_PARTIAL_SECTIONS: u64 = 1 << 16;
+
+/// Sections that the inclusive box `min..=max` touches without covering them whole (they need
+/// their own cell arrays). Saturating; exact for any `i32` corners.
+#[must_use]
+pub fn partial_sections(min: [i32; 3], max: [i32; 3]) -> u64 {
+    let (mut touched, mut whole) = (1u64, 1u64);
+    for a in 0..3 {
+        let (lo, hi) = (i64::from(min[a]), i64::from(max[a]));
+        let (s_lo, s_hi) = (lo.div_euclid(16), hi.div_euclid(16));
+        touched = touched.saturating_mul((s_hi - s_lo + 1).unsigned_abs());
+        // Whole sections: the first section starting at or after `lo` to the last ending at
+        // or before `hi`.
+        let first = (lo + 15).div_euclid(16);
+        let last = (hi + 1).div_euclid(16) - 1;
+        whole = whole.saturating_mul((last - first + 1).max(0).unsigned_abs());
+    }
+    touched.saturating_sub(whole)
+}
+
 /// World coordinate limit in cells (±2^28): keeps DDA arithmetic exact and overflow-free.
 pub const WORLD_LIMIT: i32 = 1 << 28;
 /// Change entries kept; older ones are dropped (then [`WorldStore::changes_since`] returns `None`).
@@ -281,6 +307,10 @@ impl WorldStore {
             .saturating_mul(size.z.unsigned_abs());
         if count > MAX_FILL_CELLS {
             return Err(EditError::TooLarge(count));
+        }
+        let partial = partial_sections(min.to_array(), max.to_array());
+        if partial > MAX_FILL_PARTIAL_SECTIONS {
+            return Err(EditError::TooManyPartialSections(partial));
         }
         let code = match (value, CellCode::encode(value)) {
             (_, Some(code)) => code,
