@@ -70,6 +70,14 @@ fn set_cell(blocks: &mut [LandBlock], bx: u32, by: u32, x: usize, y: usize, w: u
     b.height[x * 9 + y] = h;
 }
 
+/// The test block with terrain type 3 (no sounds) everywhere but its SW vertex (0, 0), which is
+/// terrain type 0 (STB A): one contributing cell.
+fn stb_a_at_origin_only() -> MemoryLandBlocks {
+    let mut b = block(BX, BY, word(3, 0), 0);
+    b.terrain[0] = word(0, 0);
+    MemoryLandBlocks::new(vec![b])
+}
+
 fn new_ambient() -> Ambient {
     Ambient::new(
         &test_region(),
@@ -528,11 +536,7 @@ fn use_time_and_play() {
     let mut a = new_ambient();
     let mut t = tables();
     // STB A only, one cell 8 m away: constant sounds at full share
-    let mut lb = MemoryLandBlocks::new(vec![{
-        let mut b = block(BX, BY, word(3, 0), 0);
-        b.terrain[0] = word(0, 0);
-        b
-    }]);
+    let mut lb = stb_a_at_origin_only();
     let mut ev = Vec::new();
     a.change_position(&at(1, 8.0, 0.0, 0.0), false, 10.0, &mut t, &mut lb, &mut ev)
         .unwrap();
@@ -659,11 +663,7 @@ fn play_ambient_sound_drop_reasons() {
     let run = |table_rows: &[(u32, &[(u32, f32)])], settings: SoundSettings| {
         let mut a = Ambient::new(&test_region(), Seeds { ran2: 1, crt: 1 }, settings).unwrap();
         let mut t = MemorySoundTables::new([table(STB_A, table_rows)]);
-        let mut lb = MemoryLandBlocks::new(vec![{
-            let mut b = block(BX, BY, word(3, 0), 0);
-            b.terrain[0] = word(0, 0);
-            b
-        }]);
+        let mut lb = stb_a_at_origin_only();
         let mut ev = Vec::new();
         a.change_position(&at(1, 5.0, 5.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
             .unwrap();
@@ -844,11 +844,7 @@ fn play_intermit_play_now_fails() {
 fn disabled_rebuild_releases_tables() {
     let mut a = new_ambient();
     let mut t = tables();
-    let mut lb = MemoryLandBlocks::new(vec![{
-        let mut b = block(BX, BY, word(3, 0), 0);
-        b.terrain[0] = word(0, 0);
-        b
-    }]);
+    let mut lb = stb_a_at_origin_only();
     let mut ev = Vec::new();
     a.change_position(&at(1, 8.0, 0.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
         .unwrap();
