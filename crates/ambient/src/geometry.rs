@@ -54,7 +54,7 @@ impl Position {
         self.get_offset(other).length()
     }
 
-    /// `Position::heading(other)` (0x5A9520): the compass bearing in degrees from `self` to
+    /// `Position::heading(other)` @ 0x005A9520: the compass bearing in degrees from `self` to
     /// `other` (0 = +y north, 90 = +x east), `(450 − atan2(dy, dx)°) mod 360`; 0 when the
     /// horizontal offset is under 0.0002 m on both axes (straight above or below).
     /// Confidence M (spec §4.4: the operand order is inferred from ACE and DR).
@@ -176,7 +176,7 @@ impl Direction {
         Direction::SouthEast,
     ];
 
-    /// `LandDefs::heading` (HR `geometry/LandDefs.c` 0x5A9A30): the octant's compass heading
+    /// `LandDefs::heading` (HR `geometry/LandDefs.c` @ 0x005A9A30): the octant's compass heading
     /// in radians (0 for `IN_VIEWER_BLOCK`).
     #[must_use]
     pub const fn heading(self) -> f32 {

@@ -221,7 +221,7 @@ impl AmbientSound {
     }
 
     /// `IntermitSound::PlayNow` @ 0x00550FA0: `RollDice(0, 1) <= play_chance` (one draw; HR
-    /// shows `<=`). `ConstantSound::PlayNow` (folded at 0x5269F0) is always true, no draw.
+    /// shows `<=`). `ConstantSound::PlayNow` (folded @ 0x005269F0) is always true, no draw.
     pub fn play_now(&self, rng: &mut Ran2) -> bool {
         match self.state {
             SoundState::Intermit(s) => rng.roll_dice(0.0, 1.0) <= s.play_chance,
@@ -253,7 +253,7 @@ impl AmbientSound {
     /// position, pick a gathered direction uniformly (`floor(RollDice(0, num_dir))`), jitter
     /// its heading by `RollDice(0, π/8) − π/16`, pick `r = min + (max − min)·u²`, and move
     /// `x += sin(h)·r`, `y += cos(h)·r` (z and the cell id stay the listener's; the origin is
-    /// not renormalised). Three draws; returns `true`. `ConstantSound` (folded at 0x4F0EA0)
+    /// not renormalised). Three draws; returns `true`. `ConstantSound` (folded @ 0x004F0EA0)
     /// returns `false` — play from the centre — with no draw.
     pub fn get_sound_pos(&self, pos: &mut Position, rng: &mut Ran2) -> bool {
         let SoundState::Intermit(s) = &self.state else {

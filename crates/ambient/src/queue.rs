@@ -1,5 +1,5 @@
 //! The play queue: retail `AC1Legacy::PQueueArray<double>` (HR `clinet/PacketController.c`
-//! 0x540DD0 `Insert`, 0x540E50 `RemoveMin`, `_Heapify`; `cobject/CObjMaint.c` 0x5079C0).
+//! @ 0x00540DD0 `Insert`, @ 0x00540E50 `RemoveMin`, `_Heapify`; `cobject/CObjMaint.c` @ 0x005079C0).
 //!
 //! A 1-based binary min-heap of `(key, data)` nodes. Both the sift-up and the sift-down
 //! comparisons are strict, so equal keys stay where they are: the tie order is deterministic

@@ -1,6 +1,6 @@
 //! The two random generators the retail ambient path draws from.
 //!
-//! - [`Ran2`]: `Random::rand` (HR `PORTAL/random/Random.c`, 0x42C450–0x42C600), Numerical
+//! - [`Ran2`]: `Random::rand` (HR `PORTAL/random/Random.c`, @ 0x0042C450–0x0042C600), Numerical
 //!   Recipes' `ran2` — L'Ecuyer's combined LCG with a 32-entry Bays–Durham shuffle — plus
 //!   `Random::RollDice(float, float)` as [`Ran2::roll_dice`].
 //! - [`CrtRand`]: the MSVC C runtime `rand()` (0..=32767) that `SoundManager` uses for the
@@ -45,7 +45,7 @@ fn schrage(s: i64, a: i64, q: i64, r: i64, m: i64) -> i64 {
 }
 
 impl Ran2 {
-    /// `Random::Seed` (0x42C450 region): a seed of 0 becomes 1 (negative seeds use their
+    /// `Random::Seed` (@ 0x0042C450 region): a seed of 0 becomes 1 (negative seeds use their
     /// magnitude), then 8 warm-up steps and the 32-entry shuffle table fill (NR's loop from
     /// `NTAB + 7` down to 0).
     #[must_use]

@@ -18,7 +18,7 @@ pub const RETAIL_DEG_TO_RAD: f64 = 0.017_453_292_f32 as f64;
 /// Priority every retail voice records (`SoundData::priority_` is only ever 0.0).
 const RETAIL_PRIORITY: f32 = 0.0;
 
-/// `GetAttenuation(dist, v, amb)` (0x550020): the integer dB level of a sound, or `None` when the
+/// `GetAttenuation(dist, v, amb)` @ 0x00550020: the integer dB level of a sound, or `None` when the
 /// client drops it.
 ///
 /// `g = dist ≥ 5 ? 25·v/dist² : v`, `g = min(g, 1)`, `g *= slider` (the ambient slider for
@@ -45,7 +45,7 @@ pub fn attenuation_db(distance: f64, volume: f64, slider: f64) -> Option<i32> {
     Some(db as i32)
 }
 
-/// The pan of `PlaySoundInternal` (0x550170): 0 in mono or when `trunc(distance) < 5`; else
+/// The pan of `PlaySoundInternal` @ 0x00550170: 0 in mono or when `trunc(distance) < 5`; else
 /// `a = fmod(bearing − listener_heading, 360)` (minus 360 above 180) and
 /// `pan = trunc(sin(a·0.017453292f)·(−15))`, computed in f64 with the f32 constant, so a sound
 /// due east of a north-facing listener pans +14, never 15.
@@ -90,7 +90,7 @@ pub enum RetailPlay {
     Dropped,
 }
 
-/// The 16-slot retail voice pool (`PlaySoundInternal`, 0x54FEC0).
+/// The 16-slot retail voice pool (`PlaySoundInternal`, @ 0x0054FEC0).
 ///
 /// Slots are scanned as a ring from a cursor. Pass 1 takes the first slot that is empty or whose
 /// voice has finished (the Hex-Rays text labels the tested field `priority`, but at +4 of the

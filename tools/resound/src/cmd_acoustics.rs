@@ -97,17 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn evaluate(args: &Args) -> anyhow::Result<Evaluation> {
     let materials = MaterialTable::standard();
-    let size = std::fs::metadata(&args.scene)
-        .with_context(|| format!("reading {}", args.scene.display()))?
-        .len();
-    if size > MAX_SCENE_BYTES {
-        bail!(
-            "scene {} is {size} bytes; scene files are limited to {MAX_SCENE_BYTES} bytes",
-            args.scene.display()
-        );
-    }
-    let text = std::fs::read_to_string(&args.scene)
-        .with_context(|| format!("reading {}", args.scene.display()))?;
+    let text = crate::input::read_text_capped(&args.scene, MAX_SCENE_BYTES, "scene file")?;
     let mut scene = Scene::from_json(&text, &materials)
         .with_context(|| format!("scene {}", args.scene.display()))?;
     if let Some(p) = args.paths {

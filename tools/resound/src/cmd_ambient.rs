@@ -160,9 +160,11 @@ fn open(path: &Path) -> anyhow::Result<DatSource<BufReader<File>>> {
     Ok(DatSource::new(reader))
 }
 
+/// Walk files are capped at 64 MiB (a waypoint is ~60 bytes of JSON: about a million of them).
+const MAX_WALK_BYTES: u64 = 64 << 20;
+
 fn read_walk(path: &Path) -> anyhow::Result<Walk> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::input::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
     let walk: Walk =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     walk.validate()

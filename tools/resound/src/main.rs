@@ -10,6 +10,8 @@ mod cmd_fixture;
 mod dat_check;
 mod dat_dump;
 mod dat_type;
+mod input;
+mod report;
 
 use clap::{Parser, Subcommand};
 
@@ -33,12 +35,19 @@ enum Command {
     Acoustics(cmd_acoustics::Args),
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let result = match cli.command {
         Command::Dat(args) => cmd_dat::run(args),
         Command::Fixture(args) => cmd_fixture::run(args),
         Command::Ambient(args) => cmd_ambient::run(args),
         Command::Acoustics(args) => cmd_acoustics::run(args),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {}", report::one_line(&err));
+            std::process::ExitCode::FAILURE
+        }
     }
 }

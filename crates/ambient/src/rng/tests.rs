@@ -31,7 +31,7 @@ fn ran2_sequence_golden() {
     assert_eq!(r.rand().to_bits(), 0.836_405_428_170_441_4_f64.to_bits());
 }
 
-/// `Random::Seed` (0x42C450 region): 0 becomes 1.
+/// `Random::Seed` (@ 0x0042C450 region): 0 becomes 1.
 #[test]
 fn ran2_seed_zero_is_seed_one() {
     let mut a = Ran2::new(0);

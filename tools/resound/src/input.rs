@@ -1,0 +1,106 @@
+//! Reading user files through a size cap.
+//!
+//! `metadata().len()` is 0 for devices, FIFOs and `/dev/stdin`, so a cap checked against it lets
+//! `/dev/zero` through. Every file the CLI reads on a user's say-so goes through
+//! [`read_capped`], which reads at most `max + 1` bytes and refuses the file if it got them.
+
+use std::io::Read;
+use std::path::Path;
+
+/// A user file was larger than the cap for its kind, or could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The file holds more than `max_mib` MiB (devices and pipes are measured by reading).
+    #[error("{what} {path} is larger than {max_mib} MiB")]
+    TooLarge {
+        /// What the file is for ("scene file", "walk file").
+        what: &'static str,
+        /// The path as the user gave it.
+        path: String,
+        /// The cap in MiB.
+        max_mib: u64,
+    },
+    /// Opening or reading failed.
+    #[error("cannot read {what} {path}: {source}")]
+    Io {
+        /// What the file is for.
+        what: &'static str,
+        /// The path as the user gave it.
+        path: String,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not UTF-8 text.
+    #[error("{what} {path} is not UTF-8 text")]
+    NotText {
+        /// What the file is for.
+        what: &'static str,
+        /// The path as the user gave it.
+        path: String,
+    },
+}
+
+/// Reads the whole file at `path`, refusing it once it exceeds `max_bytes`; works for regular
+/// files, pipes, `/dev/stdin` and devices alike (the cap is checked on the bytes read).
+pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Vec<u8>, InputError> {
+    let shown = path.display().to_string();
+    let io = |source| InputError::Io {
+        what,
+        path: shown.clone(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(InputError::TooLarge {
+            what,
+            path: shown,
+            max_mib: max_bytes.div_ceil(1 << 20),
+        });
+    }
+    Ok(bytes)
+}
+
+/// [`read_capped`] for UTF-8 text.
+pub fn read_text_capped(
+    path: &Path,
+    max_bytes: u64,
+    what: &'static str,
+) -> Result<String, InputError> {
+    let bytes = read_capped(path, max_bytes, what)?;
+    String::from_utf8(bytes).map_err(|_| InputError::NotText {
+        what,
+        path: path.display().to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dev_zero_is_refused_by_size() {
+        let path = Path::new("/dev/zero");
+        if !path.exists() {
+            return;
+        }
+        let err = read_capped(path, 1 << 20, "scene file").unwrap_err();
+        assert_eq!(err.to_string(), "scene file /dev/zero is larger than 1 MiB");
+    }
+
+    #[test]
+    fn a_file_at_the_cap_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![7u8; 1024]).unwrap();
+        assert_eq!(read_capped(&path, 1024, "walk file").unwrap().len(), 1024);
+        assert!(matches!(
+            read_capped(&path, 1023, "walk file"),
+            Err(InputError::TooLarge { .. })
+        ));
+    }
+}

@@ -1,0 +1,80 @@
+//! How the CLI reports a failure: one plain line on stderr.
+//!
+//! An error either formats its source into its own message or exposes it as `source()`; the
+//! chain is joined with `": "`, and a cause whose text the line already holds is not repeated.
+//! Control characters (ANSI colour escapes among them) never reach the line, and line breaks
+//! become spaces, so the text can be pasted into a bug report as it is.
+
+/// The error chain as one line: messages joined by `": "`, repeats left out, escapes removed.
+pub fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = plain(&cause.to_string());
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
+/// `text` without ANSI escape sequences or control characters, whitespace runs collapsed.
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ parameters… final byte in @..~
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for d in chars.by_ref() {
+                    if ('@'..='~').contains(&d) {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        if c.is_control() || c.is_whitespace() {
+            if !out.ends_with(' ') && !out.is_empty() {
+                out.push(' ');
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_causes_are_said_once() {
+        let inner = std::io::Error::other("number out of range at line 1 column 9");
+        let err =
+            anyhow::Error::new(inner).context("scene JSON: number out of range at line 1 column 9");
+        assert_eq!(
+            one_line(&err),
+            "scene JSON: number out of range at line 1 column 9"
+        );
+    }
+
+    #[test]
+    fn causes_are_joined_on_one_line() {
+        let err = anyhow::anyhow!("bad byte\nat offset 7").context("reading Region 0x13000000");
+        assert_eq!(
+            one_line(&err),
+            "reading Region 0x13000000: bad byte at offset 7"
+        );
+    }
+
+    #[test]
+    fn escapes_are_removed() {
+        assert_eq!(plain("\u{1b}[1mbold\u{1b}[0m text\t\u{7}"), "bold text");
+    }
+}
