@@ -10,6 +10,7 @@ mod demo;
 mod prereq;
 mod test;
 mod tidy;
+mod tidy_layers;
 
 use std::process::Command;
 

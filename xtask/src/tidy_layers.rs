@@ -1,0 +1,149 @@
+//! The architecture checks itself: crate layering from `cargo metadata`, and the crate list in
+//! `ARCHITECTURE.md` against the workspace.
+//!
+//! An arrow that points the wrong way (a layer depending on one above it, the mixer on ambient,
+//! the parser on the fixture world) fails `cargo xtask test`. A new workspace crate must be given
+//! its place in [`ALLOWED`] and a row in `ARCHITECTURE.md`.
+
+/// Each workspace package and the workspace packages it may depend on (normal and build
+/// dependencies; dev-dependencies are free, since tests may reach anywhere).
+pub const ALLOWED: &[(&str, &[&str])] = &[
+    ("resound-datformat", &[]),
+    ("resound-fixture", &["resound-datformat"]),
+    ("resound-ambient", &["resound-datformat"]),
+    ("resound-acoustics", &[]),
+    ("resound-spr", &["resound-acoustics"]),
+    ("resound-dsp", &[]),
+    ("resound-mixer", &["resound-dsp"]),
+    (
+        "resound-engine",
+        &[
+            "resound-datformat",
+            "resound-ambient",
+            "resound-acoustics",
+            "resound-spr",
+            "resound-dsp",
+            "resound-mixer",
+        ],
+    ),
+    ("resound", &["resound-engine", "resound-fixture"]),
+    ("xtask", &["resound-engine", "resound-fixture"]),
+];
+
+/// External crates only one package may use (the device layer lives in the engine).
+pub const ONLY_IN: &[(&str, &str)] = &[("cpal", "resound-engine"), ("alsa", "resound-engine")];
+
+#[cfg(test)]
+mod tests {
+    use super::{ALLOWED, ONLY_IN};
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// Workspace package → its normal/build dependencies (by package name).
+    fn graph() -> BTreeMap<String, BTreeSet<String>> {
+        let root = crate::workspace_root();
+        let out = std::process::Command::new(env!("CARGO"))
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--no-deps",
+                "--offline",
+            ])
+            .current_dir(&root)
+            .output()
+            .expect("cargo metadata runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+        let mut graph = BTreeMap::new();
+        for package in doc["packages"].as_array().expect("packages") {
+            let name = package["name"].as_str().expect("name").to_string();
+            let deps = package["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|d| d["kind"].as_str() != Some("dev"))
+                .map(|d| d["name"].as_str().expect("dep name").to_string())
+                .collect();
+            graph.insert(name, deps);
+        }
+        graph
+    }
+
+    #[test]
+    fn every_arrow_points_down_the_stack() {
+        let graph = graph();
+        let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
+        let members: BTreeSet<&str> = graph.keys().map(String::as_str).collect();
+        let mut wrong = Vec::new();
+        for (package, deps) in &graph {
+            let Some(may) = allowed.get(package.as_str()) else {
+                wrong.push(format!("{package} has no place in tidy_layers::ALLOWED"));
+                continue;
+            };
+            for dep in deps {
+                if members.contains(dep.as_str()) && !may.contains(&dep.as_str()) {
+                    wrong.push(format!("{package} must not depend on {dep}"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    #[test]
+    fn dsp_has_no_dependencies() {
+        let graph = graph();
+        assert_eq!(graph.get("resound-dsp").map(BTreeSet::len), Some(0));
+    }
+
+    #[test]
+    fn device_crates_only_in_the_engine() {
+        let graph = graph();
+        for (dep, only) in ONLY_IN {
+            for (package, deps) in &graph {
+                assert!(
+                    package == only || !deps.contains(*dep),
+                    "{package} depends on {dep}; only {only} may"
+                );
+            }
+        }
+    }
+
+    /// The `| folder | package | …` rows of the repository's `ARCHITECTURE.md`.
+    fn documented_packages() -> BTreeSet<String> {
+        let text = std::fs::read_to_string(crate::workspace_root().join("ARCHITECTURE.md"))
+            .expect("ARCHITECTURE.md");
+        text.lines()
+            .filter(|l| l.starts_with("| `"))
+            .filter_map(|l| l.split('|').nth(2))
+            .map(|c| c.trim().trim_matches('`').to_string())
+            .filter(|p| p != "—" && !p.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn architecture_md_lists_exactly_the_workspace_crates() {
+        let members: BTreeSet<String> = graph().into_keys().collect();
+        assert_eq!(documented_packages(), members);
+    }
+
+    #[test]
+    fn architecture_md_names_the_seams() {
+        let text = std::fs::read_to_string(crate::workspace_root().join("ARCHITECTURE.md"))
+            .expect("ARCHITECTURE.md");
+        for seam in [
+            "SoundTableSource",
+            "LandBlockSource",
+            "WorldProbe",
+            "MixerRenderer::render",
+        ] {
+            assert!(
+                text.contains(seam),
+                "ARCHITECTURE.md does not name the seam {seam}"
+            );
+        }
+    }
+}
