@@ -7,6 +7,7 @@
 
 /// Each workspace package and the workspace packages it may depend on (normal and build
 /// dependencies; dev-dependencies are free, since tests may reach anywhere).
+#[cfg(test)]
 pub const ALLOWED: &[(&str, &[&str])] = &[
     ("resound-datformat", &[]),
     ("resound-fixture", &["resound-datformat"]),
@@ -31,6 +32,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
 ];
 
 /// External crates only one package may use (the device layer lives in the engine).
+#[cfg(test)]
 pub const ONLY_IN: &[(&str, &str)] = &[("cpal", "resound-engine"), ("alsa", "resound-engine")];
 
 #[cfg(test)]
