@@ -6,10 +6,10 @@
 //!   entries; a reader and a writer.
 //! - [`record`] — the DBObj records: `Region`, `SoundTable`, `Wave`, `LandBlock`,
 //!   `LandBlockInfo`, with byte-identical read/write.
-//! - [`fixture`] — the synthetic, deterministic fixture world (portal + cell dat).
+//!
+//! The synthetic fixture world (portal + cell dat) lives in the `resound-fixture` crate.
 
 pub mod container;
-pub mod fixture;
 pub mod record;
 
 pub use record::{ReadRecordError, Record, WriteRecordError};

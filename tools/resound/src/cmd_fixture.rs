@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use resound_engine::datformat::fixture;
+use resound_fixture as fixture;
 
 /// Arguments of `resound fixture`.
 #[derive(clap::Args, Debug)]

@@ -1,5 +1,4 @@
-//! Integration tests of resound-datformat: container, records and the fixture world.
+//! Integration tests of resound-datformat: container and records.
 
 mod container;
-mod fixture;
 mod record;

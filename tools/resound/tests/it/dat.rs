@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use resound_engine::datformat::container::{DatWriter, EntryOptions};
-use resound_engine::datformat::fixture;
+use resound_fixture as fixture;
 
 fn resound(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_resound"))
