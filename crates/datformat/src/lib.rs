@@ -12,4 +12,4 @@
 pub mod container;
 pub mod record;
 
-pub use record::{ReadRecordError, Record, WriteRecordError};
+pub use record::{Padded, ReadRecordError, Record, WriteRecordError};

@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             match parsed {
                 Some(p) => dump(p, &payload, json),
                 None => bail!(
-                    "{id:#010x} is a {name} ({} bytes); resound decodes Region, SoundTable, Wave, \
+                    "0x{id:08X} is a {name} ({} bytes); resound decodes Region, SoundTable, Wave, \
                      LandBlock, LandBlockInfo and Iteration",
                     payload.len()
                 ),
@@ -133,8 +133,8 @@ fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
 
 fn read(r: &mut DatReader<BufReader<File>>, path: &Path, id: u32) -> anyhow::Result<Vec<u8>> {
     r.read(id)
-        .with_context(|| format!("reading {id:#010x} from {}", path.display()))?
-        .with_context(|| format!("{id:#010x} is not in {}", path.display()))
+        .with_context(|| format!("reading 0x{id:08X} from {}", path.display()))?
+        .with_context(|| format!("0x{id:08X} is not in {}", path.display()))
 }
 
 fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
@@ -149,7 +149,7 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
             .map(|e| {
                 serde_json::json!({
                     "id": e.id,
-                    "id_hex": format!("{:#010x}", e.id),
+                    "id_hex": format!("0x{:08X}", e.id),
                     "size": e.size,
                     "record_type": classify(header.dat_type, e.id).0,
                     "offset": e.offset,
@@ -185,7 +185,7 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
     for e in &entries {
         let z = if e.is_compressed() { " (zlib)" } else { "" };
         println!(
-            "{:#010x}   {:>10}  {}{z}",
+            "0x{:08X}   {:>10}  {}{z}",
             e.id,
             e.size,
             classify(header.dat_type, e.id).0
@@ -247,7 +247,7 @@ fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {
     let (bytes, what) = match (wants_mp3, wave.mp3_bytes()) {
         (true, Some(mp3)) => (mp3.to_vec(), "raw MPEG Layer-3 stream"),
         (true, None) => bail!(
-            "{id:#010x} is not MPEG Layer-3 (format tag {}); write a .wav instead",
+            "0x{id:08X} is not MPEG Layer-3 (format tag {}); write a .wav instead",
             wave.format_tag()
                 .map_or_else(|| "?".to_owned(), |t| format!("{t:#06x}"))
         ),

@@ -319,7 +319,7 @@ fn print_table(report: &Report) {
     for d in &report.dats {
         for f in &d.failures {
             println!(
-                "FAILED {} {:#010x} {}: {}",
+                "FAILED {} 0x{:08X} {}: {}",
                 d.file, f.id, f.record_type, f.error
             );
         }

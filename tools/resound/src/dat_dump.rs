@@ -28,7 +28,7 @@ pub fn region_text(r: &Region) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Region {:#010x} \"{}\" (region_number {}, version {})",
+        "Region 0x{:08X} \"{}\" (region_number {}, version {})",
         r.id, r.region_name, r.region_number, r.version
     );
     let m = r.parts_mask;
@@ -42,7 +42,7 @@ pub fn region_text(r: &Region) -> String {
     .filter(|(on, _)| *on)
     .map(|(_, n)| *n)
     .collect();
-    let _ = writeln!(s, "parts_mask {:#010x}: {}", m.bits(), parts.join(" "));
+    let _ = writeln!(s, "parts_mask 0x{:08X}: {}", m.bits(), parts.join(" "));
     let d = &r.land_defs;
     let _ = writeln!(
         s,
@@ -125,7 +125,7 @@ pub fn region_text(r: &Region) -> String {
         for (i, d) in sound.stb_desc.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "  [{i}] stb_id {:#010x}: {} ambient_sounds",
+                "  [{i}] stb_id 0x{:08X}: {} ambient_sounds",
                 d.stb_id,
                 d.ambient_sounds.len()
             );
@@ -155,7 +155,7 @@ pub fn region_text(r: &Region) -> String {
     if let Some(scene) = &r.scene_info {
         let _ = writeln!(s, "scene_info: {} scene_types", scene.scene_types.len());
         for (i, t) in scene.scene_types.iter().enumerate() {
-            let scenes: Vec<String> = t.scenes.iter().map(|id| format!("{id:#010x}")).collect();
+            let scenes: Vec<String> = t.scenes.iter().map(|id| format!("0x{id:08X}")).collect();
             let _ = writeln!(
                 s,
                 "  [{i}] stb_index {}, scenes [{}]",
@@ -170,7 +170,7 @@ pub fn region_text(r: &Region) -> String {
         let scene_types: Vec<String> = tt.scene_types.iter().map(|&x| index(x)).collect();
         let _ = writeln!(
             s,
-            "  [{i:#04x}] {:<22} color {:#010x}  scene_types [{}]",
+            "  [{i:#04x}] {:<22} color 0x{:08X}  scene_types [{}]",
             tt.terrain_name.to_string(),
             tt.terrain_color.to_u32(),
             scene_types.join(", ")
@@ -191,8 +191,8 @@ pub fn region_text(r: &Region) -> String {
     if let Some(m) = &r.region_misc {
         let _ = writeln!(
             s,
-            "region_misc: version {}, game_map_id {:#010x}, autotest_map_id {:#010x}, \
-             autotest_map_size {}, clear_cell_id {:#010x}, clear_monster_id {:#010x}",
+            "region_misc: version {}, game_map_id 0x{:08X}, autotest_map_id 0x{:08X}, \
+             autotest_map_size {}, clear_cell_id 0x{:08X}, clear_monster_id 0x{:08X}",
             m.version,
             m.game_map_id,
             m.autotest_map_id,
@@ -209,7 +209,7 @@ pub fn sound_table_text(t: &SoundTable) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "SoundTable {:#010x}: hash_key {}, {} hashes, {} sounds",
+        "SoundTable 0x{:08X}: hash_key {}, {} hashes, {} sounds",
         t.id,
         t.hash_key,
         t.hashes.len(),
@@ -218,7 +218,7 @@ pub fn sound_table_text(t: &SoundTable) -> String {
     for h in &t.hashes {
         let _ = writeln!(
             s,
-            "  hash {:#010x}: priority {} probability {} volume {}",
+            "  hash 0x{:08X}: priority {} probability {} volume {}",
             h.key, h.priority, h.probability, h.volume
         );
     }
@@ -232,7 +232,7 @@ pub fn sound_table_text(t: &SoundTable) -> String {
         for e in &data.entries {
             let _ = writeln!(
                 s,
-                "      {:#010x} priority {} probability {} volume {}",
+                "      0x{:08X} priority {} probability {} volume {}",
                 e.id, e.priority, e.probability, e.volume
             );
         }
@@ -277,7 +277,7 @@ pub fn wave_text(w: &Wave) -> String {
         0.0
     };
     format!(
-        "Wave {:#010x}: format_tag {tag}, channels {}, sample_rate {}, avg_bytes_per_sec {}, \
+        "Wave 0x{:08X}: format_tag {tag}, channels {}, sample_rate {}, avg_bytes_per_sec {}, \
          block_align {}, bits_per_sample {}\n  header_size {}, data_size {} ({duration:.3} s)\n",
         w.id,
         opt(w.channels().map(u32::from)),
@@ -295,7 +295,7 @@ pub fn land_block_text(b: &LandBlock) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "LandBlock {:#010x} (x {:#04x}, y {:#04x}), has_objects {}",
+        "LandBlock 0x{:08X} (x {:#04x}, y {:#04x}), has_objects {}",
         b.id,
         b.id >> 24,
         (b.id >> 16) & 0xFF,
@@ -334,7 +334,7 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "LandBlockInfo {:#010x}: num_cells {}, {} objects, {} buildings, pack_mask {}",
+        "LandBlockInfo 0x{:08X}: num_cells {}, {} objects, {} buildings, pack_mask {}",
         i.id,
         i.num_cells,
         i.objects.len(),
@@ -345,7 +345,7 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
         let p = o.frame.origin;
         let _ = writeln!(
             s,
-            "  object {:#010x} at ({:.1}, {:.1}, {:.1})",
+            "  object 0x{:08X} at ({:.1}, {:.1}, {:.1})",
             o.id, p.x, p.y, p.z
         );
     }
@@ -353,7 +353,7 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
         let p = b.frame.origin;
         let _ = writeln!(
             s,
-            "  building {:#010x} at ({:.1}, {:.1}, {:.1}), num_leaves {}, {} portals",
+            "  building 0x{:08X} at ({:.1}, {:.1}, {:.1}), num_leaves {}, {} portals",
             b.model_id,
             p.x,
             p.y,
@@ -372,7 +372,7 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
     if let Some(t) = &i.restriction_table {
         let _ = writeln!(s, "  restriction_table (bucket_size {}):", t.bucket_size);
         for (k, v) in &t.entries {
-            let _ = writeln!(s, "      {k:#010x} -> {v:#010x}");
+            let _ = writeln!(s, "      0x{k:08X} -> 0x{v:08X}");
         }
     }
     s

@@ -108,7 +108,7 @@ fn ls_json_lists_every_entry_with_its_type() {
     assert_eq!(cell["entries"].as_array().unwrap().len(), 30);
     let text = ok(&["dat", "ls", s(&dir.path().join("client_cell_1.dat"))]);
     assert!(
-        text.contains("0xa9b4ffff") && text.contains("LandBlockInfo"),
+        text.contains("0xA9B4FFFF") && text.contains("LandBlockInfo"),
         "{text}"
     );
 }
