@@ -102,7 +102,7 @@ pub enum LookupError {
         /// Header `FileSize`.
         file_size: u64,
     },
-    /// A node's block chain ends (next = 0) before 1716 bytes were read.
+    /// A node's block chain ends (next ≤ 0 as i32) before 1716 bytes were read.
     #[error("B-tree node {node:#x}: block chain ends early at block {block:#x}")]
     ChainTooShort {
         /// Node being read.
@@ -200,7 +200,7 @@ pub enum ReadEntryError {
         /// Header `FileSize`.
         file_size: u64,
     },
-    /// The payload's block chain ends (next = 0) before `size` bytes were read.
+    /// The payload's block chain ends (next ≤ 0 as i32) before `size` bytes were read.
     #[error("file 0x{id:08X}: block chain ends early at block {block:#x}")]
     ChainTooShort {
         /// File id.
