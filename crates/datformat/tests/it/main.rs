@@ -2,3 +2,4 @@
 
 mod container;
 mod record;
+mod retail;
