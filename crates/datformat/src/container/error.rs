@@ -19,13 +19,13 @@ pub enum OpenDatError {
         source: std::io::Error,
     },
     /// The file is shorter than the 400-byte header.
-    #[error("file of {len} bytes is shorter than the 400-byte dat header")]
+    #[error("not a DAT file: {len} bytes, shorter than the 400-byte dat header")]
     TooShort {
         /// Actual length.
         len: u64,
     },
     /// The magic at 0x140 is not 0x5442.
-    #[error("bad dat magic 0x{magic:08X} at byte 0x140 (expected 0x00005442)")]
+    #[error("not a DAT file: magic 0x{magic:08X} at byte 0x140 (expected 0x00005442)")]
     BadMagic {
         /// Value found.
         magic: u32,

@@ -1,11 +1,9 @@
-//! Human-readable and JSON renderings of the records `resound dat dump` decodes.
+//! Text renderings of the parsed records: a few lines per record, lists one item a line.
 
 use std::fmt::Write as _;
 
-use resound_engine::datformat::container::Iteration;
-use resound_engine::datformat::record::{
-    LandBlock, LandBlockInfo, Region, SceneType, Sound, SoundTable, Wave,
-};
+use crate::container::Iteration;
+use crate::record::{LandBlock, LandBlockInfo, Region, SceneType, Sound, SoundTable, Wave};
 
 /// `Ambient1 (0x46)` or `0x1234 (unknown)`.
 fn sound_name(s: Sound) -> String {
@@ -24,7 +22,7 @@ fn index(i: u32) -> String {
 }
 
 /// Region as text.
-pub fn region_text(r: &Region) -> String {
+pub(crate) fn region_text(r: &Region) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -205,7 +203,7 @@ pub fn region_text(r: &Region) -> String {
 }
 
 /// SoundTable as text.
-pub fn sound_table_text(t: &SoundTable) -> String {
+pub(crate) fn sound_table_text(t: &SoundTable) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -240,27 +238,16 @@ pub fn sound_table_text(t: &SoundTable) -> String {
     s
 }
 
-/// The JSON form of a Wave: DRW's `Header` bytes plus the facts decoded from them (the sample
-/// data, DRW's `Data`, is summarised by `data_size` rather than listed).
-pub fn wave_json(w: &Wave) -> serde_json::Value {
-    let bytes_per_sec = w.avg_bytes_per_sec().unwrap_or(0);
-    serde_json::json!({
-        "id": w.id,
-        "format_tag": w.format_tag(),
-        "channels": w.channels(),
-        "sample_rate": w.sample_rate(),
-        "avg_bytes_per_sec": w.avg_bytes_per_sec(),
-        "block_align": w.block_align(),
-        "bits_per_sample": w.bits_per_sample(),
-        "header": w.header,
-        "header_size": w.header.len(),
-        "data_size": w.data.len(),
-        "duration_s": if bytes_per_sec > 0 { w.data.len() as f64 / f64::from(bytes_per_sec) } else { 0.0 },
-    })
+/// The Wave's length in seconds (0 when the header has no byte rate).
+pub(crate) fn duration_s(w: &Wave) -> f64 {
+    match w.avg_bytes_per_sec() {
+        Some(rate) if rate > 0 => w.data.len() as f64 / f64::from(rate),
+        _ => 0.0,
+    }
 }
 
 /// Wave header as text.
-pub fn wave_text(w: &Wave) -> String {
+pub(crate) fn wave_text(w: &Wave) -> String {
     let opt = |v: Option<u32>| v.map_or_else(|| "?".to_owned(), |v| v.to_string());
     let tag = w.format_tag().map_or_else(
         || "?".to_owned(),
@@ -270,12 +257,7 @@ pub fn wave_text(w: &Wave) -> String {
             t => format!("{t:#06x}"),
         },
     );
-    let bytes_per_sec = w.avg_bytes_per_sec().unwrap_or(0);
-    let duration = if bytes_per_sec > 0 {
-        w.data.len() as f64 / f64::from(bytes_per_sec)
-    } else {
-        0.0
-    };
+    let duration = duration_s(w);
     format!(
         "Wave 0x{:08X}: format_tag {tag}, channels {}, sample_rate {}, avg_bytes_per_sec {}, \
          block_align {}, bits_per_sample {}\n  header_size {}, data_size {} ({duration:.3} s)\n",
@@ -291,7 +273,7 @@ pub fn wave_text(w: &Wave) -> String {
 }
 
 /// LandBlock as text: terrain words and heights as 9×9 grids, north at the top.
-pub fn land_block_text(b: &LandBlock) -> String {
+pub(crate) fn land_block_text(b: &LandBlock) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -330,7 +312,7 @@ pub fn land_block_text(b: &LandBlock) -> String {
 }
 
 /// LandBlockInfo as text.
-pub fn land_block_info_text(i: &LandBlockInfo) -> String {
+pub(crate) fn land_block_info_text(i: &LandBlockInfo) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -378,19 +360,8 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
     s
 }
 
-/// Iteration as JSON.
-pub fn iteration_json(it: &Iteration) -> serde_json::Value {
-    serde_json::json!({
-        "current": it.current,
-        "ranges": it.ranges.iter().map(|r| serde_json::json!({
-            "consecutive": r.consecutive,
-            "starting": r.starting,
-        })).collect::<Vec<_>>(),
-    })
-}
-
 /// Iteration as text.
-pub fn iteration_text(it: &Iteration) -> String {
+pub(crate) fn iteration_text(it: &Iteration) -> String {
     let ranges: Vec<String> = it
         .ranges
         .iter()
