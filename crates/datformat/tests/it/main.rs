@@ -1,5 +1,6 @@
-//! Integration tests of resound-datformat: container and records.
+//! Integration tests of resound-datformat: container, records, entry types, renderings and the round-trip check.
 
 mod container;
+mod describe;
 mod record;
 mod retail;

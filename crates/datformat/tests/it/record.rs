@@ -232,11 +232,11 @@ fn region(mask: u32) -> Region {
     }
 }
 
-fn full_region() -> Region {
+pub(crate) fn full_region() -> Region {
     region(0x213)
 }
 
-fn sound_table() -> SoundTable {
+pub(crate) fn sound_table() -> SoundTable {
     SoundTable {
         id: 0x2000_0001,
         hash_key: 0,
@@ -305,7 +305,7 @@ fn pcm_header(tag: u16, channels: u16, rate: u32, bits: u16, extra: &[u8]) -> Ve
     h
 }
 
-fn wave_pcm16() -> Wave {
+pub(crate) fn wave_pcm16() -> Wave {
     let samples: [i16; 6] = [0, 1000, -1000, i16::MAX, i16::MIN, 12345];
     Wave {
         id: 0x0A00_0002,
@@ -314,7 +314,7 @@ fn wave_pcm16() -> Wave {
     }
 }
 
-fn land_block() -> LandBlock {
+pub(crate) fn land_block() -> LandBlock {
     let mut lb = LandBlock {
         id: 0x9AB1_FFFF,
         has_objects: 0,
@@ -328,7 +328,7 @@ fn land_block() -> LandBlock {
     lb
 }
 
-fn land_block_info() -> LandBlockInfo {
+pub(crate) fn land_block_info() -> LandBlockInfo {
     LandBlockInfo {
         id: 0x1455_FFFE,
         num_cells: 5,
