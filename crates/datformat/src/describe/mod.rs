@@ -21,8 +21,8 @@ use crate::record::{
 /// A parsed entry.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Decoded {
-    /// A Region.
-    Region(Region),
+    /// A Region (boxed: it is six times larger than the others).
+    Region(Box<Region>),
     /// A SoundTable.
     SoundTable(SoundTable),
     /// A Wave.
@@ -62,7 +62,7 @@ impl Decoded {
             })
         }
         match kind {
-            RecordType::Region => rec(bytes, Self::Region),
+            RecordType::Region => rec(bytes, |r| Self::Region(Box::new(r))),
             RecordType::SoundTable => rec(bytes, Self::SoundTable),
             RecordType::Wave => rec(bytes, Self::Wave),
             RecordType::LandBlock => rec(bytes, Self::LandBlock),
