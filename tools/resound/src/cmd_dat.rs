@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
-const MAX_RAW_BYTES: u64 = 256 << 20;
+const MAX_RAW_BYTES: u64 = 64 << 20;
 
 /// A file id: `0x` hex or decimal.
 fn parse_id(text: &str) -> anyhow::Result<u32> {
