@@ -97,7 +97,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let t = entry_type(r.header().dat_type, id);
             let payload = read(&mut r, &file, id)?;
             match t.parsed {
-                Some(p) => dump(p, &payload, json),
+                // the record's error names the id its bytes hold; say which entry was asked for
+                Some(p) => dump(p, &payload, json)
+                    .with_context(|| format!("decoding 0x{id:08X} of {}", file.display())),
                 None => bail!(
                     "0x{id:08X} ({} bytes) {}, which resound does not decode; it decodes Region, \
                      SoundTable, Wave, LandBlock, LandBlockInfo and Iteration",

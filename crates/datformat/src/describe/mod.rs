@@ -43,7 +43,7 @@ pub enum DecodeError {
     #[error("{0}")]
     Record(ReadRecordError),
     /// The Iteration record failed to parse.
-    #[error("Iteration: {0}")]
+    #[error("{0}")]
     Iteration(IterationError),
 }
 

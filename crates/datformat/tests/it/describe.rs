@@ -159,7 +159,9 @@ fn round_trip_keeps_zero_padding_and_types_other_failures() {
     );
     let iteration = round_trip(RecordType::Iteration, &[1, 0, 0]).unwrap_err();
     assert!(
-        iteration.to_string().starts_with("parse: Iteration: "),
+        iteration
+            .to_string()
+            .starts_with("parse: Iteration 0xFFFF0001: payload ends"),
         "{iteration}"
     );
 }
