@@ -226,7 +226,7 @@ fn frame_field(frame: &binrw::error::BacktraceFrame) -> Option<String> {
 }
 
 /// `text` with control characters (ANSI escapes among them) removed and line breaks as spaces.
-fn plain(text: &str) -> String {
+pub(super) fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
