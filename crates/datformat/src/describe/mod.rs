@@ -49,7 +49,7 @@ pub enum DecodeError {
 
 impl Decoded {
     /// Parses `bytes` (one entry's payload) as `kind`, counting zero padding after the last
-    /// field (the Iteration record allows none).
+    /// field (for every type, the Iteration record included).
     pub fn parse(kind: RecordType, bytes: &[u8]) -> Result<Padded<Self>, DecodeError> {
         fn rec<T: Record>(
             bytes: &[u8],
@@ -67,12 +67,24 @@ impl Decoded {
             RecordType::Wave => rec(bytes, Self::Wave),
             RecordType::LandBlock => rec(bytes, Self::LandBlock),
             RecordType::LandBlockInfo => rec(bytes, Self::LandBlockInfo),
-            RecordType::Iteration => Ok(Padded {
-                record: Self::Iteration(
-                    Iteration::from_bytes(bytes).map_err(DecodeError::Iteration)?,
-                ),
-                padding: 0,
-            }),
+            RecordType::Iteration => {
+                let (it, padding) = match Iteration::from_bytes(bytes) {
+                    // zero bytes after the last run are padding, as after any record
+                    Err(IterationError::TrailingBytes { offset, len })
+                        if bytes
+                            .get(offset..)
+                            .is_some_and(|r| r.iter().all(|&b| b == 0)) =>
+                    {
+                        let head = bytes.get(..offset).unwrap_or_default();
+                        (Iteration::from_bytes(head), len)
+                    }
+                    other => (other, 0),
+                };
+                Ok(Padded {
+                    record: Self::Iteration(it.map_err(DecodeError::Iteration)?),
+                    padding,
+                })
+            }
         }
     }
 

@@ -157,6 +157,15 @@ fn round_trip_keeps_zero_padding_and_types_other_failures() {
         differs.to_string(),
         "round trip differs at byte 7 (wrote 10 bytes, read 12)"
     );
+    // the Iteration record takes zero padding too; a non-zero byte after it stays an error
+    let mut it = Iteration::new(3).to_bytes();
+    it.extend_from_slice(&[0; 4]);
+    assert_eq!(
+        round_trip(RecordType::Iteration, &it),
+        Ok(RoundTrip { padding: 4 })
+    );
+    it.push(1);
+    assert!(round_trip(RecordType::Iteration, &it).is_err());
     let iteration = round_trip(RecordType::Iteration, &[1, 0, 0]).unwrap_err();
     assert!(
         iteration
