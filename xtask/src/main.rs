@@ -4,6 +4,7 @@
 //!   `cargo fmt --check`, clippy (default features and all features, `-D warnings`), the
 //!   workspace tests with default features (the GPL crate left out) and with all features,
 //!   `cargo check` of the detached fuzz workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
+//!   With `--retail-dats DIR` it also runs the ignored test that reads the retail client dats.
 //! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
 
 mod demo;
@@ -26,6 +27,7 @@ fn main() -> anyhow::Result<()> {
         "" | "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <test|demo> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");
+            println!("         --retail-dats DIR: also the ignored test on retail client dats");
             println!("  demo   build release and run the demonstration");
             Ok(())
         }

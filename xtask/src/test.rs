@@ -1,9 +1,56 @@
 //! `cargo xtask test`: the CI gate.
+//!
+//! `cargo xtask test --retail-dats DIR` also runs the ignored test that reads the end-of-retail
+//! client dats in DIR (`RESOUND_DAT_DIR=DIR`, `--ignored`, that test only).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
 
 use super::{cargo, run_step};
 
+/// The ignored test that needs the retail dats: package, test target and exact name.
+const RETAIL_TEST: (&str, &str, &str) = (
+    "resound-datformat",
+    "it",
+    "retail::retail_dats_match_the_spec",
+);
+
+/// The dats the retail test opens.
+const RETAIL_FILES: [&str; 2] = ["client_portal.dat", "client_cell_1.dat"];
+
+/// The folder given with `--retail-dats DIR`, if any; checked to hold the retail dats.
+fn retail_dir(args: &[String]) -> anyhow::Result<Option<PathBuf>> {
+    let mut dir = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--retail-dats" => {
+                let value = it
+                    .next()
+                    .context("--retail-dats needs a folder: --retail-dats DIR")?;
+                dir = Some(PathBuf::from(value));
+            }
+            other => match other.strip_prefix("--retail-dats=") {
+                Some(value) => dir = Some(PathBuf::from(value)),
+                None => bail!("unknown argument `{other}` (cargo xtask test [--retail-dats DIR])"),
+            },
+        }
+    }
+    if let Some(dir) = &dir {
+        for name in RETAIL_FILES {
+            let path = dir.join(name);
+            if !path.is_file() {
+                bail!("--retail-dats: {} is not a file", path.display());
+            }
+        }
+    }
+    Ok(dir)
+}
+
 /// Runs every check, stopping at the first failure.
-pub fn run(_args: &[String]) -> anyhow::Result<()> {
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let retail = retail_dir(args)?;
     super::prereq::ensure()?;
     let started = std::time::Instant::now();
 
@@ -74,6 +121,25 @@ pub fn run(_args: &[String]) -> anyhow::Result<()> {
     ]);
     doc.env("RUSTDOCFLAGS", "-D warnings");
     run_step("rustdoc", doc)?;
+
+    if let Some(dir) = retail {
+        let (package, target, name) = RETAIL_TEST;
+        let mut test = cargo();
+        test.args([
+            "test",
+            "--locked",
+            "-p",
+            package,
+            "--test",
+            target,
+            "--",
+            "--ignored",
+            "--exact",
+            name,
+        ]);
+        test.env("RESOUND_DAT_DIR", dir.canonicalize().unwrap_or(dir));
+        run_step("retail dats (ignored test, RESOUND_DAT_DIR)", test)?;
+    }
 
     eprintln!(
         "\nall checks passed in {:.0} s",

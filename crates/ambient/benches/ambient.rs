@@ -11,11 +11,11 @@ use resound_ambient::{
     Ambient, AmbientRegion, MemoryLandBlocks, MemorySoundTables, Position, PositionChange, Seeds,
     SoundSettings,
 };
-use resound_datformat::fixture;
 use resound_datformat::record::{
     AmbientSoundDesc, AmbientStbDesc, LandBlock, SceneDesc, SceneType, Sound, SoundData, SoundDesc,
     SoundEntry, SoundTable,
 };
+use resound_fixture as fixture;
 
 const CENTRE: (u32, u32) = (0xA9, 0xB4);
 

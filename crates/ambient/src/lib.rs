@@ -16,7 +16,7 @@
 //! use resound_ambient::{MemoryLandBlocks, MemorySoundTables};
 //! use resound_datformat::record::Region;
 //!
-//! let region: Region = resound_datformat::fixture::region(); // normally from the portal dat
+//! let region: Region = resound_fixture::region(); // normally from the portal dat
 //! let mut ambient = Ambient::new(&region, Seeds { ran2: 1, crt: 1 }, SoundSettings::default())?;
 //! let (mut tables, mut blocks) = (MemorySoundTables::default(), MemoryLandBlocks::default());
 //! let mut events = Vec::new();

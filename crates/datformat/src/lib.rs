@@ -6,10 +6,17 @@
 //!   entries; a reader and a writer.
 //! - [`record`] — the DBObj records: `Region`, `SoundTable`, `Wave`, `LandBlock`,
 //!   `LandBlockInfo`, with byte-identical read/write.
-//! - [`fixture`] — the synthetic, deterministic fixture world (portal + cell dat).
+//! - [`entry_type`] — which record type a dat entry holds, from the dat kind and the id.
+//! - [`describe`] — any parsed entry as one value ([`describe::Decoded`]) with a text rendering
+//!   and a JSON shape.
+//! - [`check`] — the per-entry round trip of `resound dat check`.
+//!
+//! The synthetic fixture world (portal + cell dat) lives in the `resound-fixture` crate.
 
+pub mod check;
 pub mod container;
-pub mod fixture;
+pub mod describe;
+pub mod entry_type;
 pub mod record;
 
-pub use record::{ReadRecordError, Record, WriteRecordError};
+pub use record::{Padded, ReadRecordError, Record, WriteRecordError};

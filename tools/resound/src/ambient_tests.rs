@@ -16,7 +16,7 @@ fn parses_at() {
 #[test]
 fn rebuild_and_walk_on_the_fixture_world() {
     let dir = tempfile::tempdir().unwrap();
-    let world = resound_engine::datformat::fixture::write_world();
+    let world = resound_fixture::write_world();
     std::fs::write(dir.path().join(PORTAL_DAT), &world.portal).unwrap();
     std::fs::write(dir.path().join(CELL_DAT), &world.cell).unwrap();
     let mut portal = open(&dir.path().join(PORTAL_DAT)).unwrap();

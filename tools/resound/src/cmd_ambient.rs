@@ -74,8 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut cell = open(&args.dat_dir.join(CELL_DAT))?;
     let region: Region = portal
         .load_record(region_id)
-        .with_context(|| format!("reading Region {region_id:#010x}"))?
-        .with_context(|| format!("the portal dat has no Region {region_id:#010x}"))?;
+        .with_context(|| format!("reading Region 0x{region_id:08X}"))?
+        .with_context(|| format!("the portal dat has no Region 0x{region_id:08X}"))?;
     let settings = SoundSettings {
         ambient_sound_volume: args.ambient_volume,
         ..SoundSettings::default()
@@ -212,7 +212,7 @@ fn format_rebuild(
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "cell {:#010x} at ({:.2}, {:.2}, {:.2}){}",
+        "cell 0x{:08X} at ({:.2}, {:.2}, {:.2}){}",
         pos.objcell_id,
         pos.origin.x,
         pos.origin.y,
@@ -235,7 +235,7 @@ fn format_rebuild(
                 " ({})",
                 r.missing_land_blocks
                     .iter()
-                    .map(|id| format!("{id:#010x}"))
+                    .map(|id| format!("0x{id:08X}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             )
@@ -244,7 +244,7 @@ fn format_rebuild(
         r.contributing_cells
     );
     for f in &r.failures {
-        let _ = writeln!(o, "failure: {:?} {:#010x}: {}", f.kind, f.id, f.message);
+        let _ = writeln!(o, "failure: {:?} 0x{:08X}: {}", f.kind, f.id, f.message);
     }
     let _ = writeln!(
         o,
@@ -271,7 +271,7 @@ fn format_rebuild(
             .join(", ");
         let _ = writeln!(
             o,
-            "{:>3}  {:#010x}  {:>3}  {:<8}  {:#5x}  {:>10.6}  {:<16}  {}",
+            "{:>3}  0x{:08X}  {:>3}  {:<8}  {:#5x}  {:>10.6}  {:<16}  {}",
             snd.index,
             snd.stb_id,
             snd.ambient_sound_id,
@@ -300,7 +300,7 @@ fn kind(k: SoundKind) -> &'static str {
 
 fn format_event(e: &AmbientEvent) -> String {
     let who = format!(
-        "{:#010x}/{} {:<8} stype {:#x}",
+        "0x{:08X}/{} {:<8} stype {:#x}",
         e.stb_id,
         e.ambient_sound_id,
         kind(e.kind),
@@ -310,13 +310,13 @@ fn format_event(e: &AmbientEvent) -> String {
         Outcome::Play(v) => {
             let place = match v.position {
                 Some(p) => format!(
-                    "at {:.1} m ({:.1}, {:.1}, {:.1} in {:#010x})",
+                    "at {:.1} m ({:.1}, {:.1}, {:.1} in 0x{:08X})",
                     v.distance, p.origin.x, p.origin.y, p.origin.z, p.objcell_id
                 ),
                 None => "from centre".to_owned(),
             };
             format!(
-                "{:>9.3}  play  {who}  wave {:#010x} row {}  {:>3} dB  pan {:+}  {place}",
+                "{:>9.3}  play  {who}  wave 0x{:08X} row {}  {:>3} dB  pan {:+}  {place}",
                 e.time, v.wave_id, v.row, v.db, v.pan
             )
         }
@@ -345,7 +345,7 @@ fn format_entry(entry: &WalkEntry) -> String {
             instances,
             rebuild,
         } => format!(
-            "{time:>9.3}  rebuild  cell {:#010x} ({:.1}, {:.1}, {:.1})  total {total_sound_count:.4}  instances {instances}  landblocks {} ({} missing)  AddSound {}",
+            "{time:>9.3}  rebuild  cell 0x{:08X} ({:.1}, {:.1}, {:.1})  total {total_sound_count:.4}  instances {instances}  landblocks {} ({} missing)  AddSound {}",
             position.objcell_id,
             position.origin.x,
             position.origin.y,

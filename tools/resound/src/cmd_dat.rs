@@ -1,18 +1,17 @@
-//! `resound dat`: list, dump, export and check DAT files.
+//! `resound dat`: list, dump, export and check DAT files (the format knowledge lives in
+//! `resound-datformat`: `entry_type`, `describe`, `check`).
 
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use resound_engine::datformat::container::{DatReader, Iteration};
-use resound_engine::datformat::record::{
-    LandBlock, LandBlockInfo, Record, Region, SoundTable, Wave,
-};
+use resound_engine::datformat::container::DatReader;
+use resound_engine::datformat::describe::Decoded;
+use resound_engine::datformat::entry_type::{RecordType, entry_type};
+use resound_engine::datformat::record::{Record, Wave};
 
 use crate::dat_check;
-use crate::dat_dump;
-use crate::dat_type::{Parsed, classify, kind_name};
 
 /// Arguments of `resound dat`.
 #[derive(clap::Args, Debug)]
@@ -36,9 +35,10 @@ enum Command {
     /// `dat dump FILE ID` reads entry ID of a dat; `dat dump --raw TYPE FILE` decodes a bare
     /// record file (one entry's payload).
     Dump {
-        /// Decode FILE as a bare record of this type instead of a dat.
-        #[arg(long, value_enum, value_name = "TYPE")]
-        raw: Option<Parsed>,
+        /// Decode FILE as a bare record of this type instead of a dat: region, sound-table,
+        /// wave, land-block, land-block-info or iteration.
+        #[arg(long, value_name = "TYPE")]
+        raw: Option<RecordType>,
         /// The .dat file (or, with --raw, the record file).
         file: PathBuf,
         /// The entry id (decimal or 0x hex); not used with --raw.
@@ -59,8 +59,8 @@ enum Command {
         out: PathBuf,
     },
     /// Parse and round-trip every entry of every *.dat in DIR (in parallel); exits non-zero if
-    /// any entry fails. Record types resound does not parse are only read from the container
-    /// and counted as skipped.
+    /// any entry or file fails. Record types resound does not parse are only read from the
+    /// container and counted as skipped; zero bytes after a record's last field are padding.
     Check {
         /// Folder holding the .dat files.
         dir: PathBuf,
@@ -83,8 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             json,
             ..
         } => {
-            let payload =
-                std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+            let payload = crate::input::read_capped(&file, MAX_RAW_BYTES, "record file")?;
             dump(kind, &payload, json)
         }
         Command::Dump {
@@ -95,15 +94,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => {
             let id = parse_id(id.as_deref().unwrap_or_default())?;
             let mut r = open(&file)?;
-            let kind = r.header().dat_type;
-            let (name, parsed) = classify(kind, id);
+            let t = entry_type(r.header().dat_type, id);
             let payload = read(&mut r, &file, id)?;
-            match parsed {
-                Some(p) => dump(p, &payload, json),
+            match t.parsed {
+                // the record's error names the id its bytes hold; say which entry was asked for
+                Some(p) => dump(p, &payload, json)
+                    .with_context(|| format!("decoding 0x{id:08X} of {}", file.display())),
                 None => bail!(
-                    "{id:#010x} is a {name} ({} bytes); resound decodes Region, SoundTable, Wave, \
-                     LandBlock, LandBlockInfo and Iteration",
-                    payload.len()
+                    "0x{id:08X} ({} bytes) {}, which resound does not decode; it decodes Region, \
+                     SoundTable, Wave, LandBlock, LandBlockInfo and Iteration",
+                    payload.len(),
+                    if t.is_unknown() {
+                        "has an unknown record type".to_owned()
+                    } else {
+                        format!("has record type {}", t.name)
+                    }
                 ),
             }
         }
@@ -116,6 +121,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
+const MAX_RAW_BYTES: u64 = 64 << 20;
+
 /// A file id: `0x` hex or decimal.
 fn parse_id(text: &str) -> anyhow::Result<u32> {
     let t = text.trim();
@@ -126,15 +134,56 @@ fn parse_id(text: &str) -> anyhow::Result<u32> {
     parsed.with_context(|| format!("bad id {text:?}: use decimal or 0x hex (e.g. 0x13000000)"))
 }
 
-fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
-    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+/// What a non-regular file is, in words.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Whether `path` is a regular file (after symlinks); `Err` says plainly why not.
+pub fn check_regular(path: &Path) -> anyhow::Result<()> {
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "{} is {}, not a DAT file (a DAT file is a regular file)",
+            path.display(),
+            file_kind(&meta)
+        );
+    }
+    Ok(())
+}
+
+/// Opens a dat, refusing anything that is not a regular file before reading a byte.
+pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
+    check_regular(path)?;
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     DatReader::new(BufReader::new(file)).with_context(|| format!("reading {}", path.display()))
 }
 
 fn read(r: &mut DatReader<BufReader<File>>, path: &Path, id: u32) -> anyhow::Result<Vec<u8>> {
     r.read(id)
-        .with_context(|| format!("reading {id:#010x} from {}", path.display()))?
-        .with_context(|| format!("{id:#010x} is not in {}", path.display()))
+        .with_context(|| format!("reading 0x{id:08X} from {}", path.display()))?
+        .with_context(|| format!("0x{id:08X} is not in {}", path.display()))
 }
 
 fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
@@ -143,15 +192,16 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
     let entries = r
         .entries()
         .with_context(|| format!("walking the B-tree of {}", path.display()))?;
+    let kind = header.dat_type;
     if json {
         let list: Vec<serde_json::Value> = entries
             .iter()
             .map(|e| {
                 serde_json::json!({
                     "id": e.id,
-                    "id_hex": format!("{:#010x}", e.id),
+                    "id_hex": format!("0x{:08X}", e.id),
                     "size": e.size,
-                    "record_type": classify(header.dat_type, e.id).0,
+                    "record_type": entry_type(kind, e.id).name,
                     "offset": e.offset,
                     "flags": e.flags,
                     "version": e.version,
@@ -163,7 +213,7 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
             .collect();
         let doc = serde_json::json!({
             "file": path.display().to_string(),
-            "dat_type": kind_name(header.dat_type),
+            "dat_type": kind.to_string(),
             "block_size": header.block_size,
             "file_size": header.file_size,
             "engine_version": header.engine_version,
@@ -174,9 +224,8 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{}: {} dat, block_size {}, file_size {}, {} entries",
+        "{}: {kind} dat, block_size {}, file_size {}, {} entries",
         path.display(),
-        kind_name(header.dat_type),
         header.block_size,
         header.file_size,
         entries.len()
@@ -184,55 +233,24 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
     println!("{:<12} {:>10}  record type", "id", "size");
     for e in &entries {
         let z = if e.is_compressed() { " (zlib)" } else { "" };
-        println!(
-            "{:#010x}   {:>10}  {}{z}",
-            e.id,
-            e.size,
-            classify(header.dat_type, e.id).0
-        );
+        let name = entry_type(kind, e.id).name;
+        println!("0x{:08X}   {:>10}  {name}{z}", e.id, e.size);
     }
     Ok(())
 }
 
-fn parse<T: Record>(payload: &[u8]) -> anyhow::Result<T> {
-    T::from_bytes(payload).map_err(|e| anyhow::anyhow!(dat_check::chain(&e)))
-}
-
-fn dump(kind: Parsed, payload: &[u8], json: bool) -> anyhow::Result<()> {
-    let (text, value) = match kind {
-        Parsed::Region => {
-            let r: Region = parse(payload)?;
-            (dat_dump::region_text(&r), serde_json::to_value(&r)?)
-        }
-        Parsed::SoundTable => {
-            let t: SoundTable = parse(payload)?;
-            (dat_dump::sound_table_text(&t), serde_json::to_value(&t)?)
-        }
-        Parsed::Wave => {
-            let w: Wave = parse(payload)?;
-            (dat_dump::wave_text(&w), dat_dump::wave_json(&w))
-        }
-        Parsed::LandBlock => {
-            let b: LandBlock = parse(payload)?;
-            (dat_dump::land_block_text(&b), serde_json::to_value(&b)?)
-        }
-        Parsed::LandBlockInfo => {
-            let i: LandBlockInfo = parse(payload)?;
-            (
-                dat_dump::land_block_info_text(&i),
-                serde_json::to_value(&i)?,
-            )
-        }
-        Parsed::Iteration => {
-            let it = Iteration::from_bytes(payload)
-                .map_err(|e| anyhow::anyhow!(dat_check::chain(&e)))?;
-            (dat_dump::iteration_text(&it), dat_dump::iteration_json(&it))
-        }
-    };
+fn dump(kind: RecordType, payload: &[u8], json: bool) -> anyhow::Result<()> {
+    let decoded = Decoded::parse(kind, payload)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        println!("{}", serde_json::to_string_pretty(&decoded.record)?);
     } else {
-        print!("{text}");
+        print!("{}", decoded.record);
+        if decoded.padding > 0 {
+            println!(
+                "padding: {} zero bytes after the last field",
+                decoded.padding
+            );
+        }
     }
     Ok(())
 }
@@ -240,14 +258,14 @@ fn dump(kind: Parsed, payload: &[u8], json: bool) -> anyhow::Result<()> {
 fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {
     let mut r = open(path)?;
     let payload = read(&mut r, path, id)?;
-    let wave: Wave = parse(&payload)?;
+    let wave = Wave::from_bytes(&payload)?;
     let wants_mp3 = out
         .extension()
         .is_some_and(|x| x.eq_ignore_ascii_case("mp3"));
     let (bytes, what) = match (wants_mp3, wave.mp3_bytes()) {
         (true, Some(mp3)) => (mp3.to_vec(), "raw MPEG Layer-3 stream"),
         (true, None) => bail!(
-            "{id:#010x} is not MPEG Layer-3 (format tag {}); write a .wav instead",
+            "0x{id:08X} is not MPEG Layer-3 (format tag {}); write a .wav instead",
             wave.format_tag()
                 .map_or_else(|| "?".to_owned(), |t| format!("{t:#06x}"))
         ),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use resound_engine::datformat::fixture;
+use resound_fixture as fixture;
 
 /// Arguments of `resound fixture`.
 #[derive(clap::Args, Debug)]
@@ -62,7 +62,7 @@ fn write(dir: &std::path::Path, json: bool) -> anyhow::Result<()> {
             let (cell, [x, y, z]) = p.position();
             if !json {
                 println!(
-                    "  {:<36} cell {cell:#010x} at ({x:.1}, {y:.1}, {z:.1})",
+                    "  {:<36} cell 0x{cell:08X} at ({x:.1}, {y:.1}, {z:.1})",
                     p.name
                 );
             }

@@ -1,4 +1,5 @@
-//! `resound dat check DIR`: parse and round-trip every entry of every `*.dat` in a folder.
+//! `resound dat check DIR`: parse and round-trip every entry of every `*.dat` in a folder
+//! (the per-entry check is `resound_datformat::check::round_trip`).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -8,87 +9,53 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use resound_engine::datformat::container::{DatEntry, DatKind, DatReader, Iteration};
-use resound_engine::datformat::record::{
-    LandBlock, LandBlockInfo, Record, Region, SoundTable, Wave,
-};
+use resound_engine::datformat::check::round_trip;
+use resound_engine::datformat::container::{DatEntry, DatKind, DatReader};
+use resound_engine::datformat::entry_type::entry_type;
 use serde::Serialize;
 
-use crate::dat_type::{Parsed, classify, kind_name};
-
-/// The error and all its sources, `a: b: c`.
-pub fn chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(inner) = source {
-        s.push_str(": ");
-        s.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    s
-}
-
-/// Parses `payload` as `kind` and writes it back; `Err` describes a parse failure or the first
-/// byte where the re-written record differs.
-pub fn round_trip(kind: Parsed, payload: &[u8]) -> Result<(), String> {
-    fn rt<T: Record>(p: &[u8]) -> Result<Vec<u8>, String> {
-        let r = T::from_bytes(p).map_err(|e| format!("parse: {}", chain(&e)))?;
-        r.to_bytes().map_err(|e| format!("write: {}", chain(&e)))
-    }
-    let written = match kind {
-        Parsed::Region => rt::<Region>(payload)?,
-        Parsed::SoundTable => rt::<SoundTable>(payload)?,
-        Parsed::Wave => rt::<Wave>(payload)?,
-        Parsed::LandBlock => rt::<LandBlock>(payload)?,
-        Parsed::LandBlockInfo => rt::<LandBlockInfo>(payload)?,
-        Parsed::Iteration => Iteration::from_bytes(payload)
-            .map_err(|e| format!("parse: {}", chain(&e)))?
-            .to_bytes(),
-    };
-    if written == payload {
-        return Ok(());
-    }
-    let at = written.iter().zip(payload).position(|(a, b)| a != b);
-    Err(match at {
-        Some(at) => format!(
-            "round trip differs at byte {at} (wrote {} bytes, read {})",
-            written.len(),
-            payload.len()
-        ),
-        None => format!(
-            "round trip length differs (wrote {} bytes, read {})",
-            written.len(),
-            payload.len()
-        ),
-    })
-}
+use crate::cmd_dat::open;
+use crate::report::{one_line, plain};
 
 /// The outcome of one entry.
 enum Status {
-    Ok,
+    /// Round-tripped; the count of zero padding bytes after the last field.
+    Ok(usize),
     Failed(String),
     Skipped,
 }
 
-/// ok / failed / skipped counts.
+/// Entry counts: ok / failed / skipped, and how many ok entries carried zero padding.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 struct Counts {
     ok: usize,
     failed: usize,
     skipped: usize,
+    padded: usize,
+    padding_bytes: usize,
 }
 
 impl Counts {
-    fn add(&mut self, other: Counts) {
-        self.ok += other.ok;
-        self.failed += other.failed;
-        self.skipped += other.skipped;
+    fn add(&mut self, o: Counts) {
+        self.ok += o.ok;
+        self.failed += o.failed;
+        self.skipped += o.skipped;
+        self.padded += o.padded;
+        self.padding_bytes += o.padding_bytes;
     }
+}
+
+/// File counts: every `*.dat` found, and how many could not be read as a dat at all.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+struct FileCounts {
+    total: usize,
+    failed: usize,
 }
 
 #[derive(Debug, Serialize)]
 struct Failure {
     id: u32,
+    id_hex: String,
     record_type: &'static str,
     error: String,
 }
@@ -104,9 +71,9 @@ struct TypeRow {
 struct DatReport {
     file: String,
     dat_type: String,
-    entries: usize,
-    #[serde(flatten)]
-    counts: Counts,
+    /// Why the file could not be read as a dat (its entries are then not counted).
+    file_error: Option<String>,
+    entries: Counts,
     by_type: Vec<TypeRow>,
     failures: Vec<Failure>,
 }
@@ -114,44 +81,55 @@ struct DatReport {
 #[derive(Debug, Serialize)]
 struct Report {
     dir: String,
+    files: FileCounts,
+    entries: Counts,
     dats: Vec<DatReport>,
-    #[serde(flatten)]
-    counts: Counts,
 }
 
 type Reader = DatReader<BufReader<File>>;
 
-fn open(path: &Path) -> anyhow::Result<Reader> {
-    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    DatReader::new(BufReader::new(file)).with_context(|| format!("reading {}", path.display()))
-}
-
 fn check_entry(reader: &mut Option<Reader>, kind: DatKind, e: &DatEntry) -> (&'static str, Status) {
-    let (name, parsed) = classify(kind, e.id);
+    let t = entry_type(kind, e.id);
     let Some(r) = reader else {
-        return (name, Status::Failed("cannot reopen the dat".to_owned()));
+        return (t.name, Status::Failed("cannot reopen the dat".to_owned()));
     };
     let payload = match r.read_entry(e) {
         Ok(p) => p,
-        Err(err) => return (name, Status::Failed(format!("read: {}", chain(&err)))),
+        Err(err) => return (t.name, Status::Failed(format!("read: {}", chain(&err)))),
     };
-    match parsed {
-        None => (name, Status::Skipped),
+    match t.parsed {
+        None => (t.name, Status::Skipped),
         Some(p) => match round_trip(p, &payload) {
-            Ok(()) => (name, Status::Ok),
-            Err(msg) => (name, Status::Failed(msg)),
+            Ok(rt) => (t.name, Status::Ok(rt.padding)),
+            Err(err) => (t.name, Status::Failed(chain(&err))),
         },
     }
 }
 
+/// An error and its sources as one plain line (a cause the line already holds is not repeated).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut line = plain(&e.to_string());
+    let mut next = e.source();
+    while let Some(inner) = next {
+        let text = plain(&inner.to_string());
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        next = inner.source();
+    }
+    line
+}
+
+/// Every `*.dat` in `dir`, whatever kind of file it is.
 fn dat_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for item in std::fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
         let path = item?.path();
-        let is_dat = path
+        if path
             .extension()
-            .is_some_and(|x| x.eq_ignore_ascii_case("dat"));
-        if is_dat && path.is_file() {
+            .is_some_and(|x| x.eq_ignore_ascii_case("dat"))
+        {
             files.push(path);
         }
     }
@@ -159,22 +137,24 @@ fn dat_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Runs the check; prints a summary (text or JSON); fails if any entry failed.
+/// Runs the check; prints a summary (text or JSON); fails if any file or entry failed.
 pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
     let files = dat_files(dir)?;
     anyhow::ensure!(!files.is_empty(), "no *.dat files in {}", dir.display());
     // List every dat first so the progress bar knows the total.
-    let mut listings = Vec::new();
-    for path in &files {
-        let listing = open(path).and_then(|mut r| {
-            let kind = r.header().dat_type;
-            let entries = r
-                .entries()
-                .with_context(|| format!("walking the B-tree of {}", path.display()))?;
-            Ok((kind, entries))
-        });
-        listings.push((path.clone(), listing));
-    }
+    let listings: Vec<_> = files
+        .iter()
+        .map(|path| {
+            let listing = open(path).and_then(|mut r| {
+                let kind = r.header().dat_type;
+                let entries = r
+                    .entries()
+                    .with_context(|| format!("walking the B-tree of {}", path.display()))?;
+                Ok((kind, entries))
+            });
+            (path.clone(), listing)
+        })
+        .collect();
     let total: usize = listings
         .iter()
         .map(|(_, l)| l.as_ref().map_or(0, |(_, e)| e.len()))
@@ -188,32 +168,25 @@ pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
     let mut dats = Vec::new();
     for (path, listing) in listings {
         let file = path.display().to_string();
-        bar.set_message(
-            path.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        );
         let (kind, entries) = match listing {
             Ok(l) => l,
             Err(e) => {
                 dats.push(DatReport {
                     file,
                     dat_type: "?".to_owned(),
-                    entries: 0,
-                    counts: Counts {
-                        failed: 1,
-                        ..Counts::default()
-                    },
+                    file_error: Some(one_line(&e)),
+                    entries: Counts::default(),
                     by_type: Vec::new(),
-                    failures: vec![Failure {
-                        id: 0,
-                        record_type: "container",
-                        error: format!("{e:#}"),
-                    }],
+                    failures: Vec::new(),
                 });
                 continue;
             }
         };
+        bar.set_message(
+            path.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        );
         let outcomes: Vec<(u32, &'static str, Status)> = entries
             .par_iter()
             .map_init(
@@ -227,17 +200,21 @@ pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
             .collect();
         let mut by_type: BTreeMap<&'static str, Counts> = BTreeMap::new();
         let mut failures = Vec::new();
-        let mut counts = Counts::default();
         for (id, name, status) in outcomes {
             let c = by_type.entry(name).or_default();
             match status {
-                Status::Ok => c.ok += 1,
+                Status::Ok(padding) => {
+                    c.ok += 1;
+                    c.padded += usize::from(padding > 0);
+                    c.padding_bytes += padding;
+                }
                 Status::Skipped => c.skipped += 1,
                 Status::Failed(error) => {
                     c.failed += 1;
                     if failures.len() < max_failures {
                         failures.push(Failure {
                             id,
+                            id_hex: format!("0x{id:08X}"),
                             record_type: name,
                             error,
                         });
@@ -245,14 +222,15 @@ pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
                 }
             }
         }
+        let mut counts = Counts::default();
         for c in by_type.values() {
             counts.add(*c);
         }
         dats.push(DatReport {
             file,
-            dat_type: kind_name(kind),
-            entries: entries.len(),
-            counts,
+            dat_type: kind.to_string(),
+            file_error: None,
+            entries: counts,
             by_type: by_type
                 .into_iter()
                 .map(|(record_type, counts)| TypeRow {
@@ -264,62 +242,84 @@ pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
         });
     }
     bar.finish_and_clear();
-    let mut counts = Counts::default();
+    let mut entries = Counts::default();
     for d in &dats {
-        counts.add(d.counts);
+        entries.add(d.entries);
     }
     let report = Report {
         dir: dir.display().to_string(),
+        files: FileCounts {
+            total: dats.len(),
+            failed: dats.iter().filter(|d| d.file_error.is_some()).count(),
+        },
+        entries,
         dats,
-        counts,
     };
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_table(&report);
     }
+    let (f, e) = (report.files, report.entries);
     anyhow::ensure!(
-        report.counts.failed == 0,
-        "{} of {} entries failed",
-        report.counts.failed,
-        report.counts.ok + report.counts.failed + report.counts.skipped
+        f.failed == 0 && e.failed == 0,
+        "{} of {} files and {} of {} entries failed",
+        f.failed,
+        f.total,
+        e.failed,
+        e.ok + e.failed + e.skipped
     );
     Ok(())
 }
 
 fn print_table(report: &Report) {
+    let row = |dat: &str, kind: &str, c: &Counts| {
+        println!(
+            "{dat:<28} {kind:<16} {:>9} {:>9} {:>9} {:>9}",
+            c.ok, c.failed, c.skipped, c.padded
+        );
+    };
     println!(
-        "{:<28} {:<16} {:>9} {:>9} {:>9}",
-        "dat", "record type", "ok", "failed", "skipped"
+        "{:<28} {:<16} {:>9} {:>9} {:>9} {:>9}",
+        "dat", "record type", "ok", "failed", "skipped", "padded"
     );
     for d in &report.dats {
         let name = Path::new(&d.file)
             .file_name()
             .map_or_else(|| d.file.clone(), |n| n.to_string_lossy().into_owned());
-        for row in &d.by_type {
-            println!(
-                "{:<28} {:<16} {:>9} {:>9} {:>9}",
-                name, row.record_type, row.counts.ok, row.counts.failed, row.counts.skipped
-            );
+        for r in &d.by_type {
+            row(&name, r.record_type, &r.counts);
         }
-        println!(
-            "{:<28} {:<16} {:>9} {:>9} {:>9}",
-            name,
-            format!("total ({})", d.dat_type),
-            d.counts.ok,
-            d.counts.failed,
-            d.counts.skipped
-        );
+        if d.file_error.is_none() {
+            row(&name, &format!("total ({})", d.dat_type), &d.entries);
+        } else {
+            println!("{name:<28} FILE FAILED");
+        }
     }
+    row("all entries", "", &report.entries);
+    let f = report.files;
     println!(
-        "{:<28} {:<16} {:>9} {:>9} {:>9}",
-        "all", "", report.counts.ok, report.counts.failed, report.counts.skipped
+        "files: {} checked, {} failed; entries: {} ok, {} failed, {} skipped, {} with zero \
+         padding ({} bytes)",
+        f.total,
+        f.failed,
+        report.entries.ok,
+        report.entries.failed,
+        report.entries.skipped,
+        report.entries.padded,
+        report.entries.padding_bytes
     );
-    println!("(skipped = record type not parsed by resound; its container read succeeded)");
+    println!(
+        "(skipped = record type not parsed by resound; padded = zero bytes after the last field, \
+         kept)"
+    );
     for d in &report.dats {
+        if let Some(err) = &d.file_error {
+            println!("FAILED {}: {err}", d.file);
+        }
         for f in &d.failures {
             println!(
-                "FAILED {} {:#010x} {}: {}",
+                "FAILED {} 0x{:08X} {}: {}",
                 d.file, f.id, f.record_type, f.error
             );
         }

@@ -8,8 +8,6 @@ mod cmd_ambient;
 mod cmd_dat;
 mod cmd_fixture;
 mod dat_check;
-mod dat_dump;
-mod dat_type;
 mod input;
 mod report;
 

@@ -7,8 +7,8 @@ use resound_ambient::{
     Ambient, ChangePositionError, LandBlockSource, Position, ResolveRegionError, SoundSettings,
     SoundTableSource, SourceKind,
 };
-use resound_datformat::fixture;
 use resound_datformat::record::{LandBlock, SoundTable};
+use resound_fixture as fixture;
 
 use crate::common::{SEEDS, ambient, on_cell, rebuilt, sources};
 

@@ -7,8 +7,8 @@ use resound_ambient::{
     Ambient, MemoryLandBlocks, MemorySoundTables, Position, PositionChange, Rebuild, Seeds,
     SoundSettings,
 };
-use resound_datformat::fixture;
 use resound_datformat::record::{LandBlock, Region};
+use resound_fixture as fixture;
 
 pub const SEEDS: Seeds = Seeds {
     ran2: 2013,

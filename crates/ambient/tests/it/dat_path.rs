@@ -4,8 +4,8 @@ use std::io::Cursor;
 
 use resound_ambient::DatSource;
 use resound_datformat::container::{DatReader, DatWriter, EntryOptions};
-use resound_datformat::fixture;
 use resound_datformat::record::Region;
+use resound_fixture as fixture;
 
 use crate::common::{SEEDS, ambient, on_cell, sources};
 

@@ -2,7 +2,7 @@
 
 use resound_ambient::walk::{CellId, Walk, Waypoint};
 use resound_ambient::{AmbientEvent, Outcome, PositionChange, SoundKind};
-use resound_datformat::fixture;
+use resound_fixture as fixture;
 use serde_json::json;
 
 use crate::common::{ambient, golden, on_cell, oracle, rebuilt, sources};

@@ -1,5 +1,5 @@
 //! Integration tests of the ambient runtime on the fixture world
-//! (`resound_datformat::fixture`) and on bad input.
+//! (`resound_fixture`) and on bad input.
 
 #![allow(
     clippy::unwrap_used,

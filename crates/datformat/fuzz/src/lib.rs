@@ -9,9 +9,10 @@ use resound_datformat::record::Record;
 /// Most entries `read_dat` follows per input, so one input stays fast.
 pub const MAX_ENTRIES: usize = 256;
 
-/// Parses `data` as `T`; when it parses, the record must write back to exactly `data`.
+/// Parses `data` as `T`; when it parses, the record and its zero padding must write back to
+/// exactly `data`.
 pub fn round_trip<T: Record>(data: &[u8]) {
-    let Ok(record) = T::from_bytes(data) else {
+    let Ok(record) = T::from_bytes_padded(data) else {
         return;
     };
     let written = record

@@ -1,4 +1,7 @@
 //! Block chains (spec §1.2): every block is `u32 next` + `block_size - 4` payload bytes.
+//!
+//! A chain ends where the next-block word is ≤ 0 as a signed 32-bit value: 0, or bit 31 set
+//! (the mark of a free block), as DatReaderWriter reads it.
 
 use std::io::{Read, Seek, SeekFrom};
 
@@ -9,7 +12,7 @@ use super::header::HEADER_SIZE;
 pub(crate) enum ChainFault {
     /// A block lies in the header or beyond the file.
     OutOfBounds { block: u32 },
-    /// The chain ends (next = 0) before enough bytes were read.
+    /// The chain ends (next ≤ 0 as i32) before enough bytes were read.
     TooShort { block: u32 },
     /// The chain visits a block twice.
     Loop { block: u32 },
@@ -22,6 +25,12 @@ pub(crate) enum ChainFault {
 pub(crate) fn blocks_for(len: usize, block_size: u32) -> usize {
     let payload = (block_size as usize).saturating_sub(4).max(1);
     len.div_ceil(payload).max(1)
+}
+
+/// Whether a next-block word ends the chain: ≤ 0 as a signed 32-bit value (0, or bit 31 set,
+/// which marks a free block).
+pub(crate) fn ends_chain(next: u32) -> bool {
+    next == 0 || next & 0x8000_0000 != 0
 }
 
 /// Whether bytes `block .. block + 4 + used` lie after the header and inside `bound`.
@@ -88,7 +97,7 @@ pub(crate) fn read_chain_until<R: Read + Seek>(
         want = out.len().min(need(&out[..filled]));
         if filled < want {
             let n = u32::from_le_bytes(next);
-            if n == 0 {
+            if ends_chain(n) {
                 return Err(ChainFault::TooShort { block });
             }
             block = n;
@@ -128,7 +137,7 @@ pub(crate) fn chain_blocks(
         }
         let b = block as usize;
         let next = u32::from_le_bytes([bytes[b], bytes[b + 1], bytes[b + 2], bytes[b + 3]]);
-        if next == 0 {
+        if ends_chain(next) {
             if blocks.len() < min {
                 return Err(ChainFault::TooShort { block });
             }

@@ -19,13 +19,13 @@ pub enum OpenDatError {
         source: std::io::Error,
     },
     /// The file is shorter than the 400-byte header.
-    #[error("file of {len} bytes is shorter than the 400-byte dat header")]
+    #[error("not a DAT file: {len} bytes, shorter than the 400-byte dat header")]
     TooShort {
         /// Actual length.
         len: u64,
     },
     /// The magic at 0x140 is not 0x5442.
-    #[error("bad dat magic {magic:#010x} at byte 0x140 (expected 0x00005442)")]
+    #[error("not a DAT file: magic 0x{magic:08X} at byte 0x140 (expected 0x00005442)")]
     BadMagic {
         /// Value found.
         magic: u32,
@@ -102,7 +102,7 @@ pub enum LookupError {
         /// Header `FileSize`.
         file_size: u64,
     },
-    /// A node's block chain ends (next = 0) before 1716 bytes were read.
+    /// A node's block chain ends (next ≤ 0 as i32) before 1716 bytes were read.
     #[error("B-tree node {node:#x}: block chain ends early at block {block:#x}")]
     ChainTooShort {
         /// Node being read.
@@ -147,7 +147,7 @@ pub enum LookupError {
         index: usize,
     },
     /// Entries are not in strictly ascending id order.
-    #[error("B-tree node {node:#x}: id {id:#010x} follows {previous:#010x} (not ascending)")]
+    #[error("B-tree node {node:#x}: id 0x{id:08X} follows 0x{previous:08X} (not ascending)")]
     Unsorted {
         /// Node holding the out-of-order entry.
         node: u32,
@@ -166,7 +166,7 @@ pub enum ReadEntryError {
     #[error(transparent)]
     Lookup(#[from] LookupError),
     /// The underlying reader failed.
-    #[error("I/O error reading file {id:#010x} at byte {offset:#x}")]
+    #[error("I/O error reading file 0x{id:08X} at byte {offset:#x}")]
     Io {
         /// File id.
         id: u32,
@@ -178,7 +178,7 @@ pub enum ReadEntryError {
     },
     /// The entry's size could not fit in the file.
     #[error(
-        "file {id:#010x} at {offset:#x}: size {size} exceeds what a {file_size}-byte dat can hold"
+        "file 0x{id:08X} at {offset:#x}: size {size} exceeds what a {file_size}-byte dat can hold"
     )]
     SizeTooLarge {
         /// File id.
@@ -191,7 +191,7 @@ pub enum ReadEntryError {
         file_size: u64,
     },
     /// A block of the payload lies in the header or beyond the end of the file.
-    #[error("file {id:#010x}: block {block:#x} lies outside the file ({file_size} bytes)")]
+    #[error("file 0x{id:08X}: block {block:#x} lies outside the file ({file_size} bytes)")]
     BlockOutOfBounds {
         /// File id.
         id: u32,
@@ -200,8 +200,8 @@ pub enum ReadEntryError {
         /// Header `FileSize`.
         file_size: u64,
     },
-    /// The payload's block chain ends (next = 0) before `size` bytes were read.
-    #[error("file {id:#010x}: block chain ends early at block {block:#x}")]
+    /// The payload's block chain ends (next ≤ 0 as i32) before `size` bytes were read.
+    #[error("file 0x{id:08X}: block chain ends early at block {block:#x}")]
     ChainTooShort {
         /// File id.
         id: u32,
@@ -209,7 +209,7 @@ pub enum ReadEntryError {
         block: u32,
     },
     /// The payload's block chain visits a block twice.
-    #[error("file {id:#010x}: block chain loops through block {block:#x}")]
+    #[error("file 0x{id:08X}: block chain loops through block {block:#x}")]
     ChainLoop {
         /// File id.
         id: u32,
@@ -218,7 +218,7 @@ pub enum ReadEntryError {
     },
     /// A compressed payload is shorter than its 4-byte size prefix.
     #[error(
-        "file {id:#010x} at {offset:#x}: compressed payload of {size} bytes has no size prefix"
+        "file 0x{id:08X} at {offset:#x}: compressed payload of {size} bytes has no size prefix"
     )]
     CompressedTooShort {
         /// File id.
@@ -230,7 +230,7 @@ pub enum ReadEntryError {
     },
     /// The declared uncompressed size is beyond what zlib can produce from the stored bytes.
     #[error(
-        "file {id:#010x} at {offset:#x}: declared uncompressed size {declared} exceeds {limit}"
+        "file 0x{id:08X} at {offset:#x}: declared uncompressed size {declared} exceeds {limit}"
     )]
     InflatedTooLarge {
         /// File id.
@@ -243,7 +243,7 @@ pub enum ReadEntryError {
         limit: u64,
     },
     /// The zlib stream is corrupt.
-    #[error("file {id:#010x} at {offset:#x}: zlib stream is corrupt")]
+    #[error("file 0x{id:08X} at {offset:#x}: zlib stream is corrupt")]
     Inflate {
         /// File id.
         id: u32,
@@ -254,7 +254,7 @@ pub enum ReadEntryError {
         source: std::io::Error,
     },
     /// The zlib stream inflated to a different size than declared.
-    #[error("file {id:#010x} at {offset:#x}: inflated to {actual} bytes, declared {declared}")]
+    #[error("file 0x{id:08X} at {offset:#x}: inflated to {actual} bytes, declared {declared}")]
     InflatedSize {
         /// File id.
         id: u32,
@@ -291,7 +291,7 @@ pub enum WriteDatError {
         block_size: u32,
     },
     /// The payload does not fit a u32 size field.
-    #[error("file {id:#010x}: payload of {len} bytes is too large for a dat entry")]
+    #[error("file 0x{id:08X}: payload of {len} bytes is too large for a dat entry")]
     PayloadTooLarge {
         /// File id.
         id: u32,
@@ -299,13 +299,13 @@ pub enum WriteDatError {
         len: usize,
     },
     /// The dat would grow beyond 4 GiB (offsets are u32).
-    #[error("file {id:#010x}: the dat would grow beyond 4 GiB")]
+    #[error("file 0x{id:08X}: the dat would grow beyond 4 GiB")]
     FileTooLarge {
         /// File id.
         id: u32,
     },
     /// The existing B-tree is corrupt.
-    #[error("file {id:#010x}: the B-tree is corrupt")]
+    #[error("file 0x{id:08X}: the B-tree is corrupt")]
     Corrupt {
         /// File id being written.
         id: u32,
@@ -315,7 +315,7 @@ pub enum WriteDatError {
     },
     /// The existing payload's block chain is corrupt.
     #[error(
-        "file {id:#010x}: its block chain starting at {offset:#x} is corrupt at block {block:#x}"
+        "file 0x{id:08X}: its block chain starting at {offset:#x} is corrupt at block {block:#x}"
     )]
     EntryChain {
         /// File id.
@@ -326,7 +326,7 @@ pub enum WriteDatError {
         block: u32,
     },
     /// The free-block list is corrupt.
-    #[error("file {id:#010x}: the free-block list is corrupt at block {offset:#x}")]
+    #[error("file 0x{id:08X}: the free-block list is corrupt at block {offset:#x}")]
     FreeList {
         /// File id being written.
         id: u32,
@@ -334,7 +334,7 @@ pub enum WriteDatError {
         offset: u32,
     },
     /// zlib compression failed.
-    #[error("file {id:#010x}: zlib compression failed")]
+    #[error("file 0x{id:08X}: zlib compression failed")]
     Compress {
         /// File id.
         id: u32,

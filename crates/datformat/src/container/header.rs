@@ -36,6 +36,18 @@ pub enum DatKind {
     Other(u32),
 }
 
+/// `portal`, `cell`, `local`, or `type N` for another raw value.
+impl std::fmt::Display for DatKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Portal => f.write_str("portal"),
+            Self::Cell => f.write_str("cell"),
+            Self::Local => f.write_str("local"),
+            Self::Other(raw) => write!(f, "type {raw}"),
+        }
+    }
+}
+
 impl DatKind {
     /// The kind for a raw `Type` value.
     #[must_use]

@@ -27,7 +27,7 @@ pub struct Iteration {
 }
 
 /// Decoding an Iteration payload failed.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum IterationError {
     /// The payload ends inside a field.

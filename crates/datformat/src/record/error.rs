@@ -2,13 +2,14 @@
 
 use super::sound::Sound;
 
-/// Reading a record from its payload bytes failed.
-#[derive(Debug, thiserror::Error)]
+/// Reading a record from its payload bytes failed. The message is one plain line: record type,
+/// id, byte offset, the field being read and what was wrong; no cause is chained behind it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReadRecordError {
     /// The bytes do not form a valid record (truncated, a count larger than the remaining
-    /// bytes, an invalid value, …). `source` carries binrw's position and cause.
-    #[error("{record} {}: malformed at byte {offset}", IdDisplay(*.id))]
+    /// bytes, an invalid value, …).
+    #[error("{record} {}: at byte {offset}{}: {fault}", IdDisplay(*.id), FieldDisplay(.field))]
     Malformed {
         /// Record type name ([`Record::NAME`](super::Record::NAME)).
         record: &'static str,
@@ -16,12 +17,17 @@ pub enum ReadRecordError {
         id: Option<u32>,
         /// Byte offset from the start of the payload where parsing failed.
         offset: u64,
-        /// The underlying binrw error.
-        #[source]
-        source: binrw::Error,
+        /// The field being read, outermost first (`land_defs.land_height_table`), when known.
+        field: Option<String>,
+        /// What was wrong.
+        fault: Fault,
     },
-    /// The record parsed but did not consume all bytes of the entry.
-    #[error("{record} {}: {remaining} trailing bytes after byte {offset}", IdDisplay(*.id))]
+    /// The record parsed but bytes other than zero padding follow its last field.
+    #[error(
+        "{record} {}: {remaining} trailing bytes after byte {offset}, not all zero (first non-zero \
+         at byte {nonzero_at})",
+        IdDisplay(*.id)
+    )]
     TrailingBytes {
         /// Record type name.
         record: &'static str,
@@ -31,6 +37,8 @@ pub enum ReadRecordError {
         offset: u64,
         /// Number of unread bytes.
         remaining: u64,
+        /// Offset of the first non-zero trailing byte.
+        nonzero_at: u64,
     },
     /// A SoundTable `SoundData` announces nested child nodes (`unknown != 0`), which retail
     /// would recurse into. They are not supported; the record is rejected, never skipped.
@@ -50,9 +58,6 @@ pub enum ReadRecordError {
         sound: Sound,
         /// The child count read.
         child_count: i32,
-        /// The underlying binrw error (a [`NestedSoundNodesError`] custom error).
-        #[source]
-        source: binrw::Error,
     },
 }
 
@@ -86,15 +91,24 @@ impl ReadRecordError {
             | Self::NestedSoundNodes { offset, .. } => *offset,
         }
     }
+
+    /// What was wrong, for [`ReadRecordError::Malformed`].
+    #[must_use]
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            Self::Malformed { fault, .. } => Some(fault),
+            _ => None,
+        }
+    }
 }
 
 /// Writing a record to bytes failed (a value that cannot be encoded, e.g. a list longer than
 /// its count field allows or a PartsMask that disagrees with the present parts).
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WriteRecordError {
     /// The record could not be encoded.
-    #[error("{record} {id:#010X}: cannot write at byte {offset}")]
+    #[error("{record} 0x{id:08X}: cannot write at byte {offset}{}: {fault}", FieldDisplay(.field))]
     Unencodable {
         /// Record type name.
         record: &'static str,
@@ -102,10 +116,136 @@ pub enum WriteRecordError {
         id: u32,
         /// Output offset where encoding failed.
         offset: u64,
-        /// The underlying binrw error.
-        #[source]
-        source: binrw::Error,
+        /// The field being written, outermost first, when known.
+        field: Option<String>,
+        /// What was wrong.
+        fault: Fault,
     },
+}
+
+/// What was wrong with a record's bytes or values, in plain words: binrw's error mapped to
+/// datformat's own, without binrw's backtrace, colours or source locations.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Fault {
+    /// The data ends before the field is complete.
+    #[error("expected more bytes, the data ends (truncated)")]
+    Truncated,
+    /// A count needs more bytes than remain.
+    #[error("{0}")]
+    CountExceedsData(CountExceedsDataError),
+    /// A value does not fit its on-disk field.
+    #[error("{0}")]
+    ValueTooLarge(ValueTooLargeError),
+    /// `SoundData` announces nested child nodes.
+    #[error("{0}")]
+    NestedSoundNodes(NestedSoundNodesError),
+    /// A value failed a check (an assertion, a magic number, an enum tag).
+    #[error("{message}")]
+    Invalid {
+        /// What was expected.
+        message: String,
+    },
+}
+
+/// binrw's error as (position, field path, fault).
+pub(crate) fn map_binrw(error: &binrw::Error) -> (Option<u64>, Option<String>, Fault) {
+    let mut fields: Vec<String> = Vec::new();
+    let mut e = error;
+    while let binrw::Error::Backtrace(bt) = e {
+        // frames are innermost first; keep the path outermost first
+        let mut names: Vec<String> = bt.frames.iter().filter_map(frame_field).collect();
+        names.reverse();
+        names.extend(fields);
+        fields = names;
+        e = &bt.error;
+    }
+    let (pos, fault) = match e {
+        binrw::Error::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            (None, Fault::Truncated)
+        }
+        binrw::Error::Io(io) => (
+            None,
+            Fault::Invalid {
+                message: format!("I/O error: {}", io.kind()),
+            },
+        ),
+        binrw::Error::Custom { pos, err } => {
+            let fault = if let Some(c) = err.downcast_ref::<CountExceedsDataError>() {
+                Fault::CountExceedsData(c.clone())
+            } else if let Some(v) = err.downcast_ref::<ValueTooLargeError>() {
+                Fault::ValueTooLarge(v.clone())
+            } else if let Some(n) = err.downcast_ref::<NestedSoundNodesError>() {
+                Fault::NestedSoundNodes(n.clone())
+            } else {
+                Fault::Invalid {
+                    message: plain(&err.to_string()),
+                }
+            };
+            (Some(*pos), fault)
+        }
+        binrw::Error::AssertFail { pos, message } => (
+            Some(*pos),
+            Fault::Invalid {
+                message: plain(message),
+            },
+        ),
+        binrw::Error::BadMagic { pos, found } => (
+            Some(*pos),
+            Fault::Invalid {
+                message: plain(&format!("unexpected magic {found:?}")),
+            },
+        ),
+        binrw::Error::NoVariantMatch { pos } | binrw::Error::EnumErrors { pos, .. } => (
+            Some(*pos),
+            Fault::Invalid {
+                message: "no variant matches the tag".to_owned(),
+            },
+        ),
+        _ => (
+            None,
+            Fault::Invalid {
+                message: "unreadable value".to_owned(),
+            },
+        ),
+    };
+    let field = (!fields.is_empty()).then(|| fields.join("."));
+    (pos, field, fault)
+}
+
+/// The field name of a binrw context frame (`While parsing field 'x' in Y` → `x`).
+fn frame_field(frame: &binrw::error::BacktraceFrame) -> Option<String> {
+    let message = match frame {
+        binrw::error::BacktraceFrame::Full { message, .. }
+        | binrw::error::BacktraceFrame::Message(message) => message,
+        binrw::error::BacktraceFrame::Custom(_) => return None,
+    };
+    let start = message.find('\'')? + 1;
+    let len = message.get(start..)?.find('\'')?;
+    message.get(start..start + len).map(str::to_owned)
+}
+
+/// `text` with control characters (ANSI escapes among them) removed and line breaks as spaces.
+pub(super) fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ parameters… final byte in @..~
+            for d in chars.by_ref() {
+                if ('@'..='~').contains(&d) && d != '[' {
+                    break;
+                }
+            }
+        } else if c.is_control() {
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim().to_owned()
 }
 
 /// binrw custom error: a count read from the data needs more bytes than remain.
@@ -146,8 +286,20 @@ struct IdDisplay(Option<u32>);
 impl std::fmt::Display for IdDisplay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
-            Some(id) => write!(f, "{id:#010X}"),
+            Some(id) => write!(f, "0x{id:08X}"),
             None => f.write_str("(id unknown)"),
+        }
+    }
+}
+
+/// Formats an optional field path as ` in field x.y`, or nothing.
+struct FieldDisplay<'a>(&'a Option<String>);
+
+impl std::fmt::Display for FieldDisplay<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(field) => write!(f, " in field {field}"),
+            None => Ok(()),
         }
     }
 }

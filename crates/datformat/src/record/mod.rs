@@ -2,13 +2,18 @@
 //! `shared/spec/dat-format.md` §2–§4).
 //!
 //! Every record implements [`Record`]: [`Record::from_bytes`] parses one entry's payload (as
-//! [`DatReader::read`](crate::container) returns it) and must consume exactly all of it;
-//! [`Record::to_bytes`] writes it back byte-identically. All values are little-endian; 4-byte
-//! alignment is relative to the payload start; pad bytes read are kept.
+//! [`DatReader::read`](crate::container) returns it); [`Record::to_bytes`] writes it back
+//! byte-identically. All values are little-endian; 4-byte alignment is relative to the payload
+//! start; pad bytes read are kept.
+//!
+//! After the last field an entry may carry zero bytes (a retail Region entry has up to 16):
+//! they are accepted, and [`Record::from_bytes_padded`] keeps their count in a [`Padded`] so
+//! the entry round-trips byte-exactly. Any non-zero byte after the last field is an error.
 //!
 //! Parsing never panics: every count read from the bytes is checked against the bytes that
 //! remain before anything is allocated, and every failure is a [`ReadRecordError`] carrying the
-//! record name, its id when known, the byte offset and the binrw cause.
+//! record name, its id when known, the byte offset, the field and what was wrong, in plain
+//! words (binrw's errors are mapped, never shown).
 //!
 //! | record | dat | ids |
 //! |---|---|---|
@@ -40,7 +45,7 @@ use binrw::io::Cursor;
 use binrw::{BinRead, BinWrite, Endian};
 
 pub use error::{
-    CountExceedsDataError, NestedSoundNodesError, ReadRecordError, ValueTooLargeError,
+    CountExceedsDataError, Fault, NestedSoundNodesError, ReadRecordError, ValueTooLargeError,
     WriteRecordError,
 };
 pub use land_block::{LAND_BLOCK_SIDE, LAND_BLOCK_VERTICES, LandBlock, TerrainWord};
@@ -64,14 +69,40 @@ pub trait Record: Sized {
     /// The record type's name (DRW's class name), used in errors.
     const NAME: &'static str;
 
-    /// Parses one entry's payload; all bytes must be consumed.
-    fn from_bytes(bytes: &[u8]) -> Result<Self, ReadRecordError>;
+    /// Parses one entry's payload; the bytes after the last field, if any, must all be zero
+    /// (they are dropped here; [`Record::from_bytes_padded`] keeps their count).
+    fn from_bytes(bytes: &[u8]) -> Result<Self, ReadRecordError> {
+        Self::from_bytes_padded(bytes).map(|p| p.record)
+    }
 
-    /// Writes the record; `from_bytes(x)?.to_bytes()? == x` for every accepted `x`.
+    /// Parses one entry's payload and counts the zero bytes after the last field;
+    /// `from_bytes_padded(x)?.to_bytes()? == x` for every accepted `x`.
+    fn from_bytes_padded(bytes: &[u8]) -> Result<Padded<Self>, ReadRecordError>;
+
+    /// Writes the record without padding; `from_bytes(x)?.to_bytes()? == x` for every accepted
+    /// `x` that has none.
     fn to_bytes(&self) -> Result<Vec<u8>, WriteRecordError>;
 
     /// The record's file id.
     fn id(&self) -> u32;
+}
+
+/// A record with the count of zero bytes that followed its last field in the entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Padded<T> {
+    /// The record.
+    pub record: T,
+    /// Zero bytes after the record's last field.
+    pub padding: usize,
+}
+
+impl<T: Record> Padded<T> {
+    /// The entry's bytes: the record followed by its zero padding.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, WriteRecordError> {
+        let mut bytes = self.record.to_bytes()?;
+        bytes.resize(bytes.len() + self.padding, 0);
+        Ok(bytes)
+    }
 }
 
 /// The first four bytes as the record id, when present.
@@ -79,55 +110,56 @@ fn leading_id(bytes: &[u8]) -> Option<u32> {
     codec::le_u32_at(bytes, 0)
 }
 
-/// The position a binrw error points at, or `fallback` (I/O errors carry none).
-fn error_pos(error: &binrw::Error, fallback: u64) -> u64 {
-    match error.root_cause() {
-        binrw::Error::BadMagic { pos, .. }
-        | binrw::Error::AssertFail { pos, .. }
-        | binrw::Error::Custom { pos, .. }
-        | binrw::Error::NoVariantMatch { pos }
-        | binrw::Error::EnumErrors { pos, .. } => *pos,
-        _ => fallback,
-    }
-}
-
-/// Shared `from_bytes`: parse from offset 0, map errors, require exact consumption.
-fn parse_record<T>(name: &'static str, bytes: &[u8]) -> Result<T, ReadRecordError>
+/// Shared `from_bytes_padded`: parse from offset 0, map errors, allow only zero bytes after.
+fn parse_record<T>(name: &'static str, bytes: &[u8]) -> Result<Padded<T>, ReadRecordError>
 where
     T: for<'a> BinRead<Args<'a> = ()>,
 {
     let id = leading_id(bytes);
     let mut cursor = Cursor::new(bytes);
-    let value = T::read_options(&mut cursor, Endian::Little, ()).map_err(|source| {
-        let offset = error_pos(&source, cursor.position());
-        match source.custom_err::<NestedSoundNodesError>() {
-            Some(nested) => ReadRecordError::NestedSoundNodes {
+    let record = T::read_options(&mut cursor, Endian::Little, ()).map_err(|source| {
+        let (pos, field, fault) = error::map_binrw(&source);
+        // binrw rewinds a failed struct read, so a truncation is reported where the data ends
+        let offset = match (&fault, pos) {
+            (Fault::Truncated, _) => bytes.len() as u64,
+            (_, Some(pos)) => pos,
+            (_, None) => cursor.position(),
+        };
+        match fault {
+            Fault::NestedSoundNodes(nested) => ReadRecordError::NestedSoundNodes {
                 record: name,
                 id,
                 offset,
                 sound: nested.sound,
                 child_count: nested.child_count,
-                source,
             },
-            None => ReadRecordError::Malformed {
+            fault => ReadRecordError::Malformed {
                 record: name,
                 id,
                 offset,
-                source,
+                field,
+                fault,
             },
         }
     })?;
     let offset = cursor.position();
-    let len = bytes.len() as u64;
-    if offset != len {
+    let rest = usize::try_from(offset)
+        .ok()
+        .and_then(|at| bytes.get(at..))
+        .unwrap_or_default();
+    if let Some(nonzero) = rest.iter().position(|&b| b != 0) {
         return Err(ReadRecordError::TrailingBytes {
             record: name,
             id,
             offset,
-            remaining: len.saturating_sub(offset),
+            remaining: rest.len() as u64,
+            nonzero_at: offset + nonzero as u64,
         });
     }
-    Ok(value)
+    Ok(Padded {
+        record,
+        padding: rest.len(),
+    })
 }
 
 /// Shared `to_bytes`: write from offset 0 into a fresh buffer.
@@ -138,11 +170,15 @@ where
     let mut cursor = Cursor::new(Vec::new());
     value
         .write_options(&mut cursor, Endian::Little, ())
-        .map_err(|source| WriteRecordError::Unencodable {
-            record: name,
-            id,
-            offset: error_pos(&source, cursor.position()),
-            source,
+        .map_err(|source| {
+            let (pos, field, fault) = error::map_binrw(&source);
+            WriteRecordError::Unencodable {
+                record: name,
+                id,
+                offset: pos.unwrap_or(cursor.position()),
+                field,
+                fault,
+            }
         })?;
     Ok(cursor.into_inner())
 }
@@ -153,7 +189,7 @@ macro_rules! impl_record {
         impl Record for $ty {
             const NAME: &'static str = stringify!($ty);
 
-            fn from_bytes(bytes: &[u8]) -> Result<Self, ReadRecordError> {
+            fn from_bytes_padded(bytes: &[u8]) -> Result<Padded<Self>, ReadRecordError> {
                 parse_record(Self::NAME, bytes)
             }
 

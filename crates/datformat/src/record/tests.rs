@@ -158,3 +158,46 @@ fn color_is_bgra_and_quaternion_is_wxyz() {
     assert_eq!(&b[24..28], &(-1.0f32).to_le_bytes());
     assert_eq!(read::<Frame>(&b, 0).0, f);
 }
+
+#[test]
+fn binrw_errors_map_to_plain_faults_with_the_field_path() {
+    use binrw::error::{Backtrace, BacktraceFrame};
+
+    use super::error::{Fault, map_binrw, plain};
+
+    // frames are innermost first, as binrw pushes them while the error travels outwards
+    let err = binrw::Error::Backtrace(Backtrace::new(
+        binrw::Error::AssertFail {
+            pos: 4,
+            message: "\u{1b}[1mvalue out of range\u{1b}[0m\nsee".to_owned(),
+        },
+        vec![
+            BacktraceFrame::Message("While parsing field 'b' in Inner".into()),
+            BacktraceFrame::Message("While parsing field 'a' in Outer".into()),
+        ],
+    ));
+    let (pos, field, fault) = map_binrw(&err);
+    assert_eq!(pos, Some(4));
+    assert_eq!(field.as_deref(), Some("a.b"));
+    assert_eq!(
+        fault,
+        Fault::Invalid {
+            message: "value out of range see".to_owned()
+        }
+    );
+    let eof = binrw::Error::Io(std::io::ErrorKind::UnexpectedEof.into());
+    assert_eq!(map_binrw(&eof), (None, None, Fault::Truncated));
+    let count = binrw::Error::Custom {
+        pos: 9,
+        err: Box::new(CountExceedsDataError {
+            count: 5,
+            needed: 20,
+            remaining: 3,
+        }),
+    };
+    assert!(matches!(
+        map_binrw(&count),
+        (Some(9), None, Fault::CountExceedsData(_))
+    ));
+    assert_eq!(plain("\u{1b}[31mred\u{1b}[0m\ttext\r\n"), "red text");
+}

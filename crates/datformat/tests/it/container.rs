@@ -855,6 +855,32 @@ fn block_chain_loops_are_detected() {
     ));
 }
 
+/// A next-block word ≤ 0 as i32 (bit 31 = free block) ends a chain, as in DatReaderWriter: a
+/// payload whose chain reaches one early is too short, never a read of the marked block.
+#[test]
+fn block_chain_ends_at_a_negative_next_word() {
+    let mut w = DatWriter::new(DatKind::Cell, 256).unwrap();
+    w.insert(1, &payload(1, 2000), opts()).unwrap(); // 8 blocks
+    w.insert(2, &payload(2, 10), opts()).unwrap();
+    let bytes = w.finish();
+    let e1 = reader(&bytes).entry(1).unwrap().unwrap();
+    let chain: Vec<u32> = (0..8).map(|k| e1.offset + 256 * k).collect();
+    for word in [0x8000_0000 | chain[5], 0xFFFF_FFFF, 0x8000_0000] {
+        let mut d = bytes.clone();
+        put32(&mut d, chain[4] as usize, word);
+        match reader(&d).read(1) {
+            Err(ReadEntryError::ChainTooShort { id: 1, block }) => assert_eq!(block, chain[4]),
+            other => panic!("next word {word:#x}: expected ChainTooShort, got {other:?}"),
+        }
+        let mut dw = DatWriter::from_bytes(d.clone()).unwrap();
+        assert!(dw.remove(1).is_err(), "the writer stops at {word:#x} too");
+    }
+    // the last block's next word is not followed: a free mark there changes nothing
+    let mut d = bytes;
+    put32(&mut d, chain[7] as usize, 0x8000_0000 | chain[0]);
+    assert_eq!(reader(&d).read(1).unwrap().unwrap(), payload(1, 2000));
+}
+
 #[test]
 fn tree_cycles_terminate() {
     let mut w = DatWriter::new(DatKind::Portal, 1024).unwrap();
@@ -911,13 +937,19 @@ fn root_and_blocks_outside_the_file() {
     // a root inside the file whose second block is not (a lookup needs entries from it)
     let mut d = bytes.clone();
     let root = header_of(&d).root_block as usize;
-    put32(&mut d, root, 0xFFFF_0000);
+    put32(&mut d, root, 0x7FFF_0000);
     assert!(matches!(
         reader(&d).entry(1),
         Err(LookupError::BlockOutOfBounds {
-            block: 0xFFFF_0000,
+            block: 0x7FFF_0000,
             ..
         })
+    ));
+    // with bit 31 set the word ends the chain (a free mark), so the node is too short
+    put32(&mut d, root, 0xFFFF_0000);
+    assert!(matches!(
+        reader(&d).entry(1),
+        Err(LookupError::ChainTooShort { .. })
     ));
     // an entry whose first block is past the end
     let mut d = bytes;

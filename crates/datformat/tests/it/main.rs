@@ -1,5 +1,6 @@
-//! Integration tests of resound-datformat: container, records and the fixture world.
+//! Integration tests of resound-datformat: container, records, entry types, renderings and the round-trip check.
 
 mod container;
-mod fixture;
+mod describe;
 mod record;
+mod retail;

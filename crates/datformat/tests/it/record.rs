@@ -10,12 +10,12 @@ use std::fmt::Debug;
 use proptest::prelude::*;
 use resound_datformat::record::{
     AmbientSoundDesc, AmbientStbDesc, Bool32, BuildingInfo, BuildingPortal, ColorArgb,
-    CountExceedsDataError, DayGroup, Frame, GameTime, LandBlock, LandBlockInfo, LandDefs, LandSurf,
-    PString, PartsMask, Quaternion, ReadRecordError, Record, Region, RegionMisc, RestrictionTable,
-    RoadAlphaMap, SceneDesc, SceneType, Season, SkyDesc, SkyObject, SkyObjectReplace, SkyTimeOfDay,
-    Sound, SoundData, SoundDesc, SoundEntry, SoundHashEntry, SoundTable, Stab, TerrainAlphaMap,
-    TerrainDesc, TerrainTex, TerrainTextureType, TerrainType, TerrainWord, TexMerge, TimeOfDay,
-    TmTerrainDesc, Vector3, Wave, WriteRecordError,
+    CountExceedsDataError, DayGroup, Fault, Frame, GameTime, LandBlock, LandBlockInfo, LandDefs,
+    LandSurf, PString, PartsMask, Quaternion, ReadRecordError, Record, Region, RegionMisc,
+    RestrictionTable, RoadAlphaMap, SceneDesc, SceneType, Season, SkyDesc, SkyObject,
+    SkyObjectReplace, SkyTimeOfDay, Sound, SoundData, SoundDesc, SoundEntry, SoundHashEntry,
+    SoundTable, Stab, TerrainAlphaMap, TerrainDesc, TerrainTex, TerrainTextureType, TerrainType,
+    TerrainWord, TexMerge, TimeOfDay, TmTerrainDesc, Vector3, Wave, WriteRecordError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -232,11 +232,11 @@ fn region(mask: u32) -> Region {
     }
 }
 
-fn full_region() -> Region {
+pub(crate) fn full_region() -> Region {
     region(0x213)
 }
 
-fn sound_table() -> SoundTable {
+pub(crate) fn sound_table() -> SoundTable {
     SoundTable {
         id: 0x2000_0001,
         hash_key: 0,
@@ -305,7 +305,7 @@ fn pcm_header(tag: u16, channels: u16, rate: u32, bits: u16, extra: &[u8]) -> Ve
     h
 }
 
-fn wave_pcm16() -> Wave {
+pub(crate) fn wave_pcm16() -> Wave {
     let samples: [i16; 6] = [0, 1000, -1000, i16::MAX, i16::MIN, 12345];
     Wave {
         id: 0x0A00_0002,
@@ -314,7 +314,7 @@ fn wave_pcm16() -> Wave {
     }
 }
 
-fn land_block() -> LandBlock {
+pub(crate) fn land_block() -> LandBlock {
     let mut lb = LandBlock {
         id: 0x9AB1_FFFF,
         has_objects: 0,
@@ -328,7 +328,7 @@ fn land_block() -> LandBlock {
     lb
 }
 
-fn land_block_info() -> LandBlockInfo {
+pub(crate) fn land_block_info() -> LandBlockInfo {
     LandBlockInfo {
         id: 0x1455_FFFE,
         num_cells: 5,
@@ -398,7 +398,7 @@ fn round_trip<T: Record + PartialEq + Debug>(value: &T) -> Vec<u8> {
 
 /// Parsing `bytes` must not panic; if it succeeds, writing must reproduce `bytes`.
 fn parse_is_exact_or_err<T: Record + Debug>(bytes: &[u8]) -> bool {
-    match T::from_bytes(bytes) {
+    match T::from_bytes_padded(bytes) {
         Ok(v) => {
             assert_eq!(
                 v.to_bytes().unwrap(),
@@ -418,19 +418,28 @@ fn truncations_all_fail<T: Record + Debug>(bytes: &[u8]) {
     }
 }
 
+/// Trailing zero bytes are padding (kept, byte-exact round trip); a non-zero one is an error.
 fn trailing_byte_fails<T: Record + Debug>(bytes: &[u8]) {
-    let mut longer = bytes.to_vec();
-    longer.push(0);
+    let mut padded = bytes.to_vec();
+    padded.extend_from_slice(&[0; 5]);
+    let p = T::from_bytes_padded(&padded).unwrap();
+    assert_eq!(p.padding, 5);
+    assert_eq!(p.to_bytes().unwrap(), padded);
+    assert_eq!(T::from_bytes(&padded).unwrap().to_bytes().unwrap(), bytes);
+    let mut longer = padded.clone();
+    longer.push(1);
     match T::from_bytes(&longer) {
         Err(ReadRecordError::TrailingBytes {
             record,
             offset,
             remaining,
+            nonzero_at,
             ..
         }) => {
             assert_eq!(record, T::NAME);
             assert_eq!(offset, bytes.len() as u64);
-            assert_eq!(remaining, 1);
+            assert_eq!(remaining, 6);
+            assert_eq!(nonzero_at, bytes.len() as u64 + 5);
         }
         other => panic!("expected TrailingBytes, got {other:?}"),
     }
@@ -475,9 +484,10 @@ fn max_dwords<T: Record + Debug>(bytes: &[u8]) {
 
 fn count_error(err: &ReadRecordError) -> Option<CountExceedsDataError> {
     match err {
-        ReadRecordError::Malformed { source, .. } => {
-            source.custom_err::<CountExceedsDataError>().cloned()
-        }
+        ReadRecordError::Malformed {
+            fault: Fault::CountExceedsData(c),
+            ..
+        } => Some(c.clone()),
         _ => None,
     }
 }
@@ -671,7 +681,79 @@ fn region_count_of_0xffffffff_fails_fast() {
     assert!(err.offset() >= 1108, "offset {}", err.offset());
     let text = err.to_string();
     assert!(text.contains("Region 0x13000000"), "{text}");
-    assert!(std::error::Error::source(&err).is_some());
+    // the cause is in the message, not behind it as well
+    assert!(std::error::Error::source(&err).is_none());
+    assert!(text.contains("count 4294967295 needs"), "{text}");
+    assert!(text.contains("in field game_time.times_of_day"), "{text}");
+}
+
+/// A retail Region entry carries up to 16 zero bytes after RegionMisc (issue 17).
+#[test]
+fn region_with_16_trailing_zero_bytes_parses_and_round_trips() {
+    let r = full_region();
+    let mut b = r.to_bytes().unwrap();
+    let len = b.len();
+    b.extend_from_slice(&[0; 16]);
+    assert_eq!(Region::from_bytes(&b).unwrap(), r);
+    let padded = Region::from_bytes_padded(&b).unwrap();
+    assert_eq!(padded.record, r);
+    assert_eq!(padded.padding, 16);
+    assert_eq!(padded.to_bytes().unwrap(), b);
+    // one non-zero byte among them is a typed error naming where it is
+    b[len + 9] = 0x01;
+    let err = Region::from_bytes(&b).unwrap_err();
+    assert_eq!(
+        err,
+        ReadRecordError::TrailingBytes {
+            record: "Region",
+            id: Some(0x1300_0000),
+            offset: len as u64,
+            remaining: 16,
+            nonzero_at: len as u64 + 9,
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "Region 0x13000000: 16 trailing bytes after byte {len}, not all zero (first non-zero \
+             at byte {})",
+            len + 9
+        )
+    );
+}
+
+/// Errors are one plain line: binrw's backtrace art, colours and source paths never show.
+#[test]
+fn record_errors_are_plain_text() {
+    let r = full_region();
+    let b = r.to_bytes().unwrap();
+    let mut texts = Vec::new();
+    for cut in (0..b.len()).step_by(7) {
+        texts.push(Region::from_bytes(&b[..cut]).unwrap_err().to_string());
+    }
+    let mut bad = r.clone();
+    bad.sky_info = None;
+    texts.push(bad.to_bytes().unwrap_err().to_string());
+    for text in &texts {
+        assert!(!text.contains('\u{1b}'), "{text:?}");
+        assert!(!text.contains(".rs:"), "{text:?}");
+        assert!(!text.contains("Backtrace"), "{text:?}");
+        assert!(!text.contains('\n'), "{text:?}");
+    }
+    let truncated = Region::from_bytes(&b[..20]).unwrap_err().to_string();
+    assert_eq!(
+        truncated,
+        "Region 0x13000000: at byte 20 in field land_defs.num_block_length: expected more bytes, \
+         the data ends (truncated)"
+    );
+    assert!(
+        texts
+            .last()
+            .unwrap()
+            .contains("sky_info disagrees with parts_mask"),
+        "{}",
+        texts.last().unwrap()
+    );
 }
 
 #[test]

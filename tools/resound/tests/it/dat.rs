@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use resound_engine::datformat::container::{DatWriter, EntryOptions};
-use resound_engine::datformat::fixture;
+use resound_fixture as fixture;
 
 fn resound(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_resound"))
@@ -52,8 +52,10 @@ fn fixture_write_gives_the_library_bytes_and_check_reports_no_failures() {
     assert!(std::fs::read(dir.path().join("client_cell_1.dat")).unwrap() == world.cell);
 
     let report = json(&["dat", "check", s(dir.path()), "--json"]);
-    assert_eq!(report["failed"], 0, "{report:#}");
-    assert_eq!(report["ok"], 56, "{report:#}");
+    assert_eq!(report["entries"]["failed"], 0, "{report:#}");
+    assert_eq!(report["entries"]["ok"], 56, "{report:#}");
+    assert_eq!(report["files"]["total"], 2, "{report:#}");
+    assert_eq!(report["files"]["failed"], 0, "{report:#}");
     assert_eq!(report["dats"].as_array().unwrap().len(), 2);
     let text = ok(&["dat", "check", s(dir.path())]);
     assert!(
@@ -77,7 +79,7 @@ fn check_fails_on_a_broken_record() {
     let out = resound(&["dat", "check", s(dir.path()), "--json"]);
     assert!(!out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["failed"], 1, "{report:#}");
+    assert_eq!(report["entries"]["failed"], 1, "{report:#}");
     assert_eq!(report["dats"][0]["failures"][0]["record_type"], "Region");
 }
 
@@ -108,7 +110,7 @@ fn ls_json_lists_every_entry_with_its_type() {
     assert_eq!(cell["entries"].as_array().unwrap().len(), 30);
     let text = ok(&["dat", "ls", s(&dir.path().join("client_cell_1.dat"))]);
     assert!(
-        text.contains("0xa9b4ffff") && text.contains("LandBlockInfo"),
+        text.contains("0xA9B4FFFF") && text.contains("LandBlockInfo"),
         "{text}"
     );
 }

@@ -2,3 +2,5 @@
 
 mod bad_input;
 mod dat;
+mod dat_corrupt;
+mod dat_errors;

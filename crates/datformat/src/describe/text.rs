@@ -1,11 +1,9 @@
-//! Human-readable and JSON renderings of the records `resound dat dump` decodes.
+//! Text renderings of the parsed records: a few lines per record, lists one item a line.
 
 use std::fmt::Write as _;
 
-use resound_engine::datformat::container::Iteration;
-use resound_engine::datformat::record::{
-    LandBlock, LandBlockInfo, Region, SceneType, Sound, SoundTable, Wave,
-};
+use crate::container::Iteration;
+use crate::record::{LandBlock, LandBlockInfo, Region, SceneType, Sound, SoundTable, Wave};
 
 /// `Ambient1 (0x46)` or `0x1234 (unknown)`.
 fn sound_name(s: Sound) -> String {
@@ -24,11 +22,11 @@ fn index(i: u32) -> String {
 }
 
 /// Region as text.
-pub fn region_text(r: &Region) -> String {
+pub(crate) fn region_text(r: &Region) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Region {:#010x} \"{}\" (region_number {}, version {})",
+        "Region 0x{:08X} \"{}\" (region_number {}, version {})",
         r.id, r.region_name, r.region_number, r.version
     );
     let m = r.parts_mask;
@@ -42,7 +40,7 @@ pub fn region_text(r: &Region) -> String {
     .filter(|(on, _)| *on)
     .map(|(_, n)| *n)
     .collect();
-    let _ = writeln!(s, "parts_mask {:#010x}: {}", m.bits(), parts.join(" "));
+    let _ = writeln!(s, "parts_mask 0x{:08X}: {}", m.bits(), parts.join(" "));
     let d = &r.land_defs;
     let _ = writeln!(
         s,
@@ -125,7 +123,7 @@ pub fn region_text(r: &Region) -> String {
         for (i, d) in sound.stb_desc.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "  [{i}] stb_id {:#010x}: {} ambient_sounds",
+                "  [{i}] stb_id 0x{:08X}: {} ambient_sounds",
                 d.stb_id,
                 d.ambient_sounds.len()
             );
@@ -155,7 +153,7 @@ pub fn region_text(r: &Region) -> String {
     if let Some(scene) = &r.scene_info {
         let _ = writeln!(s, "scene_info: {} scene_types", scene.scene_types.len());
         for (i, t) in scene.scene_types.iter().enumerate() {
-            let scenes: Vec<String> = t.scenes.iter().map(|id| format!("{id:#010x}")).collect();
+            let scenes: Vec<String> = t.scenes.iter().map(|id| format!("0x{id:08X}")).collect();
             let _ = writeln!(
                 s,
                 "  [{i}] stb_index {}, scenes [{}]",
@@ -170,7 +168,7 @@ pub fn region_text(r: &Region) -> String {
         let scene_types: Vec<String> = tt.scene_types.iter().map(|&x| index(x)).collect();
         let _ = writeln!(
             s,
-            "  [{i:#04x}] {:<22} color {:#010x}  scene_types [{}]",
+            "  [{i:#04x}] {:<22} color 0x{:08X}  scene_types [{}]",
             tt.terrain_name.to_string(),
             tt.terrain_color.to_u32(),
             scene_types.join(", ")
@@ -191,8 +189,8 @@ pub fn region_text(r: &Region) -> String {
     if let Some(m) = &r.region_misc {
         let _ = writeln!(
             s,
-            "region_misc: version {}, game_map_id {:#010x}, autotest_map_id {:#010x}, \
-             autotest_map_size {}, clear_cell_id {:#010x}, clear_monster_id {:#010x}",
+            "region_misc: version {}, game_map_id 0x{:08X}, autotest_map_id 0x{:08X}, \
+             autotest_map_size {}, clear_cell_id 0x{:08X}, clear_monster_id 0x{:08X}",
             m.version,
             m.game_map_id,
             m.autotest_map_id,
@@ -205,11 +203,11 @@ pub fn region_text(r: &Region) -> String {
 }
 
 /// SoundTable as text.
-pub fn sound_table_text(t: &SoundTable) -> String {
+pub(crate) fn sound_table_text(t: &SoundTable) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "SoundTable {:#010x}: hash_key {}, {} hashes, {} sounds",
+        "SoundTable 0x{:08X}: hash_key {}, {} hashes, {} sounds",
         t.id,
         t.hash_key,
         t.hashes.len(),
@@ -218,7 +216,7 @@ pub fn sound_table_text(t: &SoundTable) -> String {
     for h in &t.hashes {
         let _ = writeln!(
             s,
-            "  hash {:#010x}: priority {} probability {} volume {}",
+            "  hash 0x{:08X}: priority {} probability {} volume {}",
             h.key, h.priority, h.probability, h.volume
         );
     }
@@ -232,7 +230,7 @@ pub fn sound_table_text(t: &SoundTable) -> String {
         for e in &data.entries {
             let _ = writeln!(
                 s,
-                "      {:#010x} priority {} probability {} volume {}",
+                "      0x{:08X} priority {} probability {} volume {}",
                 e.id, e.priority, e.probability, e.volume
             );
         }
@@ -240,27 +238,16 @@ pub fn sound_table_text(t: &SoundTable) -> String {
     s
 }
 
-/// The JSON form of a Wave: DRW's `Header` bytes plus the facts decoded from them (the sample
-/// data, DRW's `Data`, is summarised by `data_size` rather than listed).
-pub fn wave_json(w: &Wave) -> serde_json::Value {
-    let bytes_per_sec = w.avg_bytes_per_sec().unwrap_or(0);
-    serde_json::json!({
-        "id": w.id,
-        "format_tag": w.format_tag(),
-        "channels": w.channels(),
-        "sample_rate": w.sample_rate(),
-        "avg_bytes_per_sec": w.avg_bytes_per_sec(),
-        "block_align": w.block_align(),
-        "bits_per_sample": w.bits_per_sample(),
-        "header": w.header,
-        "header_size": w.header.len(),
-        "data_size": w.data.len(),
-        "duration_s": if bytes_per_sec > 0 { w.data.len() as f64 / f64::from(bytes_per_sec) } else { 0.0 },
-    })
+/// The Wave's length in seconds (0 when the header has no byte rate).
+pub(crate) fn duration_s(w: &Wave) -> f64 {
+    match w.avg_bytes_per_sec() {
+        Some(rate) if rate > 0 => w.data.len() as f64 / f64::from(rate),
+        _ => 0.0,
+    }
 }
 
 /// Wave header as text.
-pub fn wave_text(w: &Wave) -> String {
+pub(crate) fn wave_text(w: &Wave) -> String {
     let opt = |v: Option<u32>| v.map_or_else(|| "?".to_owned(), |v| v.to_string());
     let tag = w.format_tag().map_or_else(
         || "?".to_owned(),
@@ -270,14 +257,9 @@ pub fn wave_text(w: &Wave) -> String {
             t => format!("{t:#06x}"),
         },
     );
-    let bytes_per_sec = w.avg_bytes_per_sec().unwrap_or(0);
-    let duration = if bytes_per_sec > 0 {
-        w.data.len() as f64 / f64::from(bytes_per_sec)
-    } else {
-        0.0
-    };
+    let duration = duration_s(w);
     format!(
-        "Wave {:#010x}: format_tag {tag}, channels {}, sample_rate {}, avg_bytes_per_sec {}, \
+        "Wave 0x{:08X}: format_tag {tag}, channels {}, sample_rate {}, avg_bytes_per_sec {}, \
          block_align {}, bits_per_sample {}\n  header_size {}, data_size {} ({duration:.3} s)\n",
         w.id,
         opt(w.channels().map(u32::from)),
@@ -291,11 +273,11 @@ pub fn wave_text(w: &Wave) -> String {
 }
 
 /// LandBlock as text: terrain words and heights as 9×9 grids, north at the top.
-pub fn land_block_text(b: &LandBlock) -> String {
+pub(crate) fn land_block_text(b: &LandBlock) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "LandBlock {:#010x} (x {:#04x}, y {:#04x}), has_objects {}",
+        "LandBlock 0x{:08X} (x {:#04x}, y {:#04x}), has_objects {}",
         b.id,
         b.id >> 24,
         (b.id >> 16) & 0xFF,
@@ -330,11 +312,11 @@ pub fn land_block_text(b: &LandBlock) -> String {
 }
 
 /// LandBlockInfo as text.
-pub fn land_block_info_text(i: &LandBlockInfo) -> String {
+pub(crate) fn land_block_info_text(i: &LandBlockInfo) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "LandBlockInfo {:#010x}: num_cells {}, {} objects, {} buildings, pack_mask {}",
+        "LandBlockInfo 0x{:08X}: num_cells {}, {} objects, {} buildings, pack_mask {}",
         i.id,
         i.num_cells,
         i.objects.len(),
@@ -345,7 +327,7 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
         let p = o.frame.origin;
         let _ = writeln!(
             s,
-            "  object {:#010x} at ({:.1}, {:.1}, {:.1})",
+            "  object 0x{:08X} at ({:.1}, {:.1}, {:.1})",
             o.id, p.x, p.y, p.z
         );
     }
@@ -353,7 +335,7 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
         let p = b.frame.origin;
         let _ = writeln!(
             s,
-            "  building {:#010x} at ({:.1}, {:.1}, {:.1}), num_leaves {}, {} portals",
+            "  building 0x{:08X} at ({:.1}, {:.1}, {:.1}), num_leaves {}, {} portals",
             b.model_id,
             p.x,
             p.y,
@@ -372,25 +354,14 @@ pub fn land_block_info_text(i: &LandBlockInfo) -> String {
     if let Some(t) = &i.restriction_table {
         let _ = writeln!(s, "  restriction_table (bucket_size {}):", t.bucket_size);
         for (k, v) in &t.entries {
-            let _ = writeln!(s, "      {k:#010x} -> {v:#010x}");
+            let _ = writeln!(s, "      0x{k:08X} -> 0x{v:08X}");
         }
     }
     s
 }
 
-/// Iteration as JSON.
-pub fn iteration_json(it: &Iteration) -> serde_json::Value {
-    serde_json::json!({
-        "current": it.current,
-        "ranges": it.ranges.iter().map(|r| serde_json::json!({
-            "consecutive": r.consecutive,
-            "starting": r.starting,
-        })).collect::<Vec<_>>(),
-    })
-}
-
 /// Iteration as text.
-pub fn iteration_text(it: &Iteration) -> String {
+pub(crate) fn iteration_text(it: &Iteration) -> String {
     let ranges: Vec<String> = it
         .ranges
         .iter()
