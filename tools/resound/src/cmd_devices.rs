@@ -28,7 +28,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .iter()
             .find(|d| d.is_default)
             .or(devices.first())
-            .and_then(|d| d.defaults.as_ref().err().map(|e| format!(" ({}: {e})", d.id)))
+            .and_then(|d| {
+                d.defaults
+                    .as_ref()
+                    .err()
+                    .map(|e| format!(" ({}: {}: {e})", d.host, d.id))
+            })
             .unwrap_or_default();
         println!("no audio output device can be opened{why}");
         return Ok(());
@@ -55,6 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn json(d: &DeviceInfo) -> serde_json::Value {
     match &d.defaults {
         Ok(c) => serde_json::json!({
+            "host": d.host,
             "id": d.id,
             "name": d.name,
             "default": d.is_default,
@@ -64,6 +70,7 @@ fn json(d: &DeviceInfo) -> serde_json::Value {
             "buffer_frames": c.buffer_frames.map(|(lo, hi)| [lo, hi]),
         }),
         Err(e) => serde_json::json!({
+            "host": d.host,
             "id": d.id,
             "name": d.name,
             "default": d.is_default,

@@ -89,6 +89,8 @@ pub struct ResolvedDevice {
 /// One output device as [`list_devices`](super::list_devices) sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceInfo {
+    /// The backend's name (`ALSA`, …).
+    pub host: String,
     /// The device's name (for humans).
     pub name: String,
     /// The backend's id (pass it as [`DeviceConfig::name`]).

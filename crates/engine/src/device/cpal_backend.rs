@@ -329,6 +329,7 @@ impl Backend for CpalBackend {
                     other => other.to_string(),
                 });
             out.push(DeviceInfo {
+                host: self.host_name(),
                 name: d
                     .description()
                     .map(|x| x.name().to_string())
