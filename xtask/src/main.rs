@@ -5,6 +5,7 @@
 //!   workspace tests with default features (the GPL crate left out) and with all features,
 //!   `cargo check` of the detached fuzz workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
 //! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
+//! - `cargo xtask prereq` — only the prerequisite step (ALSA headers once cpal is in the lock).
 
 mod demo;
 mod prereq;
@@ -22,10 +23,12 @@ fn main() -> anyhow::Result<()> {
     match sub.as_str() {
         "test" => test::run(&rest),
         "demo" => demo::run(&rest),
+        "prereq" => prereq::ensure(),
         "" | "help" | "--help" | "-h" => {
-            println!("usage: cargo xtask <test|demo> [args]");
+            println!("usage: cargo xtask <test|demo|prereq> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");
             println!("  demo   build release and run the demonstration");
+            println!("  prereq install missing system libraries (test and demo do this first)");
             Ok(())
         }
         other => bail!("unknown xtask subcommand `{other}` (try `cargo xtask help`)"),

@@ -33,7 +33,9 @@ fn mixer(rate: u32) -> (resound_engine::mixer::MixerHandle, MixerRenderer) {
     .unwrap();
     for (k, pan) in [-0.8f32, 0.0, 0.5, 0.9].into_iter().enumerate() {
         let n = 10_000 + 1_000 * k;
-        let samples: Arc<[f32]> = (0..n).map(|i| (i as f32 * 0.01 * (k + 1) as f32).sin()).collect();
+        let samples: Arc<[f32]> = (0..n)
+            .map(|i| (i as f32 * 0.01 * (k + 1) as f32).sin())
+            .collect();
         let s = h
             .load_sound(SoundData {
                 samples,
@@ -45,7 +47,14 @@ fn mixer(rate: u32) -> (resound_engine::mixer::MixerHandle, MixerRenderer) {
             pan: Pan::EqualPower(pan),
             ..VoiceParams::default()
         };
-        h.play(s, PlaySettings { looping: true, params }).unwrap();
+        h.play(
+            s,
+            PlaySettings {
+                looping: true,
+                params,
+            },
+        )
+        .unwrap();
     }
     h.flush();
     (h, r)
@@ -83,10 +92,17 @@ fn the_callback_never_allocates_in_any_format_layout_or_chunking() {
         for _ in 0..50 {
             ran &= assert_no_alloc(|| ctl.pump());
         }
-        assert_eq!(violation_count(), 0, "{channels} ch {format}: the callback allocated");
+        assert_eq!(
+            violation_count(),
+            0,
+            "{channels} ch {format}: the callback allocated"
+        );
         assert!(ran);
         let buf = ctl.last_buffer();
-        assert!(buf.iter().any(|x| x.abs() > 0.01), "{channels} ch {format}: silent");
+        assert!(
+            buf.iter().any(|x| x.abs() > 0.01),
+            "{channels} ch {format}: silent"
+        );
         assert_eq!(out.status().callbacks, 50);
         // The renderer comes back (dropped here, on the game thread, not in the callback).
         assert!(out.close().is_some());

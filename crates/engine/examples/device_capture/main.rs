@@ -45,7 +45,10 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    println!("{} {} {}", device.sample_rate, device.channels, device.format);
+    println!(
+        "{} {} {}",
+        device.sample_rate, device.channels, device.format
+    );
     let (_handle, renderer) = match scene::mixer(device.sample_rate) {
         Ok(m) => m,
         Err(e) => {

@@ -155,11 +155,7 @@ impl<S: AudioSource> DeviceOutput<S> {
             && let Some(r) = self.stream.take()
         {
             self.lost += 1;
-            self.last_error = Some(format!(
-                "{} stream lost: {}",
-                self.device.id,
-                kind.phrase()
-            ));
+            self.last_error = Some(format!("{} stream lost: {}", self.device.id, kind.phrase()));
             let Running { stream, home, .. } = r;
             drop(stream);
             self.returning = Some(home);
@@ -191,7 +187,10 @@ impl<S: AudioSource> DeviceOutput<S> {
         };
         let rate = u128::from(self.device.sample_rate);
         // At most one second per poll: a stalled game loop does not cost a burst of rendering.
-        let ns = now.saturating_duration_since(since).as_nanos().min(1_000_000_000);
+        let ns = now
+            .saturating_duration_since(since)
+            .as_nanos()
+            .min(1_000_000_000);
         self.owed += ns * rate;
         let mut frames = (self.owed / 1_000_000_000) as usize;
         self.owed %= 1_000_000_000;
@@ -288,7 +287,11 @@ impl<S: AudioSource> DeviceOutput<S> {
             late: c.late.load(Ordering::Relaxed),
             device_xruns: c.device_xruns.load(Ordering::Relaxed),
             max_callback_us: c.max_callback_ns.load(Ordering::Relaxed) / 1000,
-            load: if played_ns > 0.0 { busy / played_ns } else { 0.0 },
+            load: if played_ns > 0.0 {
+                busy / played_ns
+            } else {
+                0.0
+            },
             lost: self.lost,
             reopen_attempts: self.reopen_attempts,
             reopens: self.reopens,

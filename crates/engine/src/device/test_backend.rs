@@ -236,4 +236,3 @@ impl Drop for TestStream {
         drop(taken);
     }
 }
-

@@ -3,6 +3,8 @@
 //! through `DeviceOutput` for a fixed number of frames, and the captured raw samples must equal
 //! an offline render of the same mix (f32 bit for bit, i16/u16 to 1 LSB).
 
+// Test helpers outside #[test] fns unwrap too (clippy.toml only covers #[test] bodies).
+#![allow(clippy::unwrap_used)]
 #![cfg(target_os = "linux")]
 
 #[path = "../../examples/device_capture/scene.rs"]
@@ -97,7 +99,10 @@ fn check(args: &[&str], frames: usize) {
                 .iter()
                 .zip(&want)
                 .position(|(g, w)| g.to_bits() != w.to_bits());
-            assert_eq!(first_bad, None, "f32 capture differs from the offline render");
+            assert_eq!(
+                first_bad, None,
+                "f32 capture differs from the offline render"
+            );
         }
         SampleFormat::I16 | SampleFormat::U16 => {
             let mut worst = 0i32;
@@ -123,7 +128,9 @@ fn the_default_device_plays_the_mix_sample_for_sample_f32() {
 #[test]
 fn i16_and_a_requested_rate_and_buffer_through_alsa() {
     check(
-        &["15000", "--format", "i16", "--rate", "44100", "--buffer", "256"],
+        &[
+            "15000", "--format", "i16", "--rate", "44100", "--buffer", "256",
+        ],
         15_000,
     );
 }

@@ -2,6 +2,9 @@
 //! keeps rendering its source into nothing, reopens at most once a second, and the source
 //! carries on where it was. Also the callback's format and channel conversions and chunking.
 
+// Test helpers outside #[test] fns unwrap too (clippy.toml only covers #[test] bodies).
+#![allow(clippy::unwrap_used)]
+
 use std::time::{Duration, Instant};
 
 use resound_engine::device::{
@@ -54,9 +57,15 @@ fn a_stream_lost_mid_stream_is_reported_kept_and_reopened() {
     let s = out.status();
     assert!(!s.running);
     assert_eq!((s.lost, s.reopen_attempts, s.reopens), (1, 1, 0));
-    assert!(!ctl.has_stream(), "the dead stream (and its callback) was dropped");
+    assert!(
+        !ctl.has_stream(),
+        "the dead stream (and its callback) was dropped"
+    );
     let err = s.last_error.clone().unwrap();
-    assert!(err.starts_with("reopen: no audio output device could be opened"), "{err}");
+    assert!(
+        err.starts_with("reopen: no audio output device could be opened"),
+        "{err}"
+    );
     assert!(!err.contains('\n'));
     assert!(s.to_string().contains("lost 1 time(s)"), "{s}");
 
@@ -83,7 +92,10 @@ fn a_stream_lost_mid_stream_is_reported_kept_and_reopened() {
     // The source carried on: no frame lost, none repeated.
     assert!(ctl.pump());
     let next = 1024.0 + 96_000.0;
-    assert_eq!(ctl.last_buffer()[..4], [next, -next, next + 1.0, -(next + 1.0)]);
+    assert_eq!(
+        ctl.last_buffer()[..4],
+        [next, -next, next + 1.0, -(next + 1.0)]
+    );
     assert_eq!(out.status().frames, 1024 + 256);
 
     // Polling a healthy stream does nothing; closing hands the source back.
@@ -130,7 +142,10 @@ fn more_than_two_channels_get_the_pair_then_silence() {
     // Frame 0 is (0, -0): silence everywhere; frame 1 is (1, -1): full scale both ways.
     assert!(raw[..6].iter().all(|x| *x == 32_768));
     assert_eq!(raw[6..12], [65_535, 1, 32_768, 32_768, 32_768, 32_768]);
-    assert!(raw.chunks_exact(6).all(|f| f[2..].iter().all(|x| *x == 32_768)));
+    assert!(
+        raw.chunks_exact(6)
+            .all(|f| f[2..].iter().all(|x| *x == 32_768))
+    );
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! noise on stderr. ALSA is pointed at a test configuration through `HOME/.asoundrc` or
 //! `ALSA_CONFIG_PATH`, so the tests do not depend on the machine's sound cards.
 
+// Test helpers outside #[test] fns unwrap too (clippy.toml only covers #[test] bodies).
+#![allow(clippy::unwrap_used)]
 #![cfg(target_os = "linux")]
 
 use std::process::{Command, Output};
@@ -43,7 +45,9 @@ fn no_openable_device_is_one_line_and_a_quiet_stderr() {
     assert_eq!(stderr, "", "ALSA noise reached stderr");
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     assert!(
-        stdout.starts_with("no audio output device can be opened (ALSA: default: device not available"),
+        stdout.starts_with(
+            "no audio output device can be opened (ALSA: default: device not available"
+        ),
         "{stdout}"
     );
 }
@@ -56,13 +60,20 @@ fn no_openable_device_in_json() {
     assert_eq!(doc["usable"], 0);
     let list = doc["devices"].as_array().unwrap();
     assert!(list.iter().all(|d| d["error"].is_string()), "{doc}");
-    assert!(list.iter().any(|d| d["id"] == "default" && d["default"] == true));
+    assert!(
+        list.iter()
+            .any(|d| d["id"] == "default" && d["default"] == true)
+    );
 }
 
 #[test]
 fn a_missing_default_card_is_listed_with_its_reason_without_alsa_noise() {
     // The stock configuration naming a card that is not there: ALSA would print five lines.
-    let out = devices(Some("pcm.!default \"sysdefault:CARD=nosuch\"\n"), None, false);
+    let out = devices(
+        Some("pcm.!default \"sysdefault:CARD=nosuch\"\n"),
+        None,
+        false,
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     let default = stdout.lines().find(|l| l.starts_with("default")).unwrap();
@@ -72,7 +83,8 @@ fn a_missing_default_card_is_listed_with_its_reason_without_alsa_noise() {
 
 #[test]
 fn an_openable_default_shows_its_default_config() {
-    let rc = "pcm.!default { type file  slave.pcm \"null\"  file \"{dir}/c.raw\"  format \"raw\" }\n";
+    let rc =
+        "pcm.!default { type file  slave.pcm \"null\"  file \"{dir}/c.raw\"  format \"raw\" }\n";
     let out = devices(Some(rc), None, true);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -85,7 +97,10 @@ fn an_openable_default_shows_its_default_config() {
         .clone();
     assert_eq!(default["host"], "ALSA");
     assert_eq!(default["channels"], 2);
-    assert!(default["sample_rate"].as_u64().unwrap() >= 8_000, "{default}");
+    assert!(
+        default["sample_rate"].as_u64().unwrap() >= 8_000,
+        "{default}"
+    );
     assert!(["f32", "i16", "u16", "i32"].contains(&default["format"].as_str().unwrap()));
     assert!(doc["usable"].as_u64().unwrap() >= 1);
 }
