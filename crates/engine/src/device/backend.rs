@@ -42,6 +42,7 @@ pub trait BackendStream: Send {
 /// Why a stream stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
+#[non_exhaustive]
 pub enum LossKind {
     /// The device went away (unplugged, or the sound server stopped).
     DeviceNotAvailable = 1,

@@ -2,6 +2,7 @@
 
 /// A device output error. Its text is one plain line naming the device and the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DeviceError {
     /// The device exists (or is the default) but could not be opened.
     #[error("no audio output device could be opened ({host}: {device}: {reason})")]

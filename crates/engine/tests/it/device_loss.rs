@@ -166,3 +166,41 @@ fn a_device_buffer_longer_than_the_scratch_is_rendered_in_chunks() {
         }
     }
 }
+
+/// Sleeps in `render` (test only): the callback then runs longer than its buffer lasts.
+struct Slow(Duration);
+
+impl AudioSource for Slow {
+    fn render(&mut self, out: &mut [f32]) {
+        std::thread::sleep(self.0);
+        out.fill(0.0);
+    }
+}
+
+#[test]
+fn the_callback_counts_its_overruns_and_late_starts() {
+    // 256 frames at 48 kHz last 5.3 ms; the source takes at least 8 ms.
+    let (mut backend, ctl) = TestBackend::new(48_000, 2, SampleFormat::F32, 256);
+    let device = backend.resolve(&DeviceConfig::default()).unwrap();
+    let out =
+        DeviceOutput::open_with(Box::new(backend), device, Slow(Duration::from_millis(8))).unwrap();
+    assert!(ctl.pump());
+    assert!(ctl.pump());
+    let s = out.status();
+    assert_eq!((s.callbacks, s.xruns), (2, 2));
+    // The second started about 8 ms (1.5 buffers) after the first: not surely late. A third
+    // started 28 ms after the second is.
+    std::thread::sleep(Duration::from_millis(20));
+    assert!(ctl.pump());
+    let s = out.status();
+    assert!(s.late >= 1, "{s}");
+    assert!(s.max_callback_us >= 8_000, "{s}");
+    assert!(s.load > 1.0, "{s}");
+}
+
+#[test]
+fn the_output_can_move_to_another_thread() {
+    fn send<T: Send>() {}
+    send::<DeviceOutput<resound_engine::mixer::MixerRenderer>>();
+    send::<TestControl>();
+}
