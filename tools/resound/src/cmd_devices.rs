@@ -1,7 +1,8 @@
 //! `resound devices [--json]`: the output devices and their default configurations.
 //!
-//! A device that cannot be opened is listed with the reason; when none can, one line says so
-//! (ALSA's own complaints are kept off the terminal by the engine's device module).
+//! A device that cannot be opened is listed with the reason; when none can (a device that plays
+//! nowhere, ALSA's `null`, does not count), one line says so. ALSA's own complaints are kept off
+//! the terminal by the engine's device module.
 
 use resound_engine::device::{DeviceInfo, list_devices};
 
@@ -16,7 +17,11 @@ pub struct Args {
 /// Lists the devices.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let devices = list_devices()?;
-    let usable = devices.iter().filter(|d| d.defaults.is_ok()).count();
+    // A device that plays nowhere (ALSA's `null`) opens, but is no output to speak of.
+    let usable = devices
+        .iter()
+        .filter(|d| d.defaults.is_ok() && !d.discards)
+        .count();
     if args.json {
         let list: Vec<serde_json::Value> = devices.iter().map(json).collect();
         let doc = serde_json::json!({ "devices": list, "usable": usable });
@@ -64,6 +69,7 @@ fn json(d: &DeviceInfo) -> serde_json::Value {
             "id": d.id,
             "name": d.name,
             "default": d.is_default,
+            "discards": d.discards,
             "sample_rate": c.sample_rate,
             "channels": c.channels,
             "format": c.format,
@@ -74,6 +80,7 @@ fn json(d: &DeviceInfo) -> serde_json::Value {
             "id": d.id,
             "name": d.name,
             "default": d.is_default,
+            "discards": d.discards,
             "error": e,
         }),
     }

@@ -97,6 +97,8 @@ pub struct DeviceInfo {
     pub id: String,
     /// Whether this is the host's default output device.
     pub is_default: bool,
+    /// Whether the device plays nowhere (ALSA's `null` PCM discards what it is given).
+    pub discards: bool,
     /// Its default configuration, or why it cannot be opened (one line).
     pub defaults: Result<DeviceDefaults, String>,
 }

@@ -335,6 +335,7 @@ impl Backend for CpalBackend {
                     .map(|x| x.name().to_string())
                     .unwrap_or_else(|_| id.clone()),
                 is_default: id == "default",
+                discards: id == "null",
                 id,
                 defaults,
             });

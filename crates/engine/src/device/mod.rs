@@ -12,6 +12,27 @@
 //!    (rendering it into nothing at the device rate while no stream runs) and reopens the
 //!    device at most once a second; [`DeviceOutput::status`] reports it all.
 //!
+//! ```no_run
+//! use std::time::Instant;
+//! use resound_engine::device::{DeviceConfig, DeviceOutput, resolve};
+//! use resound_engine::mixer::{MixerSettings, build};
+//!
+//! let device = resolve(&DeviceConfig::default())?; // cpal's default device, its own rate
+//! let settings = MixerSettings { sample_rate: device.sample_rate, ..MixerSettings::default() };
+//! let (handle, renderer) = build(settings).expect("valid settings");
+//! let mut output = DeviceOutput::open(device, renderer)?;
+//! loop {
+//!     output.poll(Instant::now()); // once per game update
+//!     println!("{}", output.status());
+//!     # break;
+//! }
+//! # drop(handle);
+//! # Ok::<(), resound_engine::device::DeviceError>(())
+//! ```
+//!
+//! An error is one line naming the host, the device and why (ALSA's own first complaint
+//! included); [`DeviceError::play_line`] adds the `use resound render to write a WAV` hint.
+//!
 //! The callback ([`Callback::fill`]) never allocates, locks or waits: it renders into a scratch
 //! buffer sized at open (longer device buffers are rendered in chunks), converts to the device
 //! format (f32, i16, u16) and channel count (mono downmix; more than two channels get the pair

@@ -66,19 +66,35 @@ fn no_openable_device_in_json() {
     );
 }
 
+/// The stock configuration naming a card that is not there (ALSA would print five lines of
+/// `parse_card`/`snd_func_*` errors). Only `null` opens, and it plays nowhere.
+const MISSING_CARD: &str = "pcm.!default \"sysdefault:CARD=nosuch\"\n";
+
 #[test]
-fn a_missing_default_card_is_listed_with_its_reason_without_alsa_noise() {
-    // The stock configuration naming a card that is not there: ALSA would print five lines.
-    let out = devices(
-        Some("pcm.!default \"sysdefault:CARD=nosuch\"\n"),
-        None,
-        false,
-    );
+fn a_missing_default_card_is_one_line_without_alsa_noise() {
+    let out = devices(Some(MISSING_CARD), None, false);
     let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-    let default = stdout.lines().find(|l| l.starts_with("default")).unwrap();
-    assert!(default.contains("cannot be opened: "), "{stdout}");
-    assert!(default.contains("cannot find card 'nosuch'"), "{stdout}");
+    assert_eq!(
+        stdout,
+        "no audio output device can be opened (ALSA: default: device not available; \
+         parse_card: cannot find card 'nosuch')\n"
+    );
+}
+
+#[test]
+fn a_missing_default_card_in_json_lists_the_reason_and_the_null_device() {
+    let out = devices(Some(MISSING_CARD), None, true);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["usable"], 0);
+    let list = doc["devices"].as_array().unwrap();
+    let default = list.iter().find(|d| d["id"] == "default").unwrap();
+    let why = default["error"].as_str().unwrap();
+    assert!(why.contains("cannot find card 'nosuch'"), "{why}");
+    let null = list.iter().find(|d| d["id"] == "null").unwrap();
+    assert_eq!(null["discards"], true);
 }
 
 #[test]
