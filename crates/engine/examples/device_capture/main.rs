@@ -5,7 +5,7 @@
 //! `device_capture FRAMES [--rate HZ] [--format f32|i16|u16] [--buffer FRAMES]`
 //!
 //! Prints `rate channels format` on the first stdout line once the device is resolved, the
-//! final status on the second. Stops once the callback has delivered FRAMES frames (bounded
+//! final status on the second, `lost N reopens N attempts N` on the third. Stops once the callback has delivered FRAMES frames (bounded
 //! by frames, not wall time; a 60-second safety limit exits 2). A device error prints the
 //! `resound play` line on stderr and exits 3.
 
@@ -79,5 +79,9 @@ fn main() -> ExitCode {
     let status = out.status();
     drop(out.close());
     println!("{status}");
+    println!(
+        "lost {} reopens {} attempts {}",
+        status.lost, status.reopens, status.reopen_attempts
+    );
     ExitCode::SUCCESS
 }

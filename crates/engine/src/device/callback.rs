@@ -61,6 +61,8 @@ pub struct Callback<S: AudioSource> {
     rate: u32,
     counters: Arc<Counters>,
     last: Option<(Instant, u64)>,
+    /// Whether ALSA's complaints on this (the audio) thread are dropped yet.
+    quiet: bool,
 }
 
 impl<S: AudioSource> Callback<S> {
@@ -85,6 +87,7 @@ impl<S: AudioSource> Callback<S> {
             rate: rate.max(1),
             counters,
             last: None,
+            quiet: false,
         };
         (cb, home)
     }
@@ -92,6 +95,12 @@ impl<S: AudioSource> Callback<S> {
     /// Fills one device buffer: renders the source, converts it to the device's format and
     /// channels, and counts the callback's timing. Never allocates, locks or waits.
     pub fn fill(&mut self, out: OutBuffer<'_>) {
+        if !self.quiet {
+            // First run, on the audio thread: a dying device's complaints stay off the
+            // terminal (a thread-local store in alsa-lib; nothing allocated).
+            super::quiet::silence_this_thread();
+            self.quiet = true;
+        }
         let start = Instant::now();
         let frames = match out {
             OutBuffer::F32(b) => self.fill_as(b),

@@ -37,6 +37,7 @@ pub struct DeviceOutput<S: AudioSource> {
     /// Nanosecond·Hz remainder of the frames owed to the discard render.
     owed: u128,
     next_reopen: Option<Instant>,
+    last_attempt: Option<Instant>,
     lost: u64,
     reopen_attempts: u64,
     reopens: u64,
@@ -83,6 +84,7 @@ impl<S: AudioSource> DeviceOutput<S> {
             idle_since: None,
             owed: 0,
             next_reopen: None,
+            last_attempt: None,
             lost: 0,
             reopen_attempts: 0,
             reopens: 0,
@@ -161,7 +163,11 @@ impl<S: AudioSource> DeviceOutput<S> {
             self.returning = Some(home);
             self.idle_since = Some(now);
             self.owed = 0;
-            self.next_reopen = Some(now);
+            // At once, unless the last attempt was less than a second ago.
+            self.next_reopen = Some(
+                self.last_attempt
+                    .map_or(now, |t| (t + REOPEN_INTERVAL).max(now)),
+            );
         }
         if self.stream.is_some() {
             return;
@@ -176,6 +182,7 @@ impl<S: AudioSource> DeviceOutput<S> {
         self.render_into_nothing(now);
         if self.next_reopen.is_some_and(|t| now >= t) {
             self.next_reopen = Some(now + REOPEN_INTERVAL);
+            self.last_attempt = Some(now);
             self.reopen();
         }
     }

@@ -16,20 +16,18 @@ use std::process::{Command, Output};
 
 use resound_engine::device::{SampleFormat, f32_to_i16, f32_to_u16};
 
-/// The example binary next to this test binary (built by `cargo test`; built here if not).
+/// The example binary next to this test binary, (re)built first: `cargo test --test it`
+/// alone does not build examples, and a stale one would test old code.
 pub(crate) fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let path = profile_dir.join("examples").join(name);
-    if !path.exists() {
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "-q", "-p", "resound-engine", "--example", name]);
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().unwrap().success(), "building example {name}");
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(["build", "-q", "-p", "resound-engine", "--example", name]);
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        cmd.arg("--release");
     }
-    path
+    assert!(cmd.status().unwrap().success(), "building example {name}");
+    profile_dir.join("examples").join(name)
 }
 
 /// Runs `device_capture` with `HOME` at a fresh folder whose `.asoundrc` holds `asoundrc`
@@ -164,4 +162,29 @@ fn an_unopenable_default_device_is_one_line_and_exit_3() {
         "{stderr}"
     );
     assert!(!Path::new(&file).exists());
+}
+
+/// The real cpal path losing its stream: a `file` PCM writing to `/dev/full` fails on the
+/// audio thread; cpal reports it, the output drops the dead stream, keeps the mixer, reopens
+/// (at most once a second) and goes on until the frames are delivered. ALSA's complaints on
+/// the audio thread (one per failed write) stay off stderr.
+#[test]
+fn a_stream_failing_on_the_audio_thread_is_reopened_quietly() {
+    let rc = "pcm.!default { type file  slave.pcm \"null\"  file \"/dev/full\"  format \"raw\" }\n";
+    let (out, _file, _home) = run_capture(rc, &["6000"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout} {stderr}");
+    assert_eq!(stderr, "", "ALSA noise reached stderr");
+    let last: Vec<u64> = stdout
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split(' ')
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (lost, reopens, attempts) = (last[0], last[1], last[2]);
+    assert!(lost >= 1, "{stdout}");
+    assert!(reopens >= 1 && reopens <= attempts, "{stdout}");
+    assert!(stdout.contains("stream lost"), "{stdout}");
 }

@@ -204,3 +204,22 @@ fn the_output_can_move_to_another_thread() {
     send::<DeviceOutput<resound_engine::mixer::MixerRenderer>>();
     send::<TestControl>();
 }
+
+#[test]
+fn a_stream_that_dies_again_at_once_waits_a_second_for_its_next_reopen() {
+    let (mut out, ctl) = open(2, SampleFormat::F32, 128, DeviceConfig::default());
+    let t0 = Instant::now();
+    ctl.fail(LossKind::StreamInvalidated);
+    out.poll(t0);
+    assert_eq!((out.status().reopens, ctl.opens()), (1, 2));
+    // The new stream dies 100 ms later: no reopen before t0 + 1 s.
+    ctl.fail(LossKind::DeviceNotAvailable);
+    out.poll(t0 + Duration::from_millis(100));
+    out.poll(t0 + Duration::from_millis(900));
+    let s = out.status();
+    assert_eq!((s.lost, s.reopen_attempts, s.running), (2, 1, false));
+    out.poll(t0 + Duration::from_millis(1000));
+    let s = out.status();
+    assert_eq!((s.reopen_attempts, s.reopens, s.running), (2, 2, true));
+    assert_eq!(s.discarded_frames, 43_200);
+}
