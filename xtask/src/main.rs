@@ -6,6 +6,7 @@
 //!   `cargo check` of the detached fuzz workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
 //!   With `--retail-dats DIR` it also runs the ignored test that reads the retail client dats.
 //! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
+//! - `cargo xtask prereq` — only the prerequisite step (ALSA headers once cpal is in the lock).
 
 mod demo;
 mod prereq;
@@ -24,11 +25,13 @@ fn main() -> anyhow::Result<()> {
     match sub.as_str() {
         "test" => test::run(&rest),
         "demo" => demo::run(&rest),
+        "prereq" => prereq::ensure(),
         "" | "help" | "--help" | "-h" => {
-            println!("usage: cargo xtask <test|demo> [args]");
+            println!("usage: cargo xtask <test|demo|prereq> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");
             println!("         --retail-dats DIR: also the ignored test on retail client dats");
             println!("  demo   build release and run the demonstration");
+            println!("  prereq install missing system libraries (test and demo do this first)");
             Ok(())
         }
         other => bail!("unknown xtask subcommand `{other}` (try `cargo xtask help`)"),

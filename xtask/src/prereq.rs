@@ -4,6 +4,16 @@ use std::process::Command;
 
 use anyhow::bail;
 
+/// Whether `pkg-config` is there and finds ALSA's development files (what `alsa-sys` builds
+/// with).
+fn have_alsa() -> bool {
+    Command::new("pkg-config")
+        .args(["--exists", "alsa"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
 /// Makes sure the system libraries the build needs are present.
 ///
 /// cpal needs the ALSA headers (`libasound2-dev`) and `pkg-config` on Linux, but only once a
@@ -14,12 +24,7 @@ pub fn ensure() -> anyhow::Result<()> {
     if !cfg!(target_os = "linux") || !lock.contains("name = \"alsa-sys\"") {
         return Ok(());
     }
-    let have_alsa = Command::new("pkg-config")
-        .args(["--exists", "alsa"])
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if have_alsa {
+    if have_alsa() {
         return Ok(());
     }
     eprintln!("==> installing libasound2-dev and pkg-config (needed by cpal)");
@@ -42,7 +47,14 @@ pub fn ensure() -> anyhow::Result<()> {
     // A failed `update` is not fatal: the package may be installable from the cached lists.
     let _ = apt(&["update", "-q"]);
     if !apt(&["install", "-y", "-q", "libasound2-dev", "pkg-config"]) {
-        bail!("libasound2-dev is missing and could not be installed; install it and retry");
+        bail!(
+            "libasound2-dev is missing and could not be installed (apt-get{}); install it and retry",
+            if root { "" } else { " through sudo" }
+        );
     }
+    if !have_alsa() {
+        bail!("libasound2-dev was installed but pkg-config still cannot find alsa");
+    }
+    eprintln!("<== libasound2-dev and pkg-config installed");
     Ok(())
 }

@@ -6,6 +6,7 @@
 mod cmd_acoustics;
 mod cmd_ambient;
 mod cmd_dat;
+mod cmd_devices;
 mod cmd_fixture;
 mod dat_check;
 mod input;
@@ -31,6 +32,8 @@ enum Command {
     Ambient(cmd_ambient::Args),
     /// Evaluate a voxel acoustics scene file.
     Acoustics(cmd_acoustics::Args),
+    /// List the audio output devices and their default configurations.
+    Devices(cmd_devices::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -40,6 +43,7 @@ fn main() -> std::process::ExitCode {
         Command::Fixture(args) => cmd_fixture::run(args),
         Command::Ambient(args) => cmd_ambient::run(args),
         Command::Acoustics(args) => cmd_acoustics::run(args),
+        Command::Devices(args) => cmd_devices::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

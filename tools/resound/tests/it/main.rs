@@ -4,3 +4,4 @@ mod bad_input;
 mod dat;
 mod dat_corrupt;
 mod dat_errors;
+mod devices;
