@@ -4,6 +4,8 @@
 //! the device output, the offline renderer and the worker scheduler) depend on one crate, as
 //! `ARCHITECTURE.md` draws it. The GPL model is reachable only through the `spr-gpl` feature.
 
+pub mod sound;
+
 pub use resound_acoustics as acoustics;
 pub use resound_ambient as ambient;
 pub use resound_datformat as datformat;
