@@ -1,3 +1,4 @@
 //! Integration tests of `resound-engine` (one binary, STYLE.md §18).
 
 mod licence;
+mod sound_decode;
