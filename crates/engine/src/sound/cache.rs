@@ -327,13 +327,15 @@ impl WaveCache {
                 });
             }
         }
-        let sound = loop {
-            match handle.load_sound(data.clone()) {
-                Ok(id) => break id,
-                // The mixer's sound slots are full: free one of ours and retry.
-                Err(LoadSoundError::Full) if self.evict_one(handle, in_use)? => {}
-                Err(source) => return Err(CacheError::Load { wave_id, source }),
-            }
+        let sound = match handle.load_sound(data.clone()) {
+            Ok(id) => id,
+            // The mixer's sound slots are full: unload our least recently used wave. Its slot
+            // frees once the renderer hands the buffer back (asynchronously), so this request
+            // fails unless it is already free; a later one finds the slot.
+            Err(LoadSoundError::Full) if self.evict_one(handle, in_use)? => handle
+                .load_sound(data.clone())
+                .map_err(|source| CacheError::Load { wave_id, source })?,
+            Err(source) => return Err(CacheError::Load { wave_id, source }),
         };
         let cached = CachedWave {
             sound,

@@ -2,3 +2,4 @@
 
 mod licence;
 mod sound_decode;
+mod sound_cache;
