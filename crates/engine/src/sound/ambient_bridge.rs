@@ -29,9 +29,8 @@ use std::path::{Path, PathBuf};
 
 use resound_ambient::voice_pool::VoicePool;
 use resound_ambient::{
-    Ambient, AmbientEvent, ChangePositionError, DatSource, DatSourceError, DropReason, Listener,
-    Outcome, Position, PositionChange, Rebuild, ResolveRegionError, Seeds, SetListenerError,
-    SoundSettings, Voice,
+    Ambient, AmbientEvent, DatSource, DatSourceError, DropReason, FrameError, Listener, Outcome,
+    Player, Position, PositionChange, Rebuild, ResolveRegionError, Seeds, SoundSettings, Voice,
 };
 use resound_datformat::container::{DatReader, OpenDatError};
 use resound_datformat::record::Region;
@@ -298,20 +297,17 @@ pub enum AttachError {
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 #[non_exhaustive]
 pub enum TickError {
-    /// The clock is NaN, infinite or earlier than the last tick's.
-    #[error("clock {now} s is not finite or runs backwards (last {last} s)")]
-    Clock {
+    /// The clock is earlier than the last tick's.
+    #[error("clock {now} s runs backwards (last {last} s)")]
+    ClockBackwards {
         /// The clock given.
         now: f64,
         /// The last tick's clock.
         last: f64,
     },
-    /// The pose has a NaN or infinite value.
-    #[error("the listener pose is not finite")]
-    Listener(#[source] SetListenerError),
-    /// The runtime refused the position.
-    #[error("the listener position was refused")]
-    Position(#[source] ChangePositionError),
+    /// The runtime refused the clock or the pose (NaN or infinite values, an invalid cell id).
+    #[error("the ambient runtime refused the frame")]
+    Frame(#[source] FrameError),
 }
 
 /// The ambient bridge over two dat readers (files by default).
@@ -324,13 +320,25 @@ pub struct AmbientBridge<R = BufReader<File>> {
     pool: VoicePool,
     policy: AmbientPolicy,
     output_rate: u32,
-    /// The pose of the previous frame (`None` before the first).
-    prev: Option<ListenerPose>,
     last_now: f64,
     /// Sound → the clock until which a voice of ours may still be playing it.
     busy: HashMap<SoundId, f64>,
     events: Vec<AmbientEvent>,
     counters: AmbientCounters,
+}
+
+/// The pose as the runtime's player (physics position) and camera (listener): the same pose.
+fn split(pose: &ListenerPose) -> (Player, Listener) {
+    (
+        Player {
+            position: pose.position,
+            seen_outside: pose.seen_outside,
+        },
+        Listener {
+            position: pose.position,
+            heading_deg: pose.heading_deg,
+        },
+    )
 }
 
 fn open_dat(dir: &Path, name: &'static str) -> Result<DatSource<BufReader<File>>, AttachError> {
@@ -392,7 +400,6 @@ impl<R: Read + Seek> AmbientBridge<R> {
             pool: VoicePool::new(),
             policy: settings.policy,
             output_rate: settings.output_rate,
-            prev: None,
             last_now: f64::NEG_INFINITY,
             busy: HashMap::new(),
             events: Vec::new(),
@@ -449,34 +456,11 @@ impl<R: Read + Seek> AmbientBridge<R> {
         self.busy.get(&sound).is_some_and(|&until| now < until)
     }
 
-    fn check(&self, now: f64, pose: &ListenerPose) -> Result<(), TickError> {
-        if !now.is_finite() || now < self.last_now {
-            return Err(TickError::Clock {
-                now,
-                last: self.last_now,
-            });
-        }
-        let listener = Listener {
-            position: pose.position,
-            heading_deg: pose.heading_deg,
-        };
-        if !pose.position.origin.is_finite() || !pose.heading_deg.is_finite() {
-            return Err(TickError::Listener(SetListenerError::NonFinite(listener)));
-        }
-        if pose.position.objcell_id != 0
-            && !resound_ambient::geometry::is_valid_cell_id(pose.position.objcell_id)
-        {
-            return Err(TickError::Position(ChangePositionError::InvalidCellId(
-                pose.position.objcell_id,
-            )));
-        }
-        Ok(())
-    }
-
     /// One engine tick at clock `now` (seconds since attach, never decreasing) with the
-    /// listener at `pose`, in the retail frame order (module docs). Plays are appended to
-    /// `plays`; `in_use` names sounds the engine still plays (the bridge also tracks its own),
-    /// which the cache never unloads. Returns the rebuild, if the cell changed.
+    /// listener at `pose`, in the retail frame order (module docs; [`Ambient::frame`] applies
+    /// the one-frame lag of player and camera). Plays are appended to `plays`; `in_use` names
+    /// sounds the engine still plays (the bridge also tracks its own), which the cache never
+    /// unloads. Returns the rebuild, if `ChangePosition` rebuilt (of the previous frame's cell).
     ///
     /// # Errors
     /// [`TickError`] for a bad clock or pose; nothing changes then.
@@ -488,20 +472,31 @@ impl<R: Read + Seek> AmbientBridge<R> {
         in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
     ) -> Result<Option<Rebuild>, TickError> {
-        self.check(now, &pose)?;
-        let prev = self.prev.unwrap_or(pose);
+        self.check_clock(now)?;
         self.events.clear();
-        let rebuild = self.frame(now, &prev)?;
-        self.prev = Some(pose);
+        let (player, camera) = split(&pose);
+        let change = self
+            .ambient
+            .frame(
+                now,
+                player,
+                camera,
+                &mut self.portal,
+                &mut self.cell,
+                &mut self.events,
+            )
+            .map_err(TickError::Frame)?;
         self.last_now = now;
         self.counters.frames += 1;
+        let rebuild = self.count_change(change);
         self.play_events(handle, now, in_use, plays);
         Ok(rebuild)
     }
 
-    /// A teleport or blip (`PlayerPositionUpdated` @ 0x00453870): the camera and the player
-    /// move to `pose` at once and the cell is rebuilt now, with no one-frame lag; the next
-    /// [`tick`](Self::tick) continues from there.
+    /// A teleport or blip ([`Ambient::teleport`], `PlayerPositionUpdated` @ 0x00453870): the
+    /// camera and the player move to `pose` at once and the cell is rebuilt now, with no
+    /// one-frame lag (sounds a rebuild makes audible play at once); `UseTime` does not run, so
+    /// call [`tick`](Self::tick) for the frame as usual.
     ///
     /// # Errors
     /// [`TickError`] for a bad clock or pose; nothing changes then.
@@ -513,59 +508,35 @@ impl<R: Read + Seek> AmbientBridge<R> {
         in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
     ) -> Result<Option<Rebuild>, TickError> {
-        self.check(now, &pose)?;
+        self.check_clock(now)?;
         self.events.clear();
-        let listener = Listener {
-            position: pose.position,
-            heading_deg: pose.heading_deg,
-        };
-        self.ambient
-            .set_listener(listener)
-            .map_err(TickError::Listener)?;
+        let (player, camera) = split(&pose);
         let change = self
             .ambient
-            .change_position(
-                &pose.position,
-                pose.seen_outside,
+            .teleport(
                 now,
+                player,
+                camera,
                 &mut self.portal,
                 &mut self.cell,
                 &mut self.events,
             )
-            .map_err(TickError::Position)?;
-        self.prev = Some(pose);
+            .map_err(TickError::Frame)?;
         self.last_now = now;
         let rebuild = self.count_change(change);
         self.play_events(handle, now, in_use, plays);
         Ok(rebuild)
     }
 
-    /// The §6.1 frame: `SmartBox::UseTime` @ 0x00455410 — `CellManager::ChangePosition` on the
-    /// previous frame's player, then `Ambient::UseTime` with this frame's clock and the
-    /// previous frame's camera (written against today's runtime API: `set_listener`,
-    /// `change_position`, `use_time`).
-    fn frame(&mut self, now: f64, prev: &ListenerPose) -> Result<Option<Rebuild>, TickError> {
-        let camera = Listener {
-            position: prev.position,
-            heading_deg: prev.heading_deg,
-        };
-        self.ambient
-            .set_listener(camera)
-            .map_err(TickError::Listener)?;
-        let change = self
-            .ambient
-            .change_position(
-                &prev.position,
-                prev.seen_outside,
+    fn check_clock(&self, now: f64) -> Result<(), TickError> {
+        // NaN and infinities are the runtime's to refuse (FrameError); only order is checked here.
+        if now < self.last_now {
+            return Err(TickError::ClockBackwards {
                 now,
-                &mut self.portal,
-                &mut self.cell,
-                &mut self.events,
-            )
-            .map_err(TickError::Position)?;
-        let rebuild = self.count_change(change);
-        self.ambient.use_time(now, &mut self.events);
-        Ok(rebuild)
+                last: self.last_now,
+            });
+        }
+        Ok(())
     }
 
     fn count_change(&mut self, change: PositionChange) -> Option<Rebuild> {
@@ -574,7 +545,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
                 self.counters.rebuilds += 1;
                 Some(r)
             }
-            PositionChange::Unchanged | PositionChange::Reset => None,
+            PositionChange::Unchanged => None,
         }
     }
 

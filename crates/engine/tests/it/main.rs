@@ -3,3 +3,4 @@
 mod licence;
 mod sound_decode;
 mod sound_cache;
+mod sound_ambient;
