@@ -366,7 +366,11 @@ impl<R: Read + Seek> AmbientBridge<R> {
     ///
     /// # Errors
     /// [`AttachError`] when a dat is invalid or holds no usable Region.
-    pub fn from_readers(portal: R, cell: R, settings: AmbientSettings) -> Result<Self, AttachError> {
+    pub fn from_readers(
+        portal: R,
+        cell: R,
+        settings: AmbientSettings,
+    ) -> Result<Self, AttachError> {
         let portal = DatReader::new(portal).map_err(|source| AttachError::Dat {
             dat: PORTAL_DAT,
             source,
@@ -630,7 +634,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
                     return None;
                 };
                 let (l, r) = pan::retail(voice.pan);
-                let level = db_to_amplitude(voice.db.max(-50).min(0) as f32);
+                let level = db_to_amplitude(voice.db.clamp(-50, 0) as f32);
                 (
                     AmbientPlay::Retail {
                         time: now,
@@ -658,7 +662,11 @@ impl<R: Read + Seek> AmbientBridge<R> {
                             wave_id,
                             sound,
                             position,
-                            volume: if volume.is_finite() { volume.max(0.0) } else { 0.0 },
+                            volume: if volume.is_finite() {
+                                volume.max(0.0)
+                            } else {
+                                0.0
+                            },
                             distance: voice.distance,
                             seconds,
                         }

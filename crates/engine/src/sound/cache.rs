@@ -163,7 +163,9 @@ pub enum CacheError {
         cap: usize,
     },
     /// The cap cannot be met: the waves loaded are all playing.
-    #[error("wave {wave_id:#010x} does not fit: {needed} bytes more are needed and every loaded wave is playing")]
+    #[error(
+        "wave {wave_id:#010x} does not fit: {needed} bytes more are needed and every loaded wave is playing"
+    )]
     Full {
         /// The wave.
         wave_id: u32,
@@ -306,8 +308,8 @@ impl WaveCache {
                 source: Arc::new(e),
             })?
             .ok_or(CacheError::Missing { wave_id })?;
-        let decoded =
-            decode_wave(&wave, &self.limits).map_err(|source| CacheError::Decode { wave_id, source })?;
+        let decoded = decode_wave(&wave, &self.limits)
+            .map_err(|source| CacheError::Decode { wave_id, source })?;
         drop(wave);
         let data = decoded.to_sound_data();
         let frames = data.samples.len();
@@ -401,4 +403,3 @@ impl WaveCache {
         Ok(n)
     }
 }
-

@@ -291,9 +291,7 @@ pub fn decode_wave(wave: &Wave, limits: &DecodeLimits) -> Result<DecodedSound, D
             let frame = width * usize::from(channels);
             check_frames(wave.data.len() / frame, limits)?;
             let samples = wave.decode_pcm_f32().map_err(|e| match e {
-                DecodePcmError::HeaderTooShort { len } => {
-                    DecodeError::HeaderTooShort { len }
-                }
+                DecodePcmError::HeaderTooShort { len } => DecodeError::HeaderTooShort { len },
                 _ => DecodeError::UnsupportedFormat(tag),
             })?;
             finish(rate, channels, samples)
@@ -335,9 +333,9 @@ mod mp3 {
     fn sym(e: &SymError) -> DecodeError {
         match e {
             SymError::IoError(_) => DecodeError::Truncated,
-            SymError::DecodeError(msg)
-            | SymError::Unsupported(msg)
-            | SymError::LimitError(msg) => DecodeError::MalformedMp3(msg),
+            SymError::DecodeError(msg) | SymError::Unsupported(msg) | SymError::LimitError(msg) => {
+                DecodeError::MalformedMp3(msg)
+            }
             _ => DecodeError::MalformedMp3("stream cannot be read on"),
         }
     }
@@ -348,10 +346,11 @@ mod mp3 {
         }
         let source = Box::new(Cursor::new(bytes.to_vec()));
         let mss = MediaSourceStream::new(source, MediaSourceStreamOptions::default());
-        let mut reader = MpaReader::try_new(mss, FormatOptions::default()).map_err(|e| match e {
-            SymError::IoError(_) => DecodeError::NoMp3Frames,
-            other => sym(&other),
-        })?;
+        let mut reader =
+            MpaReader::try_new(mss, FormatOptions::default()).map_err(|e| match e {
+                SymError::IoError(_) => DecodeError::NoMp3Frames,
+                other => sym(&other),
+            })?;
         let track = reader
             .default_track(TrackType::Audio)
             .ok_or(DecodeError::NoMp3Frames)?;
@@ -362,8 +361,8 @@ mod mp3 {
             .and_then(|p| p.audio())
             .ok_or(DecodeError::NoMp3Frames)?
             .clone();
-        let mut decoder = MpaDecoder::try_new(&params, &AudioDecoderOptions::default())
-            .map_err(|e| sym(&e))?;
+        let mut decoder =
+            MpaDecoder::try_new(&params, &AudioDecoderOptions::default()).map_err(|e| sym(&e))?;
         let cap = limits.frame_cap();
         let mut samples: Vec<f32> = Vec::new();
         let mut spec: Option<(u32, u16)> = None;
@@ -393,8 +392,7 @@ mod mp3 {
             };
             bad_in_a_row = 0;
             let rate = buf.spec().rate();
-            let channels =
-                u16::try_from(buf.spec().channels().count()).unwrap_or(u16::MAX);
+            let channels = u16::try_from(buf.spec().channels().count()).unwrap_or(u16::MAX);
             match spec {
                 None => {
                     check_rate(rate)?;

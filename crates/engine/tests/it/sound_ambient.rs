@@ -2,6 +2,11 @@
 //! `MixerRenderer` (never more than 16 live voices; every emitted event played or counted
 //! dropped), `Modern` plays, the retail frame order, bad Waves and bad input.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers unwrap known-good fixtures"
+)]
+
 use std::io::Cursor;
 
 use resound_ambient::glam::Vec3;
@@ -163,13 +168,21 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
             + (after.dropped.decode_failed - before.dropped.decode_failed)
             + (after.dropped.wave_missing - before.dropped.wave_missing)
             + (after.dropped.no_room - before.dropped.no_room);
-        assert_eq!(voices.len() as u64, plays.len() as u64 + dropped_here, "t = {now}");
+        assert_eq!(
+            voices.len() as u64,
+            plays.len() as u64 + dropped_here,
+            "t = {now}"
+        );
         fig.plays += plays.len() as u64;
         h.flush();
         r.render(&mut out);
         let status = h.status();
         let live = h.live_voices();
-        assert!(status.active_voices <= 16, "t = {now}: {} voices", status.active_voices);
+        assert!(
+            status.active_voices <= 16,
+            "t = {now}: {} voices",
+            status.active_voices
+        );
         assert!(live <= 16, "t = {now}: handle counts {live}");
         // the mixer's live voices are the retail pool's (its slots free when the voice ends)
         let t_end = (frame + TICK_FRAMES) as f64 / f64::from(RATE);
@@ -200,7 +213,10 @@ fn retail16_walk_of_60_s_keeps_16_voices_and_accounts_for_every_event() {
     let c = b.counters();
     assert!(c.played > 20, "{c:?}");
     assert!(c.rebuilds >= 3, "{c:?}");
-    assert_eq!(c.dropped.decode_failed + c.dropped.wave_missing + c.dropped.no_room, 0);
+    assert_eq!(
+        c.dropped.decode_failed + c.dropped.wave_missing + c.dropped.no_room,
+        0
+    );
     let s = b.cache_stats();
     assert!(s.hits > 0 && s.misses > 0 && s.misses <= 16, "{s:?}");
     eprintln!(
@@ -257,7 +273,11 @@ fn modern_plays_are_positioned_or_centred_as_emitted() {
         b.tick(&mut h, now, pose_at(&walk, now), &|_| false, &mut plays)
             .unwrap();
         let voices = play_voices(b.last_events());
-        assert_eq!(voices.len(), plays.len(), "Modern drops nothing at t = {now}");
+        assert_eq!(
+            voices.len(),
+            plays.len(),
+            "Modern drops nothing at t = {now}"
+        );
         for (p, v) in plays.iter().zip(&voices) {
             assert_eq!(p.wave_id(), v.wave_id);
             match *p {
@@ -331,16 +351,24 @@ fn the_retail_frame_order_lags_one_frame_and_a_teleport_does_not() {
     let r = b.tick(&mut h, 0.0, pose(a), &none, &mut plays).unwrap();
     assert_eq!(r.map(|r| r.cell), Some(a.objcell_id));
     // frame 1 moves into the next cell: ChangePosition still sees frame 0's cell
-    let r = b.tick(&mut h, 1.0 / 60.0, pose(c), &none, &mut plays).unwrap();
+    let r = b
+        .tick(&mut h, 1.0 / 60.0, pose(c), &none, &mut plays)
+        .unwrap();
     assert!(r.is_none());
     assert_eq!(b.ambient().current_cell(), Some(a.objcell_id));
     // frame 2 rebuilds on frame 1's pose, at frame 2's clock
-    let r = b.tick(&mut h, 2.0 / 60.0, pose(c), &none, &mut plays).unwrap();
+    let r = b
+        .tick(&mut h, 2.0 / 60.0, pose(c), &none, &mut plays)
+        .unwrap();
     assert_eq!(r.map(|r| r.cell), Some(c.objcell_id));
     // a teleport rebuilds at once
-    let r = b.teleport(&mut h, 2.5 / 60.0, pose(d), &none, &mut plays).unwrap();
+    let r = b
+        .teleport(&mut h, 2.5 / 60.0, pose(d), &none, &mut plays)
+        .unwrap();
     assert_eq!(r.map(|r| r.cell), Some(d.objcell_id));
-    let r = b.tick(&mut h, 3.0 / 60.0, pose(d), &none, &mut plays).unwrap();
+    let r = b
+        .tick(&mut h, 3.0 / 60.0, pose(d), &none, &mut plays)
+        .unwrap();
     assert!(r.is_none());
     assert_eq!(b.counters().rebuilds, 3);
 }
@@ -387,7 +415,10 @@ fn waves_that_fail_to_decode_are_skipped_and_counted() {
     assert_eq!(c.played, 0);
     assert_eq!(c.events, c.dropped.total());
     let s = b.cache_stats();
-    assert!(s.decode_failures > 0 && s.decode_failures <= 16, "each wave decoded once: {s:?}");
+    assert!(
+        s.decode_failures > 0 && s.decode_failures <= 16,
+        "each wave decoded once: {s:?}"
+    );
     assert_eq!(s.bytes, 0);
 }
 
@@ -446,8 +477,14 @@ fn attach_opens_a_dat_folder_with_typed_errors() {
     let mut b = AmbientBridge::open(dir.path(), settings).unwrap();
     let (mut h, _r) = mixer();
     let mut plays = Vec::new();
-    b.tick(&mut h, 0.0, pose(on_cell(0xA9, 0xB4, 3, 3)), &|_| false, &mut plays)
-        .unwrap();
+    b.tick(
+        &mut h,
+        0.0,
+        pose(on_cell(0xA9, 0xB4, 3, 3)),
+        &|_| false,
+        &mut plays,
+    )
+    .unwrap();
     assert_eq!(b.counters().rebuilds, 1);
     let e = AmbientBridge::from_readers(
         Cursor::new(w.portal.clone()),

@@ -1,6 +1,11 @@
 //! The wave cache against a real mixer: loaded once, hits and misses counted, the byte cap
 //! holds under churn, playing sounds are never unloaded, bad waves are remembered.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers unwrap known-good fixtures"
+)]
+
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::io::Cursor;
@@ -25,7 +30,10 @@ fn mixer(sounds: usize) -> (MixerHandle, resound_mixer::MixerRenderer) {
 
 /// Short fixture waves (1/10 length) in a memory source; their cached sizes in bytes.
 fn short_waves() -> (MemoryWaves, Vec<(u32, usize)>) {
-    let waves: Vec<Wave> = fixture::WAVES.iter().map(|s| fixture::wave(s, 0.1)).collect();
+    let waves: Vec<Wave> = fixture::WAVES
+        .iter()
+        .map(|s| fixture::wave(s, 0.1))
+        .collect();
     let sizes = waves
         .iter()
         .map(|w| (w.id, w.decode_pcm_f32().unwrap().len() * 4))
@@ -48,7 +56,10 @@ fn loaded_once_then_hits() {
     assert_eq!(a, b);
     assert_eq!(src.loads, 1, "read once");
     let s = cache.stats();
-    assert_eq!((s.misses, s.hits, s.entries, s.bytes), (1, 1, 1, sizes[3].1));
+    assert_eq!(
+        (s.misses, s.hits, s.entries, s.bytes),
+        (1, 1, 1, sizes[3].1)
+    );
     // the mixer holds exactly the decoded buffer
     let data = h.sound_data(a.sound).unwrap();
     assert_eq!(data.samples.len(), a.frames);
@@ -91,7 +102,10 @@ fn byte_cap_holds_under_churn_and_never_unloads_a_playing_sound() {
         assert!(s.bytes <= cap, "step {step}: {} > {cap}", s.bytes);
         // every sound marked playing is still loaded in the mixer
         for p in playing.borrow().iter() {
-            assert!(h.sound_data(*p).is_some(), "step {step}: a playing sound was unloaded");
+            assert!(
+                h.sound_data(*p).is_some(),
+                "step {step}: a playing sound was unloaded"
+            );
         }
         let sum: usize = cache.sounds().map(|(_, w)| w.bytes).sum();
         assert_eq!(sum, s.bytes);
@@ -103,7 +117,10 @@ fn byte_cap_holds_under_churn_and_never_unloads_a_playing_sound() {
     assert!(s.peak_bytes <= cap);
     assert!(s.evictions > 100, "{s:?}");
     assert_eq!(s.full, full);
-    assert!(full > 0, "the churn never met a cache whose waves were all playing");
+    assert!(
+        full > 0,
+        "the churn never met a cache whose waves were all playing"
+    );
     assert_eq!(s.hits + s.misses, 2_000);
     assert_eq!(s.misses as usize, src.loads);
     eprintln!("cache churn: cap {cap} B, {s:?}");
@@ -118,7 +135,10 @@ fn full_when_everything_loaded_is_playing() {
     let a = cache.get(sizes[0].0, &mut src, &mut h, &nobody).unwrap();
     let b = cache.get(sizes[1].0, &mut src, &mut h, &nobody).unwrap();
     let all = |s: SoundId| s == a.sound || s == b.sound;
-    let bigger = sizes.iter().find(|s| s.1 > 0 && s.0 != sizes[0].0 && s.0 != sizes[1].0).unwrap();
+    let bigger = sizes
+        .iter()
+        .find(|s| s.1 > 0 && s.0 != sizes[0].0 && s.0 != sizes[1].0)
+        .unwrap();
     let err = cache.get(bigger.0, &mut src, &mut h, &all).unwrap_err();
     assert!(matches!(err, CacheError::Full { .. }), "{err}");
     assert!(!err.is_permanent());
@@ -151,15 +171,22 @@ fn bad_and_missing_waves_are_read_once_and_counted() {
     });
     let mut cache = WaveCache::new(1 << 30, DecodeLimits::default());
     for _ in 0..3 {
-        let e = cache.get(0x0A00_0BAD, &mut src, &mut h, &nobody).unwrap_err();
+        let e = cache
+            .get(0x0A00_0BAD, &mut src, &mut h, &nobody)
+            .unwrap_err();
         assert!(matches!(e, CacheError::Decode { .. }), "{e}");
         assert_eq!(e.to_string(), "wave 0x0a000bad could not be decoded");
-        let e = cache.get(0x0A00_0F0F, &mut src, &mut h, &nobody).unwrap_err();
+        let e = cache
+            .get(0x0A00_0F0F, &mut src, &mut h, &nobody)
+            .unwrap_err();
         assert!(matches!(e, CacheError::Missing { .. }));
     }
     assert_eq!(src.loads, 2);
     let s = cache.stats();
-    assert_eq!((s.decode_failures, s.misses, s.known_failures, s.bytes), (1, 2, 4, 0));
+    assert_eq!(
+        (s.decode_failures, s.misses, s.known_failures, s.bytes),
+        (1, 2, 4, 0)
+    );
 }
 
 #[test]
@@ -172,15 +199,23 @@ fn mixer_sound_slots_full_unloads_the_least_recently_used() {
     cache.get(sizes[0].0, &mut src, &mut h, &nobody).unwrap(); // a is now the most recent
     // both mixer slots are taken: b (least recent) is unloaded; its slot comes back from the
     // renderer asynchronously, so this request fails as "no room" and a later one succeeds
-    let err = cache.get(sizes[2].0, &mut src, &mut h, &nobody).unwrap_err();
-    assert!(matches!(err, CacheError::Load { .. }) && !err.is_permanent(), "{err}");
+    let err = cache
+        .get(sizes[2].0, &mut src, &mut h, &nobody)
+        .unwrap_err();
+    assert!(
+        matches!(err, CacheError::Load { .. }) && !err.is_permanent(),
+        "{err}"
+    );
     assert!(cache.peek(sizes[1].0).is_none());
     assert!(cache.peek(sizes[0].0).is_some(), "only one wave unloaded");
     let mut out = vec![0.0; 256];
     r.render(&mut out);
     h.flush();
     let c = cache.get(sizes[2].0, &mut src, &mut h, &nobody).unwrap();
-    assert_eq!(h.sound_data(a.sound).map(|d| d.samples.len()), Some(a.frames));
+    assert_eq!(
+        h.sound_data(a.sound).map(|d| d.samples.len()),
+        Some(a.frames)
+    );
     assert!(h.sound_data(c.sound).is_some());
     assert_eq!(cache.stats().evictions, 1);
 }
