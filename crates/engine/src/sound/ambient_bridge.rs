@@ -8,14 +8,20 @@
 //! N, `CellManager::ChangePosition` runs on the pose of frame N−1, then `Ambient::UseTime` plays
 //! with the clock of frame N and the camera of frame N−1 (`SoundManager::SetPlayerPosition`
 //! @ 0x005503C0 runs only during the previous frame's Draw); then both move to frame N. At
-//! frame 0 both are the first pose. [`AmbientBridge::teleport`] applies camera and player at
-//! once (`PlayerPositionUpdated` @ 0x00453870), with no lag.
+//! frame 0 both are the first pose. The runtime's [`Ambient::frame`] applies that lag; the
+//! bridge hands it the same pose as player and camera. [`AmbientBridge::teleport`]
+//! ([`Ambient::teleport`]) applies camera and player at once (`PlayerPositionUpdated`
+//! @ 0x00453870), with no lag.
 //!
 //! Each emitted event becomes an [`AmbientPlay`] or a counted drop ([`AmbientCounters`]):
 //! - [`AmbientPolicy::Retail16`]: the retail output exactly: the event's integer dB and pan
 //!   (±14) through the retail 16-voice pool (`SoundManager::PlaySoundInternal` @ 0x0054FEC0;
 //!   the 17th simultaneous sound is dropped and counted), linear gains by the DirectSound law
-//!   ([`resound_mixer::pan::retail`]), no acoustics.
+//!   ([`resound_mixer::pan::retail`]), no acoustics. A pool slot counts as playing
+//!   (`DSBSTATUS_PLAYING`) until the one-shot's length at the mixer's output rate has passed,
+//!   the renderer's own length for the voice, so the pool and the mixer agree on live voices
+//!   (the engine must start every `Retail` play it is given; one it fails to start keeps its
+//!   slot for that long).
 //! - [`AmbientPolicy::Modern`]: a positioned event becomes [`AmbientPlay::Positioned`] (the AC
 //!   [`Position`] as emitted; the engine maps it to voxels and gives it the acoustic path); a
 //!   "from centre" event stays centred ([`AmbientPlay::Centred`]).

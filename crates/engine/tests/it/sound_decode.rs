@@ -365,6 +365,26 @@ fn bad_wav_files_give_typed_errors() {
         b[i] ^= 0xA5;
         let _ = decode_wav(&b, &limits());
     }
+    // random multi-byte corruptions of the header and random cuts: a result or a typed error
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..3_000 {
+        let mut b = good.clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % 48) as usize;
+            b[at] = next() as u8;
+        }
+        let cut = b.len() - (next() % 64) as usize;
+        if let Ok(d) = decode_wav(&b[..cut], &limits()) {
+            assert!(d.samples.iter().all(|s| s.is_finite()));
+            assert!((1..=2).contains(&d.channels) && d.sample_rate > 0);
+        }
+    }
 }
 
 #[test]
