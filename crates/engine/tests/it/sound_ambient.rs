@@ -99,6 +99,8 @@ fn play_voices(events: &[AmbientEvent]) -> Vec<Voice> {
 
 #[derive(Debug, Default)]
 struct WalkFigures {
+    /// Wall time spent in `tick` (telemetry only, never asserted).
+    tick_time: std::time::Duration,
     ticks: u64,
     plays: u64,
     max_mixer_voices: u32,
@@ -121,8 +123,10 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
         let now = frame as f64 / f64::from(RATE);
         let before = b.counters();
         plays.clear();
-        b.tick(&mut h, now, pose_at(&walk, now), &|_| false, &mut plays)
-            .unwrap();
+        let pose = pose_at(&walk, now);
+        let t0 = std::time::Instant::now();
+        b.tick(&mut h, now, pose, &|_| false, &mut plays).unwrap();
+        fig.tick_time += t0.elapsed();
         let after = b.counters();
         let events = b.last_events();
         seen_events += events.len() as u64;
@@ -220,8 +224,8 @@ fn retail16_walk_of_60_s_keeps_16_voices_and_accounts_for_every_event() {
     let s = b.cache_stats();
     assert!(s.hits > 0 && s.misses > 0 && s.misses <= 16, "{s:?}");
     eprintln!(
-        "retail16 60 s walk: {c:?}; max mixer voices {}, cache {s:?}",
-        fig.max_mixer_voices
+        "retail16 60 s walk: {c:?}; max mixer voices {}, cache {s:?}; bridge tick wall time {:?} total",
+        fig.max_mixer_voices, fig.tick_time
     );
 }
 
