@@ -2,8 +2,11 @@
 //! `CellManager::ChangePosition` @ 0x004559B0, and the per-frame `UseTime` tick with its play
 //! queue. Spec `ambient-data-path.md` §4.3, §6; `ambient-runtime.md` §3.
 
+mod frame;
 #[cfg(test)]
 mod tests;
+
+pub use frame::{FrameError, Player};
 
 use glam::Vec3;
 use resound_datformat::record::Region;
@@ -64,8 +67,6 @@ pub enum SetListenerError {
 pub enum PositionChange {
     /// Same cell and a current cell exists: nothing happened.
     Unchanged,
-    /// Cell id 0: `CellManager::Reset` (`FlushSoundTables`).
-    Reset,
     /// The cell changed: the sounds were rebuilt.
     Rebuilt(Rebuild),
 }
@@ -103,6 +104,9 @@ pub struct Ambient {
     sound_index: Vec<Vec<Option<usize>>>,
     queue: PQueueArray<usize>,
     load_cell: Option<u32>,
+    /// The player pose of the previous [`Ambient::frame`] (or [`Ambient::teleport`]): what the
+    /// next frame's `ChangePosition` sees.
+    last_player: Option<Player>,
     rng: Ran2,
     crt: CrtRand,
 }
@@ -143,6 +147,7 @@ impl Ambient {
             sounds: Vec::new(),
             queue: PQueueArray::new(),
             load_cell: None,
+            last_player: None,
             rng: Ran2::new(seeds.ran2),
             crt: CrtRand::new(seeds.crt),
         }
@@ -219,9 +224,9 @@ impl Ambient {
         &self.queue
     }
 
-    /// `CellManager::ChangePosition` @ 0x004559B0, the ambient part. Cell id 0 resets
-    /// (`CellManager::Reset` @ 0x00455930). Otherwise, only when the cell id differs from the
-    /// current one or there is no current cell: `InitSounds` → (`CEnvCell::add_ambient_sounds`,
+    /// `CellManager::ChangePosition` @ 0x004559B0, the ambient part, with no frame lag (a host
+    /// normally calls [`Ambient::frame`] or [`Ambient::teleport`], which call this in retail
+    /// order). Only when the cell id differs from the current one or there is no current cell: `InitSounds` → (`CEnvCell::add_ambient_sounds`,
     /// an empty stub in the 2013 client) → `LScape::add_ambient_sounds` when the cell is
     /// outdoor (low word `< 0x100`) or `seen_outside` → `UpdatePlayQueue` →
     /// `ReleaseSoundTables`. `now` is `Timer::cur_time` in seconds.
@@ -229,8 +234,9 @@ impl Ambient {
     /// Missing landblocks and tables are skipped as retail skips them (see [`Rebuild`]).
     ///
     /// # Errors
-    /// [`ChangePositionError`] for a non-finite position or time or an invalid cell id; the
-    /// state is left untouched.
+    /// [`ChangePositionError`] for a non-finite position or time or an invalid cell id (0, "no
+    /// cell", included: call [`Ambient::reset`] for `CellManager::Reset`); the state is left
+    /// untouched.
     #[allow(
         clippy::too_many_arguments,
         reason = "the two sources, the clock and the sink are all injected"
@@ -244,10 +250,6 @@ impl Ambient {
         land_blocks: &mut L,
         events: &mut Vec<AmbientEvent>,
     ) -> Result<PositionChange, ChangePositionError> {
-        if pos.objcell_id == 0 {
-            self.reset(tables);
-            return Ok(PositionChange::Reset);
-        }
         if !pos.origin.is_finite() {
             return Err(ChangePositionError::NonFinitePosition {
                 objcell_id: pos.objcell_id,

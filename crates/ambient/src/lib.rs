@@ -11,8 +11,28 @@
 //! function names its retail symbol and address; differences from retail are listed in
 //! `docs/divergences.md`.
 //!
+//! # The order within a frame
+//!
+//! A host calls [`Ambient::frame`] once per frame and [`Ambient::teleport`] when the player
+//! jumps; both apply the retail order (spec `ambient-runtime.md` §6.1), so a host cannot get it
+//! wrong. Retail's `SmartBox::UseTime` @ 0x00455410 runs, at frame N with the clock at `t_N`:
+//!
+//! 1. `CellManager::ChangePosition` @ 0x004559B0 (the rebuild, when the cell changed) on the
+//!    player's physics position **as frame N−1 left it** — physics moves the player only
+//!    after it (`CPhysics::UseTime`);
+//! 2. `Ambient::UseTime` @ 0x00551880 with the clock `t_N`; `Ambient::Play` @ 0x005517A0 places,
+//!    attenuates and pans each sound from `SoundManager::player_position_`, the **camera of
+//!    frame N−1**: only `SmartBox::Draw` → `update_viewer` → `set_viewer` →
+//!    `SoundManager::SetPlayerPosition` @ 0x005503C0 sets it, after the tick.
+//!
+//! So both positions lag one frame; at the first frame both are the poses given. A teleport or
+//! blip (`SmartBox::PlayerPositionUpdated` @ 0x00453870) calls `set_viewer` and then
+//! `ChangePosition` at once: no lag. The raw steps ([`Ambient::change_position`],
+//! [`Ambient::use_time`], [`Ambient::set_listener`]) stay public for hosts and benches that
+//! drive a single step; they apply no lag.
+//!
 //! ```
-//! use resound_ambient::{Ambient, Listener, Position, Seeds, SoundSettings};
+//! use resound_ambient::{Ambient, Listener, Player, Position, Seeds, SoundSettings};
 //! use resound_ambient::{MemoryLandBlocks, MemorySoundTables};
 //! use resound_datformat::record::Region;
 //!
@@ -20,10 +40,12 @@
 //! let mut ambient = Ambient::new(&region, Seeds { ran2: 1, crt: 1 }, SoundSettings::default())?;
 //! let (mut tables, mut blocks) = (MemorySoundTables::default(), MemoryLandBlocks::default());
 //! let mut events = Vec::new();
-//! let feet = Position::new(0xA9B4_0001, glam::Vec3::new(12.0, 12.0, 0.0));
-//! ambient.set_listener(Listener { position: feet, heading_deg: 0.0 })?;
-//! ambient.change_position(&feet, false, 0.0, &mut tables, &mut blocks, &mut events)?;
-//! ambient.use_time(1.0 / 60.0, &mut events);
+//! for frame in 0..60 {
+//!     let now = f64::from(frame) / 60.0;
+//!     let feet = Position::new(0xA9B4_0001, glam::Vec3::new(12.0 + now as f32, 12.0, 0.0));
+//!     let camera = Listener { position: feet, heading_deg: 0.0 };
+//!     ambient.frame(now, Player::at(feet), camera, &mut tables, &mut blocks, &mut events)?;
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -58,8 +80,8 @@ pub mod weight;
 mod testkit;
 
 pub use ambient::{
-    Ambient, AmbientSnapshot, ChangePositionError, PositionChange, Rebuild, Seeds,
-    SetListenerError, SoundSnapshot,
+    Ambient, AmbientSnapshot, ChangePositionError, FrameError, Player, PositionChange, Rebuild,
+    Seeds, SetListenerError, SoundSnapshot,
 };
 pub use event::{AmbientEvent, DropReason, Outcome, Voice};
 pub use geometry::{Direction, Position};

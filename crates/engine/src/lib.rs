@@ -5,6 +5,7 @@
 //! `ARCHITECTURE.md` draws it. The GPL model is reachable only through the `spr-gpl` feature.
 
 pub mod device;
+pub mod sound;
 
 pub use resound_acoustics as acoustics;
 pub use resound_ambient as ambient;

@@ -9,15 +9,15 @@ use crate::instance::SoundState;
 use crate::source::{MemoryLandBlocks, MemorySoundTables};
 use crate::testkit::{asd, block, region, stb, table, word};
 
-const BX: u32 = 0xA9;
-const BY: u32 = 0xB4;
-const STB_A: u32 = 0x2000_0001;
-const STB_B: u32 = 0x2000_0002;
+pub(super) const BX: u32 = 0xA9;
+pub(super) const BY: u32 = 0xB4;
+pub(super) const STB_A: u32 = 0x2000_0001;
+pub(super) const STB_B: u32 = 0x2000_0002;
 const STB_MISSING: u32 = 0x2000_00F0;
 
 /// Terrain types: 0 → STB A (two constant sounds and one intermittent), 1 → STB B (one
 /// intermittent), 2 → the STB whose table is missing, 3 → nothing.
-fn test_region() -> Region {
+pub(super) fn test_region() -> Region {
     region(
         vec![
             stb(
@@ -36,7 +36,7 @@ fn test_region() -> Region {
     )
 }
 
-fn tables() -> MemorySoundTables {
+pub(super) fn tables() -> MemorySoundTables {
     MemorySoundTables::new([
         table(
             STB_A,
@@ -51,7 +51,7 @@ fn tables() -> MemorySoundTables {
 }
 
 /// The 3×3 ring around (BX, BY), all terrain type 3 (no sound).
-fn empty_ring() -> Vec<LandBlock> {
+pub(super) fn empty_ring() -> Vec<LandBlock> {
     let mut v = Vec::new();
     for x in BX - 1..=BX + 1 {
         for y in BY - 1..=BY + 1 {
@@ -61,7 +61,15 @@ fn empty_ring() -> Vec<LandBlock> {
     v
 }
 
-fn set_cell(blocks: &mut [LandBlock], bx: u32, by: u32, x: usize, y: usize, w: u16, h: u8) {
+pub(super) fn set_cell(
+    blocks: &mut [LandBlock],
+    bx: u32,
+    by: u32,
+    x: usize,
+    y: usize,
+    w: u16,
+    h: u8,
+) {
     let b = blocks
         .iter_mut()
         .find(|b| b.id == land_block_id(bx, by))
@@ -78,7 +86,7 @@ fn stb_a_at_origin_only() -> MemoryLandBlocks {
     MemoryLandBlocks::new(vec![b])
 }
 
-fn new_ambient() -> Ambient {
+pub(super) fn new_ambient() -> Ambient {
     Ambient::new(
         &test_region(),
         Seeds { ran2: 1, crt: 1 },
@@ -87,7 +95,7 @@ fn new_ambient() -> Ambient {
     .unwrap()
 }
 
-fn at(cell_low: u32, x: f32, y: f32, z: f32) -> Position {
+pub(super) fn at(cell_low: u32, x: f32, y: f32, z: f32) -> Position {
     Position::new((BX << 24) | (BY << 16) | cell_low, Vec3::new(x, y, z))
 }
 
@@ -268,8 +276,8 @@ fn add_ambient_sounds_lscape_ring() {
 }
 
 /// `CellManager::ChangePosition` @ 0x004559B0: rebuild only on a new cell (or none current);
-/// cell 0 is `CellManager::Reset` @ 0x00455930; bad positions are typed errors that change
-/// nothing.
+/// `CellManager::Reset` @ 0x00455930 forgets the cell; bad positions (cell 0 included) are typed
+/// errors that change nothing.
 #[test]
 fn change_position_lifecycle() {
     let mut a = new_ambient();
@@ -337,18 +345,20 @@ fn change_position_lifecycle() {
         Err(ChangePositionError::NonFiniteTime(_))
     ));
     assert_eq!(a.snapshot(), before);
-    // cell 0: CellManager::Reset
-    let c = a
-        .change_position(
+    // cell 0 is an invalid cell like any other; CellManager::Reset is `reset`
+    assert_eq!(
+        a.change_position(
             &Position::new(0, Vec3::ZERO),
             false,
             4.0,
             &mut t,
             &mut lb,
-            &mut ev,
-        )
-        .unwrap();
-    assert_eq!(c, PositionChange::Reset);
+            &mut ev
+        ),
+        Err(ChangePositionError::InvalidCellId(0))
+    );
+    assert_eq!(a.snapshot(), before);
+    a.reset(&mut t);
     assert_eq!(a.current_cell(), None);
     // with no current cell, the same cell rebuilds again
     let c = a

@@ -3,3 +3,6 @@
 mod device_capture;
 mod device_loss;
 mod licence;
+mod sound_ambient;
+mod sound_cache;
+mod sound_decode;
