@@ -10,3 +10,5 @@ mod licence;
 mod off_bypass;
 mod determinism;
 mod world_change;
+mod budgets;
+mod bad_input;
