@@ -101,7 +101,9 @@ fn moving() -> Moving {
     let lp = engine
         .load_mono(Arc::from(looped(48_000)), 48_000)
         .expect("load");
-    let sh = engine.load_mono(Arc::from(shot(48_000)), 48_000).expect("load");
+    let sh = engine
+        .load_mono(Arc::from(shot(48_000)), 48_000)
+        .expect("load");
     let voices = (0..100)
         .map(|i| {
             let radius = 10.0 + 3.5 * f64::from(i);
@@ -111,7 +113,11 @@ fn moving() -> Moving {
                 .play(
                     if oneshot { sh } else { lp },
                     Source {
-                        position: DVec3::new(radius * phase.cos(), 1.5 + f64::from(i % 7) * 4.0, radius * phase.sin()),
+                        position: DVec3::new(
+                            radius * phase.cos(),
+                            1.5 + f64::from(i % 7) * 4.0,
+                            radius * phase.sin(),
+                        ),
                         volume: 1.0,
                         range: 256.0,
                         looping: !oneshot,
@@ -160,8 +166,8 @@ fn time_render_c(mode: Mode, n: u64) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..n {
         let clock = Clock::start();
-        let mut p = scene::prepare(&s, &options, Engine::builder().inline_worker(true))
-            .expect("prepare");
+        let mut p =
+            scene::prepare(&s, &options, Engine::builder().inline_worker(true)).expect("prepare");
         for chunk in out.chunks_mut(2 * 2400) {
             p.engine.render(chunk).expect("render");
         }
@@ -191,7 +197,10 @@ fn engine(c: &mut Criterion) {
         st.cache_misses
     );
     g.sample_size(10);
-    for (name, mode) in [("render_c_full_2s", Mode::Full), ("render_c_off_2s", Mode::Off)] {
+    for (name, mode) in [
+        ("render_c_full_2s", Mode::Full),
+        ("render_c_off_2s", Mode::Off),
+    ] {
         g.bench_function(name, |b| b.iter_custom(|n| time_render_c(mode, n)));
     }
     g.finish();

@@ -13,13 +13,15 @@ use std::sync::Arc;
 use glam::DVec3;
 use resound_acoustics::cache::RETRACE_AFTER_TICKS;
 use resound_acoustics::model::own::cell_centre;
-use resound_acoustics::room::distance_fade;
 use resound_acoustics::queue::Job;
+use resound_acoustics::room::distance_fade;
 use resound_acoustics::{
-    AcousticModel, AcousticResult, Absent, Budget, Mode, Paths, RoomResult, SoundRequest, WorldProbe,
-    WorldStore,
+    Absent, AcousticModel, AcousticResult, Budget, Mode, Paths, RoomResult, SoundRequest,
+    WorldProbe, WorldStore,
 };
-use resound_mixer::{MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundData, SoundId, VoiceId};
+use resound_mixer::{
+    MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundData, SoundId, VoiceId,
+};
 
 use crate::builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
 use crate::convert::{Acoustics, Applied, Converted, convert};
@@ -335,7 +337,9 @@ impl Engine {
         if self.voices.values().any(|v| v.sound == sound.0) {
             return Err(UnloadError::Playing);
         }
-        self.mixer.unload_sound(sound.0).map_err(UnloadError::Mixer)?;
+        self.mixer
+            .unload_sound(sound.0)
+            .map_err(UnloadError::Mixer)?;
         self.sounds.remove(&sound.0);
         Ok(())
     }
@@ -473,7 +477,9 @@ impl Engine {
             .filter(|(_, v)| v.echo)
             .map(|(id, v)| v.group(*id))
             .collect();
-        let joins = source.event.is_some_and(|e| held.contains(&Group::Event(e)));
+        let joins = source
+            .event
+            .is_some_and(|e| held.contains(&Group::Event(e)));
         self.mode >= Mode::Reflect
             && (joins || held.len() < self.capacities.echo_voices)
             && deserves_echo(&EchoFacts {
@@ -508,7 +514,11 @@ impl Engine {
         };
         let mut budget = Budget::new(self.inline_left);
         let (result, kind) = if offline {
-            let stages = if echo { self.mode } else { self.mode.min(Mode::Direct) };
+            let stages = if echo {
+                self.mode
+            } else {
+                self.mode.min(Mode::Direct)
+            };
             let mut r = self
                 .model
                 .evaluate(&self.world, &request, stages, &mut budget)
@@ -516,15 +526,14 @@ impl Engine {
             if let Some(r) = r.as_mut()
                 && self.mode >= Mode::Full
                 && !echo
+                && let Some(room) = self.listener_room(&mut budget, f64::from(source.range))
             {
-                if let Some(room) = self.listener_room(&mut budget, f64::from(source.range)) {
-                    let fade = distance_fade(d, f64::from(source.range)) as f32;
-                    r.sends = room.sends.map(|x| x * fade);
-                    r.decay = room.decay;
-                    r.effective_decay = room.effective_decay;
-                    r.wet = room.wet;
-                    r.space = room.space;
-                }
+                let fade = distance_fade(d, f64::from(source.range)) as f32;
+                r.sends = room.sends.map(|x| x * fade);
+                r.decay = room.decay;
+                r.effective_decay = room.effective_decay;
+                r.wet = room.wet;
+                r.space = room.space;
             }
             let kind = Kind {
                 paths: Paths::Nine,
@@ -1105,9 +1114,7 @@ impl Engine {
                     v.outstanding = false;
                     v.applied_tick = Some(tick);
                     v.results += 1;
-                    v.retrace_at = t
-                        .met_unknown
-                        .then_some(tick + RETRACE_AFTER_TICKS);
+                    v.retrace_at = t.met_unknown.then_some(tick + RETRACE_AFTER_TICKS);
                     v.result = Some(c.result.clone());
                     v.result_kind = v.sent_kind;
                 }
@@ -1151,12 +1158,11 @@ impl Engine {
         }
         let want_taps = v.echo && !v.source.looping && mode >= Mode::Reflect;
         let taps = if want_taps { converted.taps() } else { &[] };
-        let old_taps = v.converted.map(|c| c.taps).unwrap_or(converted.taps);
-        let changed = v.has_taps != !taps.is_empty()
-            || (want_taps && old_taps[..converted.tap_count] != *taps)
-            || v.converted.map(|c| c.tap_count) != Some(converted.tap_count);
-        if changed && (v.has_taps || !taps.is_empty()) {
-            // Tap sets may be full while old sets drain: the voice plays without echo then.
+        let previous = v.converted.filter(|_| v.has_taps);
+        let applied = previous.as_ref().map_or(&[][..], Converted::taps);
+        if applied != taps {
+            // Tap sets may be full while old sets drain: the voice plays without echo then
+            // (and the set is asked for again at the next change).
             v.has_taps = self.mixer.set_taps(v.mixer, taps).is_ok() && !taps.is_empty();
         }
         v.converted = Some(converted);

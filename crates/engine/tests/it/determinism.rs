@@ -4,13 +4,17 @@
 
 use std::time::Duration;
 
-use resound_engine::scene::{self, SceneOptions};
 use resound_engine::glam::DVec3;
+use resound_engine::scene::{self, SceneOptions};
 use resound_engine::{Engine, EngineBuilder, Mode, Orientation};
 
 use crate::common::hash;
 
-fn render_c(builder: EngineBuilder, chunk: usize, seconds: f64) -> (Vec<f32>, resound_engine::Status) {
+fn render_c(
+    builder: EngineBuilder,
+    chunk: usize,
+    seconds: f64,
+) -> (Vec<f32>, resound_engine::Status) {
     let options = SceneOptions {
         mode: Mode::Full,
         ..SceneOptions::default()
@@ -51,7 +55,11 @@ fn scene_c_is_identical_across_pacing_and_a_slow_worker() {
     let (c, _) = render_c(Engine::builder().inline_worker(true), 600, 1.5);
     assert!(a.iter().any(|x| *x != 0.0));
     assert_eq!(hash(&a), hash(&b), "pacing 2400 vs 1000 + slow worker");
-    assert_eq!(hash(&a), hash(&c), "worker thread vs inline worker, pacing 600");
+    assert_eq!(
+        hash(&a),
+        hash(&c),
+        "worker thread vs inline worker, pacing 600"
+    );
     assert_eq!(sa.cells, sb.cells);
     assert_eq!(sa.results_applied, sb.results_applied);
     // The worker did re-trace while the listener moved.
