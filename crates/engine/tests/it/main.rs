@@ -10,6 +10,7 @@ mod budgets;
 mod common;
 mod determinism;
 mod licence;
+mod live;
 mod motion;
 mod off_bypass;
 mod policy;
