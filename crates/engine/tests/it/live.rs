@@ -46,7 +46,7 @@ fn superseded_results_are_dropped_and_the_latest_wins() {
     let mut i = 0u32;
     loop {
         let x = (-40.0 + 3.0 * f64::from(i)).min(40.0);
-        let z = if i % 2 == 0 { 30.0 } else { 60.0 };
+        let z = if i.is_multiple_of(2) { 30.0 } else { 60.0 };
         e.set_position(v, DVec3::new(x, 1.5, z)).unwrap();
         e.update(0.05).unwrap();
         std::thread::sleep(Duration::from_millis(4));
