@@ -48,6 +48,9 @@ pub struct Args {
     /// WAV sample format.
     #[arg(long, value_parser = ["f32", "s16"], default_value = "f32")]
     format: String,
+    /// Run the master peak limiter (off by default: renders are for analysis).
+    #[arg(long)]
+    limiter: bool,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -99,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         signal,
         seconds: args.seconds,
         rate: args.rate,
-        limiter: false,
+        limiter: args.limiter,
     };
     let show = !args.json && std::io::stdout().is_terminal() && args.seconds >= PROGRESS_SECONDS;
     let bar = ProgressBar::with_draw_target(
@@ -280,12 +283,13 @@ fn text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> String {
     let s = &r.status;
     let _ = writeln!(
         o,
-        "status: {} ticks, {} rays, {} cells (max/tick occlusion {}, echo {}), worker {:.2} ms, queue {}, cache {}/{} hit/miss, discarded {}, unknown {:.1} %, voices {}, limiter {}, peak {:.3}, dropped {}, xruns {}",
+        "status: {} ticks, {} rays, {} worker cells (max/tick occlusion {}, echo {}), {} inline cells, worker {:.2} ms, queue {}, cache {}/{} hit/miss, discarded {}, unknown {:.1} %, voices {}, limiter {}, peak {:.3}, dropped {}, xruns {}",
         s.ticks,
         s.rays,
         s.cells,
         s.max_tick_occlusion_cells,
         s.max_tick_echo_cells,
+        s.inline_cells,
         s.worker_time.as_secs_f64() * 1e3,
         s.queue_len,
         s.cache_hits,
