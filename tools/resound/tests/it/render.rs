@@ -45,6 +45,12 @@ fn render(
         "--json",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // No progress bar when stdout is not a terminal (and nothing else on stderr).
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let mut r = hound::WavReader::open(&out).unwrap();
     let spec = r.spec();
@@ -225,4 +231,34 @@ fn bad_render_input_is_one_plain_line() {
         &resound(&["render", "G", "--rate", "10", "--out", out]),
         "sample rate",
     );
+}
+
+#[test]
+fn s16_output_and_text_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.wav");
+    let o = resound(&[
+        "render",
+        "G",
+        "--mode",
+        "reflect",
+        "--seconds",
+        "0.5",
+        "--format",
+        "s16",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("tap 0: delay 158.9 ms"), "{text}");
+    assert!(text.contains("tap 1: delay 242.1 ms"), "{text}");
+    assert!(text.contains("status:"), "{text}");
+    let r = hound::WavReader::open(&out).unwrap();
+    let spec = r.spec();
+    assert_eq!(
+        (spec.bits_per_sample, spec.sample_format),
+        (16, hound::SampleFormat::Int)
+    );
+    assert_eq!(r.duration(), 24_000);
 }
