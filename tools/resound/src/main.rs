@@ -8,6 +8,7 @@ mod cmd_ambient;
 mod cmd_dat;
 mod cmd_devices;
 mod cmd_fixture;
+mod cmd_render;
 mod dat_check;
 mod input;
 mod report;
@@ -34,6 +35,8 @@ enum Command {
     Acoustics(cmd_acoustics::Args),
     /// List the audio output devices and their default configurations.
     Devices(cmd_devices::Args),
+    /// Render a verification scene offline through the engine.
+    Render(cmd_render::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -44,6 +47,7 @@ fn main() -> std::process::ExitCode {
         Command::Ambient(args) => cmd_ambient::run(args),
         Command::Acoustics(args) => cmd_acoustics::run(args),
         Command::Devices(args) => cmd_devices::run(args),
+        Command::Render(args) => cmd_render::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

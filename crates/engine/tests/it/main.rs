@@ -1,8 +1,24 @@
 //! Integration tests of `resound-engine` (one binary, STYLE.md §18).
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
+mod bad_input;
+mod budgets;
+mod common;
+mod determinism;
 mod device_capture;
 mod device_loss;
+mod free;
 mod licence;
+mod live;
+mod motion;
+mod off_bypass;
+mod policy;
+mod schedule;
 mod sound_ambient;
 mod sound_cache;
 mod sound_decode;
+mod world_change;

@@ -5,3 +5,4 @@ mod dat;
 mod dat_corrupt;
 mod dat_errors;
 mod devices;
+mod render;
