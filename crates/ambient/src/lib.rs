@@ -89,6 +89,7 @@ pub use geometry::{Direction, Position};
 pub use glam;
 pub use instance::{AmbientSound, SoundKind};
 pub use region::{AmbientRegion, ResolveRegionError, SourceFailure, SourceKind, StbDesc};
+pub use resound_datformat::id::{CellId, SoundTableId, WaveId};
 pub use sound_manager::{Listener, SoundSettings};
 pub use source::{
     DatSource, DatSourceError, LandBlockSource, MemoryLandBlocks, MemorySoundTables,

@@ -343,9 +343,11 @@ fn format_entry(entry: &WalkEntry) -> String {
             position,
             total_sound_count,
             instances,
+            teleport,
             rebuild,
         } => format!(
-            "{time:>9.3}  rebuild  cell {:#010x} ({:.1}, {:.1}, {:.1})  total {total_sound_count:.4}  instances {instances}  landblocks {} ({} missing)  AddSound {}",
+            "{time:>9.3}  {}  cell {:#010x} ({:.1}, {:.1}, {:.1})  total {total_sound_count:.4}  instances {instances}  landblocks {} ({} missing)  AddSound {}",
+            if *teleport { "teleport" } else { "rebuild " },
             position.objcell_id,
             position.origin.x,
             position.origin.y,

@@ -1,6 +1,7 @@
 //! Golden tests on the fixture world.
 
-use resound_ambient::walk::{CellId, Walk, Waypoint};
+use resound_ambient::CellId;
+use resound_ambient::walk::{Walk, Waypoint};
 use resound_ambient::{AmbientEvent, Outcome, PositionChange, SoundKind};
 use resound_datformat::fixture;
 use serde_json::json;
@@ -196,6 +197,7 @@ fn walk() -> Walk {
         origin,
         seen_outside: false,
         heading: None,
+        teleport: false,
     };
     Walk {
         frame_rate: 30.0,
