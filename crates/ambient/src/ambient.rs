@@ -291,7 +291,7 @@ impl Ambient {
 
     /// `Ambient::InitSounds` @ 0x005515D0: the rebuild barrier — new gather position,
     /// `total_sound_count = 0`, every instance's `ResetCount`.
-    pub fn init_sounds(&mut self, pos: &Position) {
+    pub(crate) fn init_sounds(&mut self, pos: &Position) {
         self.player_pos = *pos;
         self.total_sound_count = 0.0;
         self.reset_counts();
@@ -310,7 +310,7 @@ impl Ambient {
     /// instances linearly; the keys are unique, so a `(desc, id)` table gives the same answer in
     /// O(1) — or a new one appended (`ConstantSound` if continuous, else `IntermitSound`).
     /// Never evicts.
-    pub fn get_sound(&mut self, desc: usize, ambient_sound_id: usize) -> Option<usize> {
+    pub(crate) fn get_sound(&mut self, desc: usize, ambient_sound_id: usize) -> Option<usize> {
         let slot = self.sound_index.get_mut(desc)?.get_mut(ambient_sound_id)?;
         if let Some(i) = *slot {
             return Some(i);
@@ -331,8 +331,10 @@ impl Ambient {
     /// `Ambient::AddSound` @ 0x00551610: skipped when disabled or when `|diff|² > 14400`
     /// (a cell at exactly 120 m is kept); `w = CalcWeight`, `dir = CalcDir`; if `w > 0`,
     /// `total_sound_count += w` **once** and every entry of the set gets `AddTo(w, diff, dir)`.
-    /// Returns whether the cell contributed.
-    pub fn add_sound(&mut self, desc: usize, sound_pos: &Position) -> bool {
+    /// Returns whether the cell contributed. (The gather calls [`Self::add_sound_offset`] with the
+    /// block offset taken once per landblock; this entry point is kept for the unit tests.)
+    #[cfg(test)]
+    pub(crate) fn add_sound(&mut self, desc: usize, sound_pos: &Position) -> bool {
         if !self.settings.ambient_sounds_enabled {
             return false;
         }
@@ -408,7 +410,7 @@ impl Ambient {
     /// (`type = (w >> 2) & 0x1F`, `scene = w >> 11`), and if `scene < NumSceneType(type)` and
     /// `CRegionDesc::GetSTBDesc` yields a set, `AddSound` it at the SW vertex
     /// `(24x, 24y, LandHeightTable[height])` in land cell `x·8 + y + 1`.
-    pub fn add_land_block_sounds<T: SoundTableSource>(
+    pub(crate) fn add_land_block_sounds<T: SoundTableSource>(
         &mut self,
         block: &resound_datformat::record::LandBlock,
         block_x: u32,
@@ -461,7 +463,7 @@ impl Ambient {
     /// `Ambient::UpdatePlayQueue` @ 0x551A50: when enabled, every instance in creation order
     /// gets `UpdateSound(total_sound_count)` and, if not queued, `Play` — newly audible
     /// sounds fire at once; queued ones keep their due time.
-    pub fn update_play_queue(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
+    pub(crate) fn update_play_queue(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
         if !self.settings.ambient_sounds_enabled {
             return;
         }
@@ -484,7 +486,7 @@ impl Ambient {
     /// `Ambient::ReleaseSoundTables` @ 0x00455770: every instance's set whose table is loaded
     /// but has `play_count == 0` drops it (re-fetched lazily at the next gather). Sets that
     /// never got an instance keep theirs (retail).
-    pub fn release_sound_tables<T: SoundTableSource>(&mut self, tables: &mut T) {
+    pub(crate) fn release_sound_tables<T: SoundTableSource>(&mut self, tables: &mut T) {
         let descs = self.region.stb_desc_mut();
         for s in &self.sounds {
             if let Some(d) = descs.get_mut(s.desc)

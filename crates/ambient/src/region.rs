@@ -107,7 +107,7 @@ pub struct AmbientRegion {
 }
 
 /// [`AmbientRegion::word_desc`]'s "nothing here".
-pub const NO_DESC: u32 = u32::MAX;
+pub(crate) const NO_DESC: u32 = u32::MAX;
 
 impl AmbientRegion {
     /// Resolves a parsed `Region` (`CRegionDesc::UnPack` @ 0x004FF440, scene section
@@ -221,7 +221,7 @@ impl AmbientRegion {
     /// one flat lookup: the STB index, or [`NO_DESC`].
     #[must_use]
     #[inline]
-    pub fn word_desc(&self, terrain_type: u32, scene: u32) -> u32 {
+    pub(crate) fn word_desc(&self, terrain_type: u32, scene: u32) -> u32 {
         let i = ((terrain_type & 0x1F) << 5 | (scene & 0x1F)) as usize;
         self.word_lookup.get(i).copied().unwrap_or(NO_DESC)
     }
@@ -229,7 +229,7 @@ impl AmbientRegion {
     /// The lazy-load half of `CRegionDesc::GetSTBDesc` for a resolved descriptor: `Some(d)` when
     /// its table is (now) loaded.
     #[inline]
-    pub fn load_stb_desc<T: SoundTableSource>(
+    pub(crate) fn load_stb_desc<T: SoundTableSource>(
         &mut self,
         d: usize,
         tables: &mut T,
@@ -243,8 +243,10 @@ impl AmbientRegion {
     }
 
     /// `CRegionDesc::GetSTBDesc` @ 0x004FEAB0: [`Self::terrain_stb_desc`], then lazily load the
-    /// descriptor's table; `None` unless the table is (now) loaded.
-    pub fn get_stb_desc<T: SoundTableSource>(
+    /// descriptor's table; `None` unless the table is (now) loaded. (The gather uses the
+    /// precomputed [`Self::word_desc`] and [`Self::load_stb_desc`]; kept for the unit tests.)
+    #[cfg(test)]
+    pub(crate) fn get_stb_desc<T: SoundTableSource>(
         &mut self,
         terrain_type: u32,
         scene: u32,
@@ -269,7 +271,7 @@ impl StbDesc {
     /// `AmbientSTBDesc::InitSoundTable` @ 0x004FEA60: nothing once `stb_not_found` is set or
     /// for `INVALID_DID`; otherwise fetch the table, and on failure set `stb_not_found` —
     /// never retried. A source error counts as a failure and is recorded.
-    pub fn init_sound_table<T: SoundTableSource>(
+    pub(crate) fn init_sound_table<T: SoundTableSource>(
         &mut self,
         tables: &mut T,
         failures: &mut Vec<SourceFailure>,
