@@ -9,6 +9,7 @@ mod tests;
 pub use frame::{FrameError, Player};
 
 use glam::Vec3;
+use resound_datformat::id::{CellId, SoundTableId, WaveId};
 use resound_datformat::record::Region;
 use serde::Serialize;
 use thiserror::Error;
@@ -37,16 +38,16 @@ pub struct Seeds {
 #[non_exhaustive]
 pub enum ChangePositionError {
     /// The origin has a NaN or infinite coordinate.
-    #[error("position {origin:?} in cell {objcell_id:#010x} is not finite")]
+    #[error("position {origin} in cell {objcell_id} is not finite")]
     NonFinitePosition {
         /// The cell id.
-        objcell_id: u32,
+        objcell_id: CellId,
         /// The origin.
         origin: Vec3,
     },
     /// The cell id fails `inbound_valid_cellid`.
-    #[error("cell id {0:#010x} is not a valid land cell, EnvCell or landblock id")]
-    InvalidCellId(u32),
+    #[error("cell id {0} is not a valid land cell, EnvCell or landblock id")]
+    InvalidCellId(CellId),
     /// The clock is NaN or infinite.
     #[error("time {0} is not finite")]
     NonFiniteTime(f64),
@@ -75,14 +76,14 @@ pub enum PositionChange {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Rebuild {
     /// The new cell.
-    pub cell: u32,
+    pub cell: CellId,
     /// Whether the outdoor gather ran (outdoor cell or `seen_outside`).
     pub outdoorish: bool,
     /// Landblocks of the 3×3 ring that were gathered, in gather order.
-    pub land_blocks: Vec<u32>,
+    pub land_blocks: Vec<CellId>,
     /// Landblocks of the ring the source did not have (skipped; ring blocks beyond the world
     /// edge are not listed).
-    pub missing_land_blocks: Vec<u32>,
+    pub missing_land_blocks: Vec<CellId>,
     /// `Ambient::AddSound` calls (land cells whose terrain resolved to a loaded STB set).
     pub add_sound_calls: u32,
     /// Cells that contributed weight (`w > 0`).
@@ -103,7 +104,7 @@ pub struct Ambient {
     /// `(desc, entry)` → instance index: an exact index of the linear search `GetSound` does.
     sound_index: Vec<Vec<Option<usize>>>,
     queue: PQueueArray<usize>,
-    load_cell: Option<u32>,
+    load_cell: Option<CellId>,
     /// The player pose of the previous [`Ambient::frame`] (or [`Ambient::teleport`]): what the
     /// next frame's `ChangePosition` sees.
     last_player: Option<Player>,
@@ -202,7 +203,7 @@ impl Ambient {
     /// The current cell (`CellManager::load_pos.objcell_id`), `None` before the first rebuild
     /// and after a reset.
     #[must_use]
-    pub fn current_cell(&self) -> Option<u32> {
+    pub fn current_cell(&self) -> Option<CellId> {
         self.load_cell
     }
 
@@ -256,7 +257,7 @@ impl Ambient {
                 origin: pos.origin,
             });
         }
-        if !geometry::is_valid_cell_id(pos.objcell_id) {
+        if !geometry::is_valid_cell_id(pos.objcell_id.0) {
             return Err(ChangePositionError::InvalidCellId(pos.objcell_id));
         }
         if !now.is_finite() {
@@ -265,7 +266,7 @@ impl Ambient {
         if self.load_cell == Some(pos.objcell_id) {
             return Ok(PositionChange::Unchanged);
         }
-        let outdoorish = geometry::is_outdoor_cell(pos.objcell_id) || seen_outside;
+        let outdoorish = geometry::is_outdoor_cell(pos.objcell_id.0) || seen_outside;
         let mut rebuild = Rebuild {
             cell: pos.objcell_id,
             outdoorish,
@@ -375,7 +376,7 @@ impl Ambient {
         land_blocks: &mut L,
         rebuild: &mut Rebuild,
     ) {
-        let (cx, cy) = geometry::block_xy(self.player_pos.objcell_id);
+        let (cx, cy) = geometry::block_xy(self.player_pos.objcell_id.0);
         for dx in -1_i64..=1 {
             for dy in -1_i64..=1 {
                 let bx = i64::from(cx) + dx;
@@ -385,7 +386,7 @@ impl Ambient {
                     continue;
                 }
                 let (bx, by) = (bx as u32, by as u32);
-                let id = geometry::land_block_id(bx, by);
+                let id = CellId(geometry::land_block_id(bx, by));
                 match land_blocks.load_land_block(id) {
                     Ok(Some(block)) => {
                         rebuild.land_blocks.push(id);
@@ -396,7 +397,7 @@ impl Ambient {
                         rebuild.missing_land_blocks.push(id);
                         rebuild.failures.push(SourceFailure {
                             kind: crate::region::SourceKind::LandBlock,
-                            id,
+                            id: id.0,
                             message: e.to_string(),
                         });
                     }
@@ -421,7 +422,7 @@ impl Ambient {
         // `Position::get_offset(player → cell)` is `(block_offset + origin) − player.origin`; the
         // block offset is the same for every cell of the block.
         let block_off = geometry::block_offset(
-            self.player_pos.objcell_id,
+            self.player_pos.objcell_id.0,
             geometry::land_cell_id(block_x, block_y, 0, 0),
         );
         let enabled = self.settings.ambient_sounds_enabled;
@@ -622,7 +623,7 @@ impl Ambient {
             return Some(Outcome::Drop(DropReason::Inaudible { row, distance }));
         };
         Some(Outcome::Play(Voice {
-            wave_id: chosen.entry.id,
+            wave_id: WaveId(chosen.entry.id),
             row,
             priority: chosen.entry.priority,
             gain,
@@ -654,7 +655,7 @@ impl Ambient {
                 SoundSnapshot {
                     index,
                     desc: s.desc,
-                    stb_id: d.map_or(0, |d| d.stb_id),
+                    stb_id: d.map_or(SoundTableId(0), |d| d.stb_id),
                     ambient_sound_id: s.ambient_sound_id,
                     kind: s.kind(),
                     s_type: asd.map_or(0, |a| a.s_type.to_u32()),
@@ -680,7 +681,7 @@ impl Ambient {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AmbientSnapshot {
     /// The current cell.
-    pub cell: Option<u32>,
+    pub cell: Option<CellId>,
     /// The gather position.
     pub player_pos: Position,
     /// `total_sound_count`.
@@ -699,7 +700,7 @@ pub struct SoundSnapshot {
     /// The STB descriptor's index in the region.
     pub desc: usize,
     /// Its SoundTable id.
-    pub stb_id: u32,
+    pub stb_id: SoundTableId,
     /// The index in the descriptor's `ambient_sounds`.
     pub ambient_sound_id: usize,
     /// The subclass.

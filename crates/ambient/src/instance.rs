@@ -187,7 +187,12 @@ impl AmbientSound {
     /// `sound_count == 0`, else `play_count += 1` and `current_volume = volume / total ·
     /// sound_count` — which can exceed `volume` for an STB with several entries, because
     /// `total` is bumped once per cell (retail; kept).
-    pub(crate) fn update_sound(&mut self, total: f32, desc: &AmbientSoundDesc, play_count: &mut u32) {
+    pub(crate) fn update_sound(
+        &mut self,
+        total: f32,
+        desc: &AmbientSoundDesc,
+        play_count: &mut u32,
+    ) {
         match &mut self.state {
             SoundState::Intermit(s) => {
                 if self.sound_count > 0.0 {

@@ -8,6 +8,7 @@ mod tests;
 
 use std::sync::Arc;
 
+use resound_datformat::id::SoundTableId;
 use resound_datformat::record::{AmbientSoundDesc, Region, SceneType, SoundTable};
 use serde::Serialize;
 use thiserror::Error;
@@ -58,7 +59,7 @@ pub enum ResolveRegionError {
 #[derive(Clone, Debug)]
 pub struct StbDesc {
     /// `stb_id`: the SoundTable id.
-    pub stb_id: u32,
+    pub stb_id: SoundTableId,
     /// `stb_not_found`: once a load failed, it is never retried.
     pub stb_not_found: bool,
     /// `ambient_sounds`, as authored (`is_continuous` derives from `base_chance == 0.0`).
@@ -125,7 +126,7 @@ impl AmbientRegion {
             .unwrap_or_default()
             .iter()
             .map(|d| StbDesc {
-                stb_id: d.stb_id,
+                stb_id: SoundTableId(d.stb_id),
                 stb_not_found: false,
                 ambient_sounds: d.ambient_sounds.clone(),
                 sound_table: None,
@@ -276,7 +277,7 @@ impl StbDesc {
         tables: &mut T,
         failures: &mut Vec<SourceFailure>,
     ) -> bool {
-        if self.stb_not_found || self.stb_id == INVALID_DID {
+        if self.stb_not_found || self.stb_id.0 == INVALID_DID {
             return false;
         }
         match tables.load_sound_table(self.stb_id) {
@@ -291,7 +292,7 @@ impl StbDesc {
             Err(e) => {
                 failures.push(SourceFailure {
                     kind: SourceKind::SoundTable,
-                    id: self.stb_id,
+                    id: self.stb_id.0,
                     message: e.to_string(),
                 });
                 self.stb_not_found = true;

@@ -298,7 +298,10 @@ impl<'a> WalkCursor<'a> {
                 seen_outside: prev.seen_outside,
             },
             camera: Listener {
-                position: Position::new(position.objcell_id, position.origin + offset),
+                position: Position {
+                    origin: position.origin + offset,
+                    ..position
+                },
                 heading_deg: heading,
             },
             teleported,
@@ -327,10 +330,10 @@ impl Walk {
             last = w.t;
             let origin = Vec3::from(w.origin);
             let source = if !geometry::is_valid_cell_id(w.cell.0) {
-                ChangePositionError::InvalidCellId(w.cell.0)
+                ChangePositionError::InvalidCellId(w.cell)
             } else if !origin.is_finite() {
                 ChangePositionError::NonFinitePosition {
-                    objcell_id: w.cell.0,
+                    objcell_id: w.cell,
                     origin,
                 }
             } else {

@@ -39,6 +39,12 @@ macro_rules! dat_id {
             }
         }
 
+        impl PartialEq<u32> for $name {
+            fn eq(&self, other: &u32) -> bool {
+                self.0 == *other
+            }
+        }
+
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(f, "0x{:08X}", self.0)

@@ -230,7 +230,7 @@ fn add_ambient_sounds_lscape_ring() {
     let mut a = new_ambient();
     let mut t = tables();
     let mut lb = MemoryLandBlocks::new(empty_ring());
-    lb.remove(land_block_id(BX + 1, BY - 1));
+    lb.remove(CellId(land_block_id(BX + 1, BY - 1)));
     let mut ev = Vec::new();
     let r = rebuilt(
         a.change_position(&at(1, 1.0, 1.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
@@ -355,7 +355,7 @@ fn change_position_lifecycle() {
             &mut lb,
             &mut ev
         ),
-        Err(ChangePositionError::InvalidCellId(0))
+        Err(ChangePositionError::InvalidCellId(CellId(0)))
     );
     assert_eq!(a.snapshot(), before);
     a.reset(&mut t);
@@ -492,7 +492,7 @@ fn release_and_flush_sound_tables() {
     .unwrap();
     assert_eq!(
         (t.loads.as_slice(), t.releases.as_slice()),
-        (&[][..], &[STB_A][..])
+        (&[][..], &[SoundTableId(STB_A)][..])
     );
     assert!(a.region().stb_desc()[0].sound_table.is_none());
     // back at (5, 30): A is fetched again lazily, B (now with an instance) released
@@ -501,7 +501,7 @@ fn release_and_flush_sound_tables() {
         .unwrap();
     assert_eq!(
         (t.loads.as_slice(), t.releases.as_slice()),
-        (&[STB_A][..], &[STB_B][..])
+        (&[SoundTableId(STB_A)][..], &[SoundTableId(STB_B)][..])
     );
     // flush: every table an instance holds goes; the queue is kept
     t.clear_counts();
@@ -584,7 +584,7 @@ fn use_time_and_play() {
     // from centre: gain = A · (A · current_volume) = 0.6
     assert_eq!(
         (v.position, v.pan, v.distance, v.wave_id),
-        (None, 0, 0.0, 0x0A00_0001)
+        (None, 0, 0.0, WaveId(0x0A00_0001))
     );
     assert_eq!(v.db, (0.6_f64.log2() * 6.0206).ceil() as i32);
     // disabled: nothing pops, the queue is kept

@@ -94,3 +94,23 @@ fn position_heading() {
         0.0
     );
 }
+
+/// `LandDefs::gid_to_lcoord`: a land cell's square is 24 m, `CC = cx·8 + cy + 1`; EnvCells and
+/// the landblock span the block.
+#[test]
+fn origin_in_cell() {
+    let c = land_cell_id(0xA9, 0xB4, 4, 4);
+    assert!(super::origin_in_cell(c, Vec3::new(96.0, 96.0, 70.0)));
+    assert!(super::origin_in_cell(c, Vec3::new(119.9, 119.9, -5.0)));
+    assert!(!super::origin_in_cell(c, Vec3::new(120.0, 100.0, 0.0)));
+    assert!(!super::origin_in_cell(c, Vec3::new(3.4e38, 100.0, 0.0)));
+    assert!(!super::origin_in_cell(c, Vec3::new(f32::NAN, 100.0, 0.0)));
+    assert!(super::origin_in_cell(
+        0xA9B4_0100,
+        Vec3::new(191.0, 0.0, 0.0)
+    ));
+    assert!(!super::origin_in_cell(
+        0xA9B4_FFFF,
+        Vec3::new(192.0, 0.0, 0.0)
+    ));
+}

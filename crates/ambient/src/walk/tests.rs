@@ -132,7 +132,7 @@ fn invalid_cells_are_refused() {
             e,
             WalkError::BadWaypoint {
                 index: 1,
-                source: ChangePositionError::InvalidCellId(cell)
+                source: ChangePositionError::InvalidCellId(CellId(cell))
             }
         );
     }

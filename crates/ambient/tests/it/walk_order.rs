@@ -96,7 +96,7 @@ fn a_walk_across_landblock_borders_follows_the_retail_order() {
     let (mut t, mut lb) = sources();
     let log = walk.run(&mut ambient(), 90.0, &mut t, &mut lb).unwrap();
     let first_new_block = log.iter().find_map(|e| match e {
-        WalkEntry::Rebuild { time, position, .. } if position.objcell_id >> 16 == 0xA8B4 => {
+        WalkEntry::Rebuild { time, position, .. } if position.objcell_id.0 >> 16 == 0xA8B4 => {
             Some(*time)
         }
         _ => None,

@@ -18,4 +18,5 @@ fn serde_is_the_bare_number() {
     );
     assert_eq!(u32::from(SoundTableId::from(7)), 7);
     assert_eq!(CellId(9).get(), 9);
+    assert_eq!(vec![CellId(1), CellId(2)], [1, 2]);
 }
