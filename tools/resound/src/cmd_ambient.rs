@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use resound_engine::ambient::geometry::{is_valid_cell_id, origin_in_cell};
 use resound_engine::ambient::glam::Vec3;
-use resound_engine::ambient::walk::{Walk, WalkEntry};
+use resound_engine::ambient::walk::Walk;
 use resound_engine::ambient::{
-    Ambient, AmbientEvent, AmbientSnapshot, DatSource, DropReason, Listener, Outcome, Player,
-    Position, PositionChange, Rebuild, Seeds, SoundKind, SoundSettings,
+    Ambient, AmbientEvent, AmbientSnapshot, DatSource, Listener, Player, Position, PositionChange,
+    Rebuild, RebuildReport, Seeds, SoundSettings,
 };
 use resound_engine::datformat::container::DatReader;
 use resound_engine::datformat::record::Region;
@@ -112,7 +112,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let doc = rebuild_doc(&pos, &rebuild, &snapshot, &events, &portal);
             emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
         } else {
-            emit(&format_rebuild(&pos, &rebuild, &snapshot, &events))?;
+            let report = RebuildReport {
+                position: &pos,
+                rebuild: &rebuild,
+                snapshot: &snapshot,
+                events: &events,
+            };
+            emit(&report.to_string())?;
         }
         return Ok(());
     }
@@ -126,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let text = if args.json {
         serde_json::to_string_pretty(&log)? + "\n"
     } else {
-        log.iter().map(|e| format_entry(e) + "\n").collect()
+        log.iter().map(|e| format!("{e}\n")).collect()
     };
     emit(&text)
 }
@@ -244,162 +250,4 @@ fn parse_at(text: &str) -> anyhow::Result<Position> {
         bail!("height {z:?} is outside -{MAX_ABS_Z}..={MAX_ABS_Z} m");
     }
     Ok(Position::new(cell, origin))
-}
-
-fn format_rebuild(
-    pos: &Position,
-    r: &Rebuild,
-    s: &AmbientSnapshot,
-    events: &[AmbientEvent],
-) -> String {
-    use std::fmt::Write;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "cell {} at ({:.2}, {:.2}, {:.2}){}",
-        pos.objcell_id,
-        pos.origin.x,
-        pos.origin.y,
-        pos.origin.z,
-        if r.outdoorish {
-            ""
-        } else {
-            " (indoors: no outdoor gather)"
-        }
-    );
-    let _ = writeln!(
-        o,
-        "landblocks: {} gathered, {} missing{}; {} AddSound calls, {} contributing cells",
-        r.land_blocks.len(),
-        r.missing_land_blocks.len(),
-        if r.missing_land_blocks.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({})",
-                r.missing_land_blocks
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        },
-        r.add_sound_calls,
-        r.contributing_cells
-    );
-    for f in &r.failures {
-        let _ = writeln!(o, "failure: {:?} 0x{:08X}: {}", f.kind, f.id, f.message);
-    }
-    let _ = writeln!(
-        o,
-        "total weight {:.6}, {} instances",
-        s.total_sound_count,
-        s.sounds.len()
-    );
-    let _ = writeln!(
-        o,
-        "{:>3}  {:<10}  {:>3}  {:<8}  {:>5}  {:>10}  {:<16}  directions",
-        "#", "stb", "idx", "kind", "stype", "count", "chance/volume"
-    );
-    for snd in &s.sounds {
-        let value = match (snd.play_chance, snd.current_volume) {
-            (Some(c), _) => format!("chance {c:.6}"),
-            (_, Some(v)) => format!("volume {v:.6}"),
-            _ => String::new(),
-        };
-        let dirs = snd
-            .directions
-            .iter()
-            .map(|d| format!("{:?} {:.1}–{:.1} m", d.dir, d.min_dist, d.max_dist))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let _ = writeln!(
-            o,
-            "{:>3}  {}  {:>3}  {:<8}  {:#5x}  {:>10.6}  {:<16}  {}",
-            snd.index,
-            snd.stb_id,
-            snd.ambient_sound_id,
-            kind(snd.kind),
-            snd.s_type,
-            snd.sound_count,
-            value,
-            dirs
-        );
-    }
-    if !events.is_empty() {
-        let _ = writeln!(o, "played at once:");
-        for e in events {
-            let _ = writeln!(o, "  {}", format_event(e));
-        }
-    }
-    o
-}
-
-fn kind(k: SoundKind) -> &'static str {
-    match k {
-        SoundKind::Intermit => "intermit",
-        SoundKind::Constant => "constant",
-    }
-}
-
-fn format_event(e: &AmbientEvent) -> String {
-    let who = format!(
-        "{}/{} {:<8} stype {:#x}",
-        e.stb_id,
-        e.ambient_sound_id,
-        kind(e.kind),
-        e.s_type
-    );
-    match e.outcome {
-        Outcome::Play(v) => {
-            let place = match v.position {
-                Some(p) => format!(
-                    "at {:.1} m ({:.1}, {:.1}, {:.1} in {})",
-                    v.distance, p.origin.x, p.origin.y, p.origin.z, p.objcell_id
-                ),
-                None => "from centre".to_owned(),
-            };
-            format!(
-                "{:>9.3}  play  {who}  wave {} row {}  {:>3} dB  pan {:+}  {place}",
-                e.time, v.wave_id, v.row, v.db, v.pan
-            )
-        }
-        Outcome::Drop(reason) => {
-            let why = match reason {
-                DropReason::NoSoundTable => "no sound table".to_owned(),
-                DropReason::NoEntry => "no table entry".to_owned(),
-                DropReason::SilentWave { row } => format!("row {row} has no wave"),
-                DropReason::Probability { row } => format!("row {row} failed its probability"),
-                DropReason::Inactive { row } => format!("row {row}: window inactive"),
-                DropReason::Inaudible { row, distance } => {
-                    format!("row {row} inaudible at {distance:.1} m")
-                }
-            };
-            format!("{:>9.3}  drop  {who}  {why}", e.time)
-        }
-    }
-}
-
-fn format_entry(entry: &WalkEntry) -> String {
-    match entry {
-        WalkEntry::Rebuild {
-            time,
-            position,
-            total_sound_count,
-            instances,
-            teleport,
-            rebuild,
-        } => format!(
-            "{time:>9.3}  {}  cell {} ({:.1}, {:.1}, {:.1})  total {total_sound_count:.4}  instances {instances}  landblocks {} ({} missing)  AddSound {}",
-            if *teleport { "teleport" } else { "rebuild " },
-            position.objcell_id,
-            position.origin.x,
-            position.origin.y,
-            position.origin.z,
-            rebuild.land_blocks.len(),
-            rebuild.missing_land_blocks.len(),
-            rebuild.add_sound_calls
-        ),
-        WalkEntry::Event(e) => format_event(e),
-    }
 }
