@@ -58,7 +58,12 @@ pub enum ChangePositionError {
 #[non_exhaustive]
 pub enum SetListenerError {
     /// The position or heading has a NaN or infinite value.
-    #[error("listener {0:?} is not finite")]
+    #[error(
+        "camera at {} in cell {} facing {} is not finite",
+        .0.position.origin,
+        .0.position.objcell_id,
+        .0.heading_deg
+    )]
     NonFinite(Listener),
 }
 
@@ -461,7 +466,7 @@ impl Ambient {
         }
     }
 
-    /// `Ambient::UpdatePlayQueue` @ 0x551A50: when enabled, every instance in creation order
+    /// `Ambient::UpdatePlayQueue` @ 0x00551A50: when enabled, every instance in creation order
     /// gets `UpdateSound(total_sound_count)` and, if not queued, `Play` — newly audible
     /// sounds fire at once; queued ones keep their due time.
     pub(crate) fn update_play_queue(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
@@ -509,7 +514,7 @@ impl Ambient {
         self.release_sound_tables(tables);
     }
 
-    /// `Ambient::UseTime` @ 0x551880: when enabled, pop and `Play` every node whose key is
+    /// `Ambient::UseTime` @ 0x00551880: when enabled, pop and `Play` every node whose key is
     /// strictly below `now` (`Timer::cur_time`, seconds). A NaN `now` pops nothing.
     pub fn use_time(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
         if !self.settings.ambient_sounds_enabled {
@@ -525,7 +530,7 @@ impl Ambient {
         }
     }
 
-    /// `Ambient::Play` @ 0x5517A0: if `CanHear` fails, leave the queue; otherwise, if
+    /// `Ambient::Play` @ 0x005517A0: if `CanHear` fails, leave the queue; otherwise, if
     /// `PlayNow`, play at `GetSoundPos` (around the listener) or from the centre, then
     /// **regardless** re-queue at `now + GetPlayInterval()`.
     fn play(&mut self, i: usize, now: f64, events: &mut Vec<AmbientEvent>) {
@@ -577,8 +582,8 @@ impl Ambient {
         self.sounds[i].on_queue = true;
     }
 
-    /// `Ambient::PlaySound` (`PlaySoundA`) → `SoundManager::PlayAmbientSound` @ 0x550820 (with a
-    /// position) or `PlayAmbientSoundFromCenter` @ 0x5508B0: `v = A·volume`; `GetSound` row
+    /// `Ambient::PlaySound` (`PlaySoundA`) → `SoundManager::PlayAmbientSound` @ 0x00550820 (with a
+    /// position) or `PlayAmbientSoundFromCenter` @ 0x005508B0: `v = A·volume`; `GetSound` row
     /// pick (one ran2 draw); the CRT probability gate; then `PlaySoundInternal`'s
     /// active-window check, distance, pan and `GetAttenuation` (which applies `A` again).
     /// `None` only when ambient sounds are disabled.

@@ -44,8 +44,8 @@ impl Position {
         }
     }
 
-    /// `Position::get_offset` @ 0x509F60: `other − self` in metres, with the landblock delta
-    /// taken in integers first (`LandDefs::get_block_offset` @ 0x43E630), then
+    /// `Position::get_offset` @ 0x00509F60: `other − self` in metres, with the landblock delta
+    /// taken in integers first (`LandDefs::get_block_offset` @ 0x0043E630), then
     /// `(block_offset + other.origin) − self.origin`.
     #[must_use]
     pub fn get_offset(&self, other: &Position) -> Vec3 {
@@ -143,7 +143,7 @@ pub const fn lcoord_to_gid(gx: u32, gy: u32) -> u32 {
     (((gx >> 3) << 8) | (gy >> 3)) << 16 | ((gx & 7) * 8 + (gy & 7) + 1)
 }
 
-/// `LandDefs::get_block_offset` @ 0x43E630: zero in the same landblock, otherwise the block
+/// `LandDefs::get_block_offset` @ 0x0043E630: zero in the same landblock, otherwise the block
 /// delta × 192 m, computed in integers.
 #[must_use]
 pub fn block_offset(from: u32, to: u32) -> Vec3 {

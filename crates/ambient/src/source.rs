@@ -157,7 +157,7 @@ impl LandBlockSource for MemoryLandBlocks {
 #[non_exhaustive]
 pub enum DatSourceError {
     /// The dat entry could not be read.
-    #[error("dat entry {id} could not be read")]
+    #[error("dat entry 0x{id:08X} could not be read")]
     Read {
         /// The id.
         id: u32,
@@ -166,7 +166,7 @@ pub enum DatSourceError {
         source: ReadEntryError,
     },
     /// The entry is not a valid record of the expected type.
-    #[error("dat entry {id} could not be parsed")]
+    #[error("dat entry 0x{id:08X} could not be parsed")]
     Parse {
         /// The id.
         id: u32,

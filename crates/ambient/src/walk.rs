@@ -459,7 +459,7 @@ fn interpolate(a: &Waypoint, b: &Waypoint, f: f32) -> Position {
 }
 
 /// Renormalises a landblock-relative origin that may lie outside `[0, 192)` into the land cell
-/// that holds it (`LandDefs::adjust_to_outside` @ 0x5A9BC0). Positions outside the world keep
+/// that holds it (`LandDefs::adjust_to_outside` @ 0x005A9BC0). Positions outside the world keep
 /// the original block.
 #[must_use]
 pub fn outdoor_position(objcell_id: u32, origin: Vec3) -> Position {

@@ -12,7 +12,7 @@ fn wp(t: f64, cell: u32, origin: [f32; 3]) -> Waypoint {
     }
 }
 
-/// `LandDefs::adjust_to_outside` @ 0x5A9BC0: an origin outside the block moves to the block and
+/// `LandDefs::adjust_to_outside` @ 0x005A9BC0: an origin outside the block moves to the block and
 /// land cell that hold it.
 #[test]
 fn adjust_to_outside() {
