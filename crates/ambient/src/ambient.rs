@@ -289,7 +289,9 @@ impl Ambient {
     }
 
     /// `CellManager::Reset` @ 0x00455930: `FlushSoundTables` and forget the current cell, so
-    /// the next position rebuilds.
+    /// the next position rebuilds. The previous frame's poses are kept, as retail keeps the
+    /// player: the next [`Ambient::frame`] rebuilds around the last player it was given (call
+    /// [`Ambient::teleport`] to put the player somewhere new at once).
     pub fn reset<T: SoundTableSource>(&mut self, tables: &mut T) {
         self.flush_sound_tables(tables);
         self.load_cell = None;

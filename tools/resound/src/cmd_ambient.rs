@@ -1,9 +1,9 @@
 //! `resound ambient`: the retail ambient sound runtime on a set of DAT files.
 //!
-//! - `--at CELL:X,Y,Z` rebuilds the ambient sounds for a player standing there and prints the
-//!   result: total weight, every sound instance (STB id, index, kind, `sound_count`,
-//!   `play_chance` or `current_volume`, the directions with their distance ranges) and the
-//!   sounds that play at once.
+//! - `--at CELL:X,Y,Z` puts the player there (`Ambient::teleport`: camera and player at once),
+//!   rebuilds the ambient sounds and prints the result: total weight, every sound instance (STB
+//!   id, index, kind, `sound_count`, `play_chance` or `current_volume`, the directions with their
+//!   distance ranges) and the sounds that play at once.
 //! - `--walk PATH.json --seconds N` runs the per-frame tick along a path and prints the log of
 //!   rebuilds and played/dropped sounds. The path format is documented in
 //!   `resound_ambient::walk`; `crates/ambient/examples-data/walk.json` walks the fixture world.
