@@ -9,6 +9,7 @@ mod tests;
 pub use frame::{FrameError, Player};
 
 use glam::Vec3;
+use resound_datformat::id::{CellId, SoundTableId, WaveId};
 use resound_datformat::record::Region;
 use serde::Serialize;
 use thiserror::Error;
@@ -37,16 +38,16 @@ pub struct Seeds {
 #[non_exhaustive]
 pub enum ChangePositionError {
     /// The origin has a NaN or infinite coordinate.
-    #[error("position {origin:?} in cell {objcell_id:#010x} is not finite")]
+    #[error("position {origin} in cell {objcell_id} is not finite")]
     NonFinitePosition {
         /// The cell id.
-        objcell_id: u32,
+        objcell_id: CellId,
         /// The origin.
         origin: Vec3,
     },
     /// The cell id fails `inbound_valid_cellid`.
-    #[error("cell id {0:#010x} is not a valid land cell, EnvCell or landblock id")]
-    InvalidCellId(u32),
+    #[error("cell id {0} is not a valid land cell, EnvCell or landblock id")]
+    InvalidCellId(CellId),
     /// The clock is NaN or infinite.
     #[error("time {0} is not finite")]
     NonFiniteTime(f64),
@@ -57,7 +58,12 @@ pub enum ChangePositionError {
 #[non_exhaustive]
 pub enum SetListenerError {
     /// The position or heading has a NaN or infinite value.
-    #[error("listener {0:?} is not finite")]
+    #[error(
+        "camera at {} in cell {} facing {} is not finite",
+        .0.position.origin,
+        .0.position.objcell_id,
+        .0.heading_deg
+    )]
     NonFinite(Listener),
 }
 
@@ -75,14 +81,14 @@ pub enum PositionChange {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Rebuild {
     /// The new cell.
-    pub cell: u32,
+    pub cell: CellId,
     /// Whether the outdoor gather ran (outdoor cell or `seen_outside`).
     pub outdoorish: bool,
     /// Landblocks of the 3×3 ring that were gathered, in gather order.
-    pub land_blocks: Vec<u32>,
+    pub land_blocks: Vec<CellId>,
     /// Landblocks of the ring the source did not have (skipped; ring blocks beyond the world
     /// edge are not listed).
-    pub missing_land_blocks: Vec<u32>,
+    pub missing_land_blocks: Vec<CellId>,
     /// `Ambient::AddSound` calls (land cells whose terrain resolved to a loaded STB set).
     pub add_sound_calls: u32,
     /// Cells that contributed weight (`w > 0`).
@@ -103,7 +109,7 @@ pub struct Ambient {
     /// `(desc, entry)` → instance index: an exact index of the linear search `GetSound` does.
     sound_index: Vec<Vec<Option<usize>>>,
     queue: PQueueArray<usize>,
-    load_cell: Option<u32>,
+    load_cell: Option<CellId>,
     /// The player pose of the previous [`Ambient::frame`] (or [`Ambient::teleport`]): what the
     /// next frame's `ChangePosition` sees.
     last_player: Option<Player>,
@@ -202,7 +208,7 @@ impl Ambient {
     /// The current cell (`CellManager::load_pos.objcell_id`), `None` before the first rebuild
     /// and after a reset.
     #[must_use]
-    pub fn current_cell(&self) -> Option<u32> {
+    pub fn current_cell(&self) -> Option<CellId> {
         self.load_cell
     }
 
@@ -256,7 +262,7 @@ impl Ambient {
                 origin: pos.origin,
             });
         }
-        if !geometry::is_valid_cell_id(pos.objcell_id) {
+        if !geometry::is_valid_cell_id(pos.objcell_id.0) {
             return Err(ChangePositionError::InvalidCellId(pos.objcell_id));
         }
         if !now.is_finite() {
@@ -265,7 +271,7 @@ impl Ambient {
         if self.load_cell == Some(pos.objcell_id) {
             return Ok(PositionChange::Unchanged);
         }
-        let outdoorish = geometry::is_outdoor_cell(pos.objcell_id) || seen_outside;
+        let outdoorish = geometry::is_outdoor_cell(pos.objcell_id.0) || seen_outside;
         let mut rebuild = Rebuild {
             cell: pos.objcell_id,
             outdoorish,
@@ -283,7 +289,9 @@ impl Ambient {
     }
 
     /// `CellManager::Reset` @ 0x00455930: `FlushSoundTables` and forget the current cell, so
-    /// the next position rebuilds.
+    /// the next position rebuilds. The previous frame's poses are kept, as retail keeps the
+    /// player: the next [`Ambient::frame`] rebuilds around the last player it was given (call
+    /// [`Ambient::teleport`] to put the player somewhere new at once).
     pub fn reset<T: SoundTableSource>(&mut self, tables: &mut T) {
         self.flush_sound_tables(tables);
         self.load_cell = None;
@@ -291,7 +299,7 @@ impl Ambient {
 
     /// `Ambient::InitSounds` @ 0x005515D0: the rebuild barrier — new gather position,
     /// `total_sound_count = 0`, every instance's `ResetCount`.
-    pub fn init_sounds(&mut self, pos: &Position) {
+    pub(crate) fn init_sounds(&mut self, pos: &Position) {
         self.player_pos = *pos;
         self.total_sound_count = 0.0;
         self.reset_counts();
@@ -310,7 +318,7 @@ impl Ambient {
     /// instances linearly; the keys are unique, so a `(desc, id)` table gives the same answer in
     /// O(1) — or a new one appended (`ConstantSound` if continuous, else `IntermitSound`).
     /// Never evicts.
-    pub fn get_sound(&mut self, desc: usize, ambient_sound_id: usize) -> Option<usize> {
+    pub(crate) fn get_sound(&mut self, desc: usize, ambient_sound_id: usize) -> Option<usize> {
         let slot = self.sound_index.get_mut(desc)?.get_mut(ambient_sound_id)?;
         if let Some(i) = *slot {
             return Some(i);
@@ -331,8 +339,10 @@ impl Ambient {
     /// `Ambient::AddSound` @ 0x00551610: skipped when disabled or when `|diff|² > 14400`
     /// (a cell at exactly 120 m is kept); `w = CalcWeight`, `dir = CalcDir`; if `w > 0`,
     /// `total_sound_count += w` **once** and every entry of the set gets `AddTo(w, diff, dir)`.
-    /// Returns whether the cell contributed.
-    pub fn add_sound(&mut self, desc: usize, sound_pos: &Position) -> bool {
+    /// Returns whether the cell contributed. (The gather calls [`Self::add_sound_offset`] with the
+    /// block offset taken once per landblock; this entry point is kept for the unit tests.)
+    #[cfg(test)]
+    pub(crate) fn add_sound(&mut self, desc: usize, sound_pos: &Position) -> bool {
         if !self.settings.ambient_sounds_enabled {
             return false;
         }
@@ -373,7 +383,7 @@ impl Ambient {
         land_blocks: &mut L,
         rebuild: &mut Rebuild,
     ) {
-        let (cx, cy) = geometry::block_xy(self.player_pos.objcell_id);
+        let (cx, cy) = geometry::block_xy(self.player_pos.objcell_id.0);
         for dx in -1_i64..=1 {
             for dy in -1_i64..=1 {
                 let bx = i64::from(cx) + dx;
@@ -383,7 +393,7 @@ impl Ambient {
                     continue;
                 }
                 let (bx, by) = (bx as u32, by as u32);
-                let id = geometry::land_block_id(bx, by);
+                let id = CellId(geometry::land_block_id(bx, by));
                 match land_blocks.load_land_block(id) {
                     Ok(Some(block)) => {
                         rebuild.land_blocks.push(id);
@@ -394,7 +404,7 @@ impl Ambient {
                         rebuild.missing_land_blocks.push(id);
                         rebuild.failures.push(SourceFailure {
                             kind: crate::region::SourceKind::LandBlock,
-                            id,
+                            id: id.0,
                             message: e.to_string(),
                         });
                     }
@@ -408,7 +418,7 @@ impl Ambient {
     /// (`type = (w >> 2) & 0x1F`, `scene = w >> 11`), and if `scene < NumSceneType(type)` and
     /// `CRegionDesc::GetSTBDesc` yields a set, `AddSound` it at the SW vertex
     /// `(24x, 24y, LandHeightTable[height])` in land cell `x·8 + y + 1`.
-    pub fn add_land_block_sounds<T: SoundTableSource>(
+    pub(crate) fn add_land_block_sounds<T: SoundTableSource>(
         &mut self,
         block: &resound_datformat::record::LandBlock,
         block_x: u32,
@@ -419,7 +429,7 @@ impl Ambient {
         // `Position::get_offset(player → cell)` is `(block_offset + origin) − player.origin`; the
         // block offset is the same for every cell of the block.
         let block_off = geometry::block_offset(
-            self.player_pos.objcell_id,
+            self.player_pos.objcell_id.0,
             geometry::land_cell_id(block_x, block_y, 0, 0),
         );
         let enabled = self.settings.ambient_sounds_enabled;
@@ -458,10 +468,10 @@ impl Ambient {
         }
     }
 
-    /// `Ambient::UpdatePlayQueue` @ 0x551A50: when enabled, every instance in creation order
+    /// `Ambient::UpdatePlayQueue` @ 0x00551A50: when enabled, every instance in creation order
     /// gets `UpdateSound(total_sound_count)` and, if not queued, `Play` — newly audible
     /// sounds fire at once; queued ones keep their due time.
-    pub fn update_play_queue(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
+    pub(crate) fn update_play_queue(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
         if !self.settings.ambient_sounds_enabled {
             return;
         }
@@ -484,7 +494,7 @@ impl Ambient {
     /// `Ambient::ReleaseSoundTables` @ 0x00455770: every instance's set whose table is loaded
     /// but has `play_count == 0` drops it (re-fetched lazily at the next gather). Sets that
     /// never got an instance keep theirs (retail).
-    pub fn release_sound_tables<T: SoundTableSource>(&mut self, tables: &mut T) {
+    pub(crate) fn release_sound_tables<T: SoundTableSource>(&mut self, tables: &mut T) {
         let descs = self.region.stb_desc_mut();
         for s in &self.sounds {
             if let Some(d) = descs.get_mut(s.desc)
@@ -506,7 +516,7 @@ impl Ambient {
         self.release_sound_tables(tables);
     }
 
-    /// `Ambient::UseTime` @ 0x551880: when enabled, pop and `Play` every node whose key is
+    /// `Ambient::UseTime` @ 0x00551880: when enabled, pop and `Play` every node whose key is
     /// strictly below `now` (`Timer::cur_time`, seconds). A NaN `now` pops nothing.
     pub fn use_time(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
         if !self.settings.ambient_sounds_enabled {
@@ -522,7 +532,7 @@ impl Ambient {
         }
     }
 
-    /// `Ambient::Play` @ 0x5517A0: if `CanHear` fails, leave the queue; otherwise, if
+    /// `Ambient::Play` @ 0x005517A0: if `CanHear` fails, leave the queue; otherwise, if
     /// `PlayNow`, play at `GetSoundPos` (around the listener) or from the centre, then
     /// **regardless** re-queue at `now + GetPlayInterval()`.
     fn play(&mut self, i: usize, now: f64, events: &mut Vec<AmbientEvent>) {
@@ -574,8 +584,8 @@ impl Ambient {
         self.sounds[i].on_queue = true;
     }
 
-    /// `Ambient::PlaySound` (`PlaySoundA`) → `SoundManager::PlayAmbientSound` @ 0x550820 (with a
-    /// position) or `PlayAmbientSoundFromCenter` @ 0x5508B0: `v = A·volume`; `GetSound` row
+    /// `Ambient::PlaySound` (`PlaySoundA`) → `SoundManager::PlayAmbientSound` @ 0x00550820 (with a
+    /// position) or `PlayAmbientSoundFromCenter` @ 0x005508B0: `v = A·volume`; `GetSound` row
     /// pick (one ran2 draw); the CRT probability gate; then `PlaySoundInternal`'s
     /// active-window check, distance, pan and `GetAttenuation` (which applies `A` again).
     /// `None` only when ambient sounds are disabled.
@@ -620,7 +630,7 @@ impl Ambient {
             return Some(Outcome::Drop(DropReason::Inaudible { row, distance }));
         };
         Some(Outcome::Play(Voice {
-            wave_id: chosen.entry.id,
+            wave_id: WaveId(chosen.entry.id),
             row,
             priority: chosen.entry.priority,
             gain,
@@ -652,7 +662,7 @@ impl Ambient {
                 SoundSnapshot {
                     index,
                     desc: s.desc,
-                    stb_id: d.map_or(0, |d| d.stb_id),
+                    stb_id: d.map_or(SoundTableId(0), |d| d.stb_id),
                     ambient_sound_id: s.ambient_sound_id,
                     kind: s.kind(),
                     s_type: asd.map_or(0, |a| a.s_type.to_u32()),
@@ -678,7 +688,7 @@ impl Ambient {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AmbientSnapshot {
     /// The current cell.
-    pub cell: Option<u32>,
+    pub cell: Option<CellId>,
     /// The gather position.
     pub player_pos: Position,
     /// `total_sound_count`.
@@ -697,7 +707,7 @@ pub struct SoundSnapshot {
     /// The STB descriptor's index in the region.
     pub desc: usize,
     /// Its SoundTable id.
-    pub stb_id: u32,
+    pub stb_id: SoundTableId,
     /// The index in the descriptor's `ambient_sounds`.
     pub ambient_sound_id: usize,
     /// The subclass.

@@ -2,6 +2,7 @@
 //! asked to play — either a voice to start (wave, whole-dB level, integer pan, world position
 //! or "from centre") or the reason retail would drop it.
 
+use resound_datformat::id::{SoundTableId, WaveId};
 use serde::Serialize;
 
 use crate::geometry::Position;
@@ -17,7 +18,7 @@ pub struct AmbientEvent {
     /// The STB descriptor's index in the region.
     pub desc: usize,
     /// The descriptor's SoundTable id.
-    pub stb_id: u32,
+    pub stb_id: SoundTableId,
     /// The instance's index in the descriptor's `ambient_sounds`.
     pub ambient_sound_id: usize,
     /// Which subclass played.
@@ -45,7 +46,7 @@ pub enum Outcome {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Voice {
     /// The Wave id (`0x0A…`) of the chosen row.
-    pub wave_id: u32,
+    pub wave_id: WaveId,
     /// The row's index in the table's `stype` list.
     pub row: usize,
     /// The row's authored priority (retail's voice pool records 0.0 for every voice anyway).

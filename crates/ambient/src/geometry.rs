@@ -5,6 +5,7 @@
 mod tests;
 
 use glam::Vec3;
+use resound_datformat::id::CellId;
 use serde::Serialize;
 
 /// Landblocks along each axis (`LandDefs::get_vars`).
@@ -28,24 +29,27 @@ pub const MAX_LCOORD: u32 = 2040;
 pub struct Position {
     /// The object cell id: block x (east) in the top byte, block y (north) in the next, cell
     /// in the low word.
-    pub objcell_id: u32,
+    pub objcell_id: CellId,
     /// Metres from the landblock's south-west corner (x east, y north, z up).
     pub origin: Vec3,
 }
 
 impl Position {
-    /// A position from a cell id and a landblock-relative origin.
+    /// A position from a raw cell id and a landblock-relative origin.
     #[must_use]
     pub const fn new(objcell_id: u32, origin: Vec3) -> Self {
-        Self { objcell_id, origin }
+        Self {
+            objcell_id: CellId(objcell_id),
+            origin,
+        }
     }
 
-    /// `Position::get_offset` @ 0x509F60: `other − self` in metres, with the landblock delta
-    /// taken in integers first (`LandDefs::get_block_offset` @ 0x43E630), then
+    /// `Position::get_offset` @ 0x00509F60: `other − self` in metres, with the landblock delta
+    /// taken in integers first (`LandDefs::get_block_offset` @ 0x0043E630), then
     /// `(block_offset + other.origin) − self.origin`.
     #[must_use]
     pub fn get_offset(&self, other: &Position) -> Vec3 {
-        (block_offset(self.objcell_id, other.objcell_id) + other.origin) - self.origin
+        (block_offset(self.objcell_id.0, other.objcell_id.0) + other.origin) - self.origin
     }
 
     /// `Position::distance`: the 3-D length of [`Position::get_offset`].
@@ -67,6 +71,21 @@ impl Position {
         let deg = 450.0 - f64::from(d.y).atan2(f64::from(d.x)).to_degrees();
         (deg % 360.0) as f32
     }
+}
+
+/// Whether a landblock-relative `origin` lies in `objcell_id`'s ground square: for a land cell,
+/// the 24 m square `LandDefs::gid_to_lcoord` gives it (`x·8 + y + 1`); for an EnvCell or the
+/// landblock itself, the block's 192 m square. Only x and y are checked (z is free).
+#[must_use]
+pub fn origin_in_cell(objcell_id: u32, origin: Vec3) -> bool {
+    let (x, y) = (origin.x, origin.y);
+    let in_block = (0.0..BLOCK_LENGTH).contains(&x) && (0.0..BLOCK_LENGTH).contains(&y);
+    if !is_land_cell(objcell_id) {
+        return in_block;
+    }
+    let c = (objcell_id & 0xFFFF) - 1;
+    let (cx, cy) = ((c / 8) as f32, (c % 8) as f32);
+    in_block && (x / CELL_LENGTH).floor() == cx && (y / CELL_LENGTH).floor() == cy
 }
 
 /// The landblock id part (`0xXXYY0000`) of a cell id.
@@ -124,7 +143,7 @@ pub const fn lcoord_to_gid(gx: u32, gy: u32) -> u32 {
     (((gx >> 3) << 8) | (gy >> 3)) << 16 | ((gx & 7) * 8 + (gy & 7) + 1)
 }
 
-/// `LandDefs::get_block_offset` @ 0x43E630: zero in the same landblock, otherwise the block
+/// `LandDefs::get_block_offset` @ 0x0043E630: zero in the same landblock, otherwise the block
 /// delta × 192 m, computed in integers.
 #[must_use]
 pub fn block_offset(from: u32, to: u32) -> Vec3 {

@@ -123,7 +123,7 @@ impl AmbientSound {
     /// A new instance (`Ambient::GetSound` @ 0x005510B0 allocation): `ConstantSound` when the
     /// descriptor is continuous, otherwise `IntermitSound`.
     #[must_use]
-    pub fn new(desc: usize, ambient_sound_id: usize, is_continuous: bool) -> Self {
+    pub(crate) fn new(desc: usize, ambient_sound_id: usize, is_continuous: bool) -> Self {
         let state = if is_continuous {
             SoundState::Constant {
                 current_volume: 0.0,
@@ -152,7 +152,7 @@ impl AmbientSound {
     /// `IntermitSound::ResetCount` @ 0x00550CD0 (zeroes `play_count`, `sound_count`, `num_dir`,
     /// `play_chance`) / `ConstantSound::ResetCount` @ 0x00550D70 (zeroes `play_count` and
     /// `sound_count` but keeps `current_volume`).
-    pub fn reset_count(&mut self, play_count: &mut u32) {
+    pub(crate) fn reset_count(&mut self, play_count: &mut u32) {
         *play_count = 0;
         self.sound_count = 0.0;
         if let SoundState::Intermit(s) = &mut self.state {
@@ -165,7 +165,7 @@ impl AmbientSound {
     /// an intermittent sound also widens its direction slot to `|diff| ± 10` m (the 3-D
     /// length), or, for a cell in the viewer block, all eight slots (N, S, E, W, NW, NE, SW, SE)
     /// to `[4, 10]` m (retail writes 4 as `5.0 − 1.0`).
-    pub fn add_to(&mut self, w: f32, diff: Vec3, dir: Direction) {
+    pub(crate) fn add_to(&mut self, w: f32, diff: Vec3, dir: Direction) {
         self.sound_count += w;
         if let SoundState::Intermit(s) = &mut self.state {
             let half = AMBIENT_SOUND_MIN_DIST * 0.5;
@@ -187,7 +187,12 @@ impl AmbientSound {
     /// `sound_count == 0`, else `play_count += 1` and `current_volume = volume / total ·
     /// sound_count` — which can exceed `volume` for an STB with several entries, because
     /// `total` is bumped once per cell (retail; kept).
-    pub fn update_sound(&mut self, total: f32, desc: &AmbientSoundDesc, play_count: &mut u32) {
+    pub(crate) fn update_sound(
+        &mut self,
+        total: f32,
+        desc: &AmbientSoundDesc,
+        play_count: &mut u32,
+    ) {
         match &mut self.state {
             SoundState::Intermit(s) => {
                 if self.sound_count > 0.0 {
@@ -211,7 +216,7 @@ impl AmbientSound {
     /// `IntermitSound::CanHear` (`play_chance > 0`, no table check) /
     /// `ConstantSound::CanHear` @ 0x00550FD0 (`current_volume >= 0.03` and a loaded table).
     #[must_use]
-    pub fn can_hear(&self, has_table: bool) -> bool {
+    pub(crate) fn can_hear(&self, has_table: bool) -> bool {
         match self.state {
             SoundState::Intermit(s) => s.play_chance > 0.0,
             SoundState::Constant { current_volume } => {
@@ -222,7 +227,7 @@ impl AmbientSound {
 
     /// `IntermitSound::PlayNow` @ 0x00550FA0: `RollDice(0, 1) <= play_chance` (one draw; HR
     /// shows `<=`). `ConstantSound::PlayNow` (folded @ 0x005269F0) is always true, no draw.
-    pub fn play_now(&self, rng: &mut Ran2) -> bool {
+    pub(crate) fn play_now(&self, rng: &mut Ran2) -> bool {
         match self.state {
             SoundState::Intermit(s) => rng.roll_dice(0.0, 1.0) <= s.play_chance,
             SoundState::Constant { .. } => true,
@@ -232,7 +237,7 @@ impl AmbientSound {
     /// `IntermitSound::GetVolume` @ 0x00551070: the authored `volume`, unweighted.
     /// `ConstantSound::GetVolume`: `current_volume`.
     #[must_use]
-    pub fn get_volume(&self, desc: &AmbientSoundDesc) -> f32 {
+    pub(crate) fn get_volume(&self, desc: &AmbientSoundDesc) -> f32 {
         match self.state {
             SoundState::Intermit(_) => desc.volume,
             SoundState::Constant { current_volume } => current_volume,
@@ -242,7 +247,7 @@ impl AmbientSound {
     /// `IntermitSound::GetPlayInterval` @ 0x00551080: `RollDice(min_rate, max_rate)` (no draw
     /// when they are equal). `ConstantSound::GetPlayInterval` @ 0x005510A0: exactly
     /// `min_rate`, no draw.
-    pub fn get_play_interval(&self, desc: &AmbientSoundDesc, rng: &mut Ran2) -> f32 {
+    pub(crate) fn get_play_interval(&self, desc: &AmbientSoundDesc, rng: &mut Ran2) -> f32 {
         match self.state {
             SoundState::Intermit(_) => rng.roll_dice(desc.min_rate, desc.max_rate),
             SoundState::Constant { .. } => desc.min_rate,
@@ -255,7 +260,7 @@ impl AmbientSound {
     /// `x += sin(h)·r`, `y += cos(h)·r` (z and the cell id stay the listener's; the origin is
     /// not renormalised). Three draws; returns `true`. `ConstantSound` (folded @ 0x004F0EA0)
     /// returns `false` — play from the centre — with no draw.
-    pub fn get_sound_pos(&self, pos: &mut Position, rng: &mut Ran2) -> bool {
+    pub(crate) fn get_sound_pos(&self, pos: &mut Position, rng: &mut Ran2) -> bool {
         let SoundState::Intermit(s) = &self.state else {
             return false;
         };

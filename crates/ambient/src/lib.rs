@@ -60,10 +60,12 @@
 //! - [`instance`] — `IntermitSound` and `ConstantSound`.
 //! - [`ambient`] — the `Ambient` object: gather, lifecycle and tick.
 //! - [`event`] — what the runtime emits.
+//! - [`describe`] — text renderings of events, walk logs and rebuilds.
 //! - [`voice_pool`] — the retail 16-voice pool (`PlaySoundInternal`), for engines that want it.
 //! - [`walk`] — scripted paths (`PATH.json`) driven frame by frame.
 
 pub mod ambient;
+pub mod describe;
 pub mod event;
 pub mod geometry;
 pub mod instance;
@@ -83,12 +85,14 @@ pub use ambient::{
     Ambient, AmbientSnapshot, ChangePositionError, FrameError, Player, PositionChange, Rebuild,
     Seeds, SetListenerError, SoundSnapshot,
 };
+pub use describe::RebuildReport;
 pub use event::{AmbientEvent, DropReason, Outcome, Voice};
 pub use geometry::{Direction, Position};
 /// The vector type of positions (re-exported so callers need not depend on glam).
 pub use glam;
 pub use instance::{AmbientSound, SoundKind};
 pub use region::{AmbientRegion, ResolveRegionError, SourceFailure, SourceKind, StbDesc};
+pub use resound_datformat::id::{CellId, SoundTableId, WaveId};
 pub use sound_manager::{Listener, SoundSettings};
 pub use source::{
     DatSource, DatSourceError, LandBlockSource, MemoryLandBlocks, MemorySoundTables,

@@ -49,7 +49,7 @@ impl<T: Copy> PQueueArray<T> {
         self.nodes.first().map(|n| n.key)
     }
 
-    /// `PQueueArray::Insert` @ 0x540DD0: append at slot `n + 1`, then sift up while the key is
+    /// `PQueueArray::Insert` @ 0x00540DD0: append at slot `n + 1`, then sift up while the key is
     /// strictly less than its parent's.
     pub fn insert(&mut self, key: f64, data: T) {
         self.nodes.push(Node { key, data });
@@ -65,7 +65,7 @@ impl<T: Copy> PQueueArray<T> {
         }
     }
 
-    /// `PQueueArray::RemoveMin` @ 0x540E50: take slot 1, move slot `n` into it, then
+    /// `PQueueArray::RemoveMin` @ 0x00540E50: take slot 1, move slot `n` into it, then
     /// `_Heapify` down (left child if strictly smaller than the node, then right child if
     /// strictly smaller than that).
     pub fn remove_min(&mut self) -> Option<(f64, T)> {

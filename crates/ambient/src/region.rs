@@ -8,6 +8,7 @@ mod tests;
 
 use std::sync::Arc;
 
+use resound_datformat::id::SoundTableId;
 use resound_datformat::record::{AmbientSoundDesc, Region, SceneType, SoundTable};
 use serde::Serialize;
 use thiserror::Error;
@@ -58,7 +59,7 @@ pub enum ResolveRegionError {
 #[derive(Clone, Debug)]
 pub struct StbDesc {
     /// `stb_id`: the SoundTable id.
-    pub stb_id: u32,
+    pub stb_id: SoundTableId,
     /// `stb_not_found`: once a load failed, it is never retried.
     pub stb_not_found: bool,
     /// `ambient_sounds`, as authored (`is_continuous` derives from `base_chance == 0.0`).
@@ -107,7 +108,7 @@ pub struct AmbientRegion {
 }
 
 /// [`AmbientRegion::word_desc`]'s "nothing here".
-pub const NO_DESC: u32 = u32::MAX;
+pub(crate) const NO_DESC: u32 = u32::MAX;
 
 impl AmbientRegion {
     /// Resolves a parsed `Region` (`CRegionDesc::UnPack` @ 0x004FF440, scene section
@@ -125,7 +126,7 @@ impl AmbientRegion {
             .unwrap_or_default()
             .iter()
             .map(|d| StbDesc {
-                stb_id: d.stb_id,
+                stb_id: SoundTableId(d.stb_id),
                 stb_not_found: false,
                 ambient_sounds: d.ambient_sounds.clone(),
                 sound_table: None,
@@ -221,7 +222,7 @@ impl AmbientRegion {
     /// one flat lookup: the STB index, or [`NO_DESC`].
     #[must_use]
     #[inline]
-    pub fn word_desc(&self, terrain_type: u32, scene: u32) -> u32 {
+    pub(crate) fn word_desc(&self, terrain_type: u32, scene: u32) -> u32 {
         let i = ((terrain_type & 0x1F) << 5 | (scene & 0x1F)) as usize;
         self.word_lookup.get(i).copied().unwrap_or(NO_DESC)
     }
@@ -229,7 +230,7 @@ impl AmbientRegion {
     /// The lazy-load half of `CRegionDesc::GetSTBDesc` for a resolved descriptor: `Some(d)` when
     /// its table is (now) loaded.
     #[inline]
-    pub fn load_stb_desc<T: SoundTableSource>(
+    pub(crate) fn load_stb_desc<T: SoundTableSource>(
         &mut self,
         d: usize,
         tables: &mut T,
@@ -243,8 +244,10 @@ impl AmbientRegion {
     }
 
     /// `CRegionDesc::GetSTBDesc` @ 0x004FEAB0: [`Self::terrain_stb_desc`], then lazily load the
-    /// descriptor's table; `None` unless the table is (now) loaded.
-    pub fn get_stb_desc<T: SoundTableSource>(
+    /// descriptor's table; `None` unless the table is (now) loaded. (The gather uses the
+    /// precomputed [`Self::word_desc`] and [`Self::load_stb_desc`]; kept for the unit tests.)
+    #[cfg(test)]
+    pub(crate) fn get_stb_desc<T: SoundTableSource>(
         &mut self,
         terrain_type: u32,
         scene: u32,
@@ -269,12 +272,12 @@ impl StbDesc {
     /// `AmbientSTBDesc::InitSoundTable` @ 0x004FEA60: nothing once `stb_not_found` is set or
     /// for `INVALID_DID`; otherwise fetch the table, and on failure set `stb_not_found` —
     /// never retried. A source error counts as a failure and is recorded.
-    pub fn init_sound_table<T: SoundTableSource>(
+    pub(crate) fn init_sound_table<T: SoundTableSource>(
         &mut self,
         tables: &mut T,
         failures: &mut Vec<SourceFailure>,
     ) -> bool {
-        if self.stb_not_found || self.stb_id == INVALID_DID {
+        if self.stb_not_found || self.stb_id.0 == INVALID_DID {
             return false;
         }
         match tables.load_sound_table(self.stb_id) {
@@ -289,7 +292,7 @@ impl StbDesc {
             Err(e) => {
                 failures.push(SourceFailure {
                     kind: SourceKind::SoundTable,
-                    id: self.stb_id,
+                    id: self.stb_id.0,
                     message: e.to_string(),
                 });
                 self.stb_not_found = true;

@@ -20,6 +20,7 @@ use std::io::{Read, Seek};
 use std::sync::Arc;
 
 use resound_datformat::container::{DatReader, ReadEntryError};
+use resound_datformat::id::{CellId, SoundTableId};
 use resound_datformat::record::{LandBlock, ReadRecordError, Record, SoundTable};
 use thiserror::Error;
 
@@ -33,11 +34,14 @@ pub trait SoundTableSource {
     /// # Errors
     /// When the table exists but cannot be read or parsed. The runtime treats it like an
     /// absent table (retail's `DBObj::Get` returns NULL either way) and reports it.
-    fn load_sound_table(&mut self, stb_id: u32) -> Result<Option<Arc<SoundTable>>, Self::Error>;
+    fn load_sound_table(
+        &mut self,
+        stb_id: SoundTableId,
+    ) -> Result<Option<Arc<SoundTable>>, Self::Error>;
 
     /// Called when the runtime drops its reference to a table it loaded
     /// (`CSoundTable::Release`). The default does nothing.
-    fn release_sound_table(&mut self, stb_id: u32) {
+    fn release_sound_table(&mut self, stb_id: SoundTableId) {
         let _ = stb_id;
     }
 }
@@ -54,7 +58,7 @@ pub trait LandBlockSource {
     /// When the landblock exists but cannot be read; the gather skips it and reports it.
     fn load_land_block(
         &mut self,
-        land_block_id: u32,
+        land_block_id: CellId,
     ) -> Result<Option<Arc<LandBlock>>, Self::Error>;
 }
 
@@ -63,9 +67,9 @@ pub trait LandBlockSource {
 pub struct MemorySoundTables {
     tables: BTreeMap<u32, Arc<SoundTable>>,
     /// Every `load_sound_table` call, in order.
-    pub loads: Vec<u32>,
+    pub loads: Vec<SoundTableId>,
     /// Every `release_sound_table` call, in order.
-    pub releases: Vec<u32>,
+    pub releases: Vec<SoundTableId>,
 }
 
 impl MemorySoundTables {
@@ -94,12 +98,15 @@ impl MemorySoundTables {
 impl SoundTableSource for MemorySoundTables {
     type Error = Infallible;
 
-    fn load_sound_table(&mut self, stb_id: u32) -> Result<Option<Arc<SoundTable>>, Infallible> {
+    fn load_sound_table(
+        &mut self,
+        stb_id: SoundTableId,
+    ) -> Result<Option<Arc<SoundTable>>, Infallible> {
         self.loads.push(stb_id);
-        Ok(self.tables.get(&stb_id).cloned())
+        Ok(self.tables.get(&stb_id.0).cloned())
     }
 
-    fn release_sound_table(&mut self, stb_id: u32) {
+    fn release_sound_table(&mut self, stb_id: SoundTableId) {
         self.releases.push(stb_id);
     }
 }
@@ -128,8 +135,8 @@ impl MemoryLandBlocks {
     }
 
     /// Removes one landblock.
-    pub fn remove(&mut self, land_block_id: u32) -> Option<Arc<LandBlock>> {
-        self.blocks.remove(&land_block_id)
+    pub fn remove(&mut self, land_block_id: CellId) -> Option<Arc<LandBlock>> {
+        self.blocks.remove(&land_block_id.0)
     }
 }
 
@@ -138,10 +145,10 @@ impl LandBlockSource for MemoryLandBlocks {
 
     fn load_land_block(
         &mut self,
-        land_block_id: u32,
+        land_block_id: CellId,
     ) -> Result<Option<Arc<LandBlock>>, Infallible> {
         self.loads += 1;
-        Ok(self.blocks.get(&land_block_id).cloned())
+        Ok(self.blocks.get(&land_block_id.0).cloned())
     }
 }
 
@@ -150,7 +157,7 @@ impl LandBlockSource for MemoryLandBlocks {
 #[non_exhaustive]
 pub enum DatSourceError {
     /// The dat entry could not be read.
-    #[error("dat entry {id:#010x} could not be read")]
+    #[error("dat entry 0x{id:08X} could not be read")]
     Read {
         /// The id.
         id: u32,
@@ -159,7 +166,7 @@ pub enum DatSourceError {
         source: ReadEntryError,
     },
     /// The entry is not a valid record of the expected type.
-    #[error("dat entry {id:#010x} could not be parsed")]
+    #[error("dat entry 0x{id:08X} could not be parsed")]
     Parse {
         /// The id.
         id: u32,
@@ -219,11 +226,14 @@ impl<R: Read + Seek> DatSource<R> {
 impl<R: Read + Seek> SoundTableSource for DatSource<R> {
     type Error = DatSourceError;
 
-    fn load_sound_table(&mut self, stb_id: u32) -> Result<Option<Arc<SoundTable>>, DatSourceError> {
-        Ok(self.load_record::<SoundTable>(stb_id)?.map(Arc::new))
+    fn load_sound_table(
+        &mut self,
+        stb_id: SoundTableId,
+    ) -> Result<Option<Arc<SoundTable>>, DatSourceError> {
+        Ok(self.load_record::<SoundTable>(stb_id.0)?.map(Arc::new))
     }
 
-    fn release_sound_table(&mut self, _stb_id: u32) {
+    fn release_sound_table(&mut self, _stb_id: SoundTableId) {
         self.releases += 1;
     }
 }
@@ -233,8 +243,10 @@ impl<R: Read + Seek> LandBlockSource for DatSource<R> {
 
     fn load_land_block(
         &mut self,
-        land_block_id: u32,
+        land_block_id: CellId,
     ) -> Result<Option<Arc<LandBlock>>, DatSourceError> {
-        Ok(self.load_record::<LandBlock>(land_block_id)?.map(Arc::new))
+        Ok(self
+            .load_record::<LandBlock>(land_block_id.0)?
+            .map(Arc::new))
     }
 }

@@ -1,6 +1,7 @@
-//! Walking a path: a scripted player (and camera) moving through the world, the per-frame
-//! `SmartBox::UseTime` order — listener, `CellManager::ChangePosition`, `Ambient::UseTime` — and
-//! the resulting log. `resound ambient --walk PATH.json` and the tests use it.
+//! Walking a path: a scripted player (and camera) moving through the world, driven frame by
+//! frame through [`Ambient::frame`] — so in the retail order of `SmartBox::UseTime` @ 0x00455410,
+//! with the player and the camera one frame behind (spec `ambient-runtime.md` §6.1) — and the
+//! resulting log. `resound ambient --walk PATH.json` and the tests use it.
 //!
 //! # The path file (`PATH.json`)
 //!
@@ -11,31 +12,42 @@
 //!   "waypoints": [
 //!     { "t": 0.0,  "cell": "0xA9B40025", "origin": [100.0, 100.0, 0.0] },
 //!     { "t": 20.0, "cell": "0xA9B40029", "origin": [100.0, 190.0, 0.0], "heading": 0.0 },
-//!     { "t": 30.0, "cell": "0xA9B40100", "origin": [60.0, 60.0, 0.0], "seen_outside": true }
+//!     { "t": 30.0, "cell": "0xA9B40100", "origin": [60.0, 60.0, 0.0], "seen_outside": true },
+//!     { "t": 40.0, "cell": "0xA9B40025", "origin": [100.0, 100.0, 0.0], "teleport": true }
 //!   ]
 //! }
 //! ```
 //!
-//! - `waypoints` (required, ordered by `t` in seconds): `cell` is a cell id as a number or a
-//!   `"0x…"` string, `origin` is landblock-relative metres (x east, y north, z up).
+//! - `waypoints` (required, ordered by `t` in seconds): `cell` is a cell id, a `"0xXXYYCCCC"`
+//!   string or an integer `0..2^32`, and must be a valid land cell, EnvCell or landblock id
+//!   (`inbound_valid_cellid`; 0 is not); `origin` is landblock-relative metres (x east, y north,
+//!   z up).
 //!   `seen_outside` (default false) matters for EnvCells. `heading` (compass degrees) fixes
 //!   the camera heading from this waypoint on; otherwise the camera faces along the segment.
+//! - `teleport` (default false): the player stays at the previous waypoint until `t`, then
+//!   appears here at once. The first frame at or after `t` calls [`Ambient::teleport`]
+//!   (`SmartBox::PlayerPositionUpdated` @ 0x00453870): camera and player apply together, with no
+//!   lag, so the rebuild happens in that frame.
 //! - Between two outdoor waypoints the player moves in a straight line through global
 //!   coordinates and its land cell follows; from an EnvCell waypoint the cell is held and only
 //!   the origin moves. Before the first waypoint the player stands on it, after the last it
 //!   stays there.
-//! - `frame_rate` (default 30) is the number of `UseTime` frames per second.
+//! - `frame_rate` (default 30) is the number of `UseTime` frames per second. Frame `i` runs at
+//!   `t0 + i / frame_rate`; a walk runs at most [`MAX_FRAMES`] frames.
 //! - `camera_offset` (default `[0, 0, 0]`) places the listener relative to the player, in world
 //!   axes; retail plays around the camera but gathers around the player's feet.
 
 #[cfg(test)]
 mod tests;
 
+use std::fmt;
+
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
+use resound_datformat::id::CellId;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
-use crate::ambient::{Ambient, ChangePositionError, PositionChange, Rebuild};
+use crate::ambient::{Ambient, ChangePositionError, FrameError, Player, PositionChange, Rebuild};
 use crate::event::AmbientEvent;
 use crate::geometry::{self, BLOCK_LENGTH, CELL_LENGTH, Position};
 use crate::sound_manager::Listener;
@@ -65,7 +77,8 @@ fn default_frame_rate() -> f64 {
 pub struct Waypoint {
     /// Seconds.
     pub t: f64,
-    /// The cell id.
+    /// The cell id (written `"0xXXYYCCCC"` or as an integer).
+    #[serde(serialize_with = "cell_to_text", deserialize_with = "cell_from_json")]
     pub cell: CellId,
     /// Landblock-relative metres.
     pub origin: [f32; 3],
@@ -75,42 +88,53 @@ pub struct Waypoint {
     /// A fixed camera heading (compass degrees) from here on.
     #[serde(default)]
     pub heading: Option<f32>,
+    /// The player jumps here at `t` (a portal, a recall): [`Ambient::teleport`], no lag.
+    #[serde(default)]
+    pub teleport: bool,
 }
 
-/// A cell id written as a number or a hexadecimal `"0x…"` string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "CellIdRepr", into = "String")]
-pub struct CellId(pub u32);
+/// What a walk's `cell` may be, for serde's messages.
+const CELL_EXPECTED: &str = "\"0xXXYYCCCC\" or an integer 0..2^32";
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum CellIdRepr {
-    Number(u32),
-    Text(String),
+fn cell_to_text<S: Serializer>(cell: &CellId, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(cell)
 }
 
-impl TryFrom<CellIdRepr> for CellId {
-    type Error = String;
+fn cell_from_json<'de, D: Deserializer<'de>>(d: D) -> Result<CellId, D::Error> {
+    d.deserialize_any(CellVisitor)
+}
 
-    fn try_from(r: CellIdRepr) -> Result<Self, String> {
-        match r {
-            CellIdRepr::Number(n) => Ok(CellId(n)),
-            CellIdRepr::Text(s) => {
-                let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"));
-                match hex {
-                    Some(h) => u32::from_str_radix(h, 16),
-                    None => s.parse(),
-                }
-                .map(CellId)
-                .map_err(|e| format!("bad cell id {s:?}: {e}"))
-            }
-        }
+/// Reads a cell id from a JSON integer or string; anything else says what is expected.
+struct CellVisitor;
+
+impl serde::de::Visitor<'_> for CellVisitor {
+    type Value = CellId;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(CELL_EXPECTED)
     }
-}
 
-impl From<CellId> for String {
-    fn from(c: CellId) -> String {
-        format!("{:#010X}", c.0).replacen("0X", "0x", 1)
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<CellId, E> {
+        u32::try_from(v)
+            .map(CellId)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<CellId, E> {
+        u32::try_from(v)
+            .map(CellId)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<CellId, E> {
+        let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"));
+        match hex {
+            Some(h) if !h.starts_with('+') => u32::from_str_radix(h, 16).ok(),
+            Some(_) => None,
+            None => s.parse().ok(),
+        }
+        .map(CellId)
+        .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(s), &self))
     }
 }
 
@@ -127,17 +151,36 @@ pub enum WalkError {
     /// Waypoint times are not finite and non-decreasing.
     #[error("waypoint {0}: times must be finite and non-decreasing")]
     BadTime(usize),
-    /// The duration is not a finite non-negative number (or too many frames).
-    #[error("duration {0} s is not a usable number of seconds")]
-    BadDuration(f64),
-    /// A position was refused.
+    /// A waypoint's position is one the runtime refuses (an invalid cell id, 0 included, or a
+    /// non-finite origin).
+    #[error("waypoint {index}")]
+    BadWaypoint {
+        /// The waypoint's index.
+        index: usize,
+        /// Why.
+        #[source]
+        source: ChangePositionError,
+    },
+    /// The duration is not a finite non-negative number, or runs more than [`MAX_FRAMES`].
+    #[error(
+        "duration {seconds} s is not between 0 and {max_seconds} s (at most {MAX_FRAMES} frames at {frame_rate} frames per second)"
+    )]
+    BadDuration {
+        /// The duration asked for.
+        seconds: f64,
+        /// The walk's frame rate.
+        frame_rate: f64,
+        /// The longest duration at that rate.
+        max_seconds: f64,
+    },
+    /// A pose was refused.
     #[error("at t = {time} s")]
     Position {
         /// When.
         time: f64,
         /// Why.
         #[source]
-        source: ChangePositionError,
+        source: FrameError,
     },
 }
 
@@ -145,16 +188,20 @@ pub enum WalkError {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "entry")]
 pub enum WalkEntry {
-    /// The player entered a new cell and the sounds were rebuilt.
+    /// The sounds were rebuilt around the player's position (the previous frame's, or the
+    /// teleport's).
     Rebuild {
-        /// When.
+        /// When (the clock of the frame that rebuilt).
         time: f64,
-        /// The player's position.
+        /// The position the rebuild gathered around.
         position: Position,
         /// `total_sound_count` after the gather.
         total_sound_count: f32,
         /// Instances that exist (all rebuilds so far).
         instances: usize,
+        /// Whether a teleport waypoint caused it ([`Ambient::teleport`]).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        teleport: bool,
         /// What the rebuild saw.
         rebuild: Rebuild,
     },
@@ -165,11 +212,109 @@ pub enum WalkEntry {
 /// The most frames one walk may run (10 hours at 60 fps).
 pub const MAX_FRAMES: u64 = 60 * 60 * 60 * 10;
 
+/// Where the walk puts the player and the camera at one time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WalkPose {
+    /// The player (feet) and whether its cell sees outside.
+    pub player: Player,
+    /// The camera: the player plus the walk's `camera_offset`, with the heading.
+    pub camera: Listener,
+    /// Whether a `teleport` waypoint was reached since the previous pose of this cursor.
+    pub teleported: bool,
+}
+
+/// Walks a [`Walk`] forward in time, keeping its segment: a run of `F` frames over `W`
+/// waypoints costs O(F + W). Going back in time restarts from the first waypoint.
+#[derive(Clone, Debug)]
+pub struct WalkCursor<'a> {
+    walk: &'a Walk,
+    /// The waypoint that ends the current segment (`waypoints.len()` past the last).
+    next: usize,
+    /// The camera heading carried into the current segment.
+    heading: f32,
+}
+
+impl<'a> WalkCursor<'a> {
+    fn new(walk: &'a Walk) -> Option<Self> {
+        let first = walk.waypoints.first()?;
+        Some(Self {
+            walk,
+            next: 1,
+            heading: first.heading.unwrap_or(0.0),
+        })
+    }
+
+    /// The pose at `t`.
+    pub fn pose(&mut self, t: f64) -> WalkPose {
+        let wps = &self.walk.waypoints;
+        if self.next > 1
+            && wps.get(self.next - 1).is_some_and(|w| t < w.t)
+            && let Some(fresh) = Self::new(self.walk)
+        {
+            *self = fresh;
+        }
+        let mut teleported = false;
+        while let (Some(prev), Some(w)) = (wps.get(self.next - 1), wps.get(self.next)) {
+            if t < w.t {
+                break;
+            }
+            let seg = if w.teleport {
+                None
+            } else {
+                segment_heading(prev, w)
+            };
+            self.heading = w.heading.or(seg).unwrap_or(self.heading);
+            teleported |= w.teleport;
+            self.next += 1;
+        }
+        let prev = &wps[self.next - 1];
+        let (position, heading) = match wps.get(self.next) {
+            Some(w) if w.teleport => (
+                Position::new(prev.cell.0, Vec3::from(prev.origin)),
+                prev.heading.unwrap_or(self.heading),
+            ),
+            Some(w) => {
+                let span = w.t - prev.t;
+                let f = if span > 0.0 {
+                    ((t - prev.t) / span).clamp(0.0, 1.0)
+                } else {
+                    1.0
+                };
+                let h = prev
+                    .heading
+                    .or_else(|| segment_heading(prev, w))
+                    .unwrap_or(self.heading);
+                (interpolate(prev, w, f as f32), h)
+            }
+            None => (
+                Position::new(prev.cell.0, Vec3::from(prev.origin)),
+                prev.heading.unwrap_or(self.heading),
+            ),
+        };
+        let offset = Vec3::from(self.walk.camera_offset);
+        WalkPose {
+            player: Player {
+                position,
+                seen_outside: prev.seen_outside,
+            },
+            camera: Listener {
+                position: Position {
+                    origin: position.origin + offset,
+                    ..position
+                },
+                heading_deg: heading,
+            },
+            teleported,
+        }
+    }
+}
+
 impl Walk {
     /// Checks the path.
     ///
     /// # Errors
-    /// [`WalkError`] for an empty path, a bad frame rate or unordered times.
+    /// [`WalkError`] for an empty path, a bad frame rate, unordered times or a waypoint the
+    /// runtime would refuse.
     pub fn validate(&self) -> Result<(), WalkError> {
         if self.waypoints.is_empty() {
             return Err(WalkError::Empty);
@@ -178,49 +323,46 @@ impl Walk {
             return Err(WalkError::BadFrameRate(self.frame_rate));
         }
         let mut last = f64::NEG_INFINITY;
-        for (i, w) in self.waypoints.iter().enumerate() {
+        for (index, w) in self.waypoints.iter().enumerate() {
             if !w.t.is_finite() || w.t < last {
-                return Err(WalkError::BadTime(i));
+                return Err(WalkError::BadTime(index));
             }
             last = w.t;
+            let origin = Vec3::from(w.origin);
+            let source = if !geometry::is_valid_cell_id(w.cell.0) {
+                ChangePositionError::InvalidCellId(w.cell)
+            } else if !origin.is_finite() {
+                ChangePositionError::NonFinitePosition {
+                    objcell_id: w.cell,
+                    origin,
+                }
+            } else {
+                continue;
+            };
+            return Err(WalkError::BadWaypoint { index, source });
         }
         Ok(())
     }
 
-    /// The player's position, whether its cell sees outside, and the camera heading at `t`.
+    /// A cursor at the start of the path (`None` without waypoints).
     #[must_use]
-    pub fn pose(&self, t: f64) -> Option<(Position, bool, f32)> {
-        let first = self.waypoints.first()?;
-        let mut heading = first.heading.unwrap_or(0.0);
-        let mut prev = first;
-        for w in &self.waypoints[1..] {
-            let seg_heading = segment_heading(prev, w);
-            if t < w.t {
-                let span = w.t - prev.t;
-                let f = if span > 0.0 {
-                    ((t - prev.t) / span).clamp(0.0, 1.0)
-                } else {
-                    1.0
-                };
-                let h = prev.heading.or(seg_heading).unwrap_or(heading);
-                return Some((interpolate(prev, w, f as f32), prev.seen_outside, h));
-            }
-            heading = w.heading.or(seg_heading).unwrap_or(heading);
-            prev = w;
-        }
-        let last = prev;
-        Some((
-            Position::new(last.cell.0, Vec3::from(last.origin)),
-            last.seen_outside,
-            last.heading.unwrap_or(heading),
-        ))
+    pub fn cursor(&self) -> Option<WalkCursor<'_>> {
+        WalkCursor::new(self)
     }
 
-    /// Runs the walk for `seconds` from the first waypoint's time: each frame sets the listener
-    /// (the camera), calls `change_position` and `use_time`, and logs rebuilds and events.
+    /// The pose at `t`, from the start of the path: O(waypoints); use [`Walk::cursor`] to walk
+    /// forward frame by frame.
+    #[must_use]
+    pub fn pose(&self, t: f64) -> Option<WalkPose> {
+        self.cursor().map(|mut c| c.pose(t))
+    }
+
+    /// Runs the walk for `seconds` from the first waypoint's time through [`Ambient::frame`]
+    /// (the retail order, both positions one frame behind), calling [`Ambient::teleport`] first
+    /// in a frame that reaches a `teleport` waypoint, and logs rebuilds and events.
     ///
     /// # Errors
-    /// [`WalkError`] for a bad path or a position the runtime refuses.
+    /// [`WalkError`] for a bad path or duration, or a pose the runtime refuses.
     pub fn run<T: SoundTableSource, L: LandBlockSource>(
         &self,
         ambient: &mut Ambient,
@@ -231,47 +373,69 @@ impl Walk {
         self.validate()?;
         let frames = seconds * self.frame_rate;
         if !(frames.is_finite() && frames >= 0.0 && frames <= MAX_FRAMES as f64) {
-            return Err(WalkError::BadDuration(seconds));
+            return Err(WalkError::BadDuration {
+                seconds,
+                frame_rate: self.frame_rate,
+                max_seconds: MAX_FRAMES as f64 / self.frame_rate,
+            });
         }
         let frames = frames.floor() as u64;
+        let mut cursor = self.cursor().ok_or(WalkError::Empty)?;
         let t0 = self.waypoints.first().map_or(0.0, |w| w.t);
-        let offset = Vec3::from(self.camera_offset);
         let mut log = Vec::new();
         let mut events = Vec::new();
         for i in 0..=frames {
             let time = t0 + i as f64 / self.frame_rate;
-            let Some((pos, seen_outside, heading)) = self.pose(time) else {
-                break;
-            };
-            let camera = Listener {
-                position: Position::new(pos.objcell_id, pos.origin + offset),
-                heading_deg: heading,
-            };
-            if ambient.set_listener(camera).is_err() {
-                return Err(WalkError::Position {
-                    time,
-                    source: ChangePositionError::NonFinitePosition {
-                        objcell_id: pos.objcell_id,
-                        origin: camera.position.origin,
-                    },
-                });
+            let pose = cursor.pose(time);
+            let err = |source| WalkError::Position { time, source };
+            if pose.teleported && i > 0 {
+                let change = ambient
+                    .teleport(
+                        time,
+                        pose.player,
+                        pose.camera,
+                        tables,
+                        land_blocks,
+                        &mut events,
+                    )
+                    .map_err(err)?;
+                push_rebuild(&mut log, ambient, change, time, true);
+                log.extend(events.drain(..).map(WalkEntry::Event));
             }
             let change = ambient
-                .change_position(&pos, seen_outside, time, tables, land_blocks, &mut events)
-                .map_err(|source| WalkError::Position { time, source })?;
-            if let PositionChange::Rebuilt(rebuild) = change {
-                log.push(WalkEntry::Rebuild {
+                .frame(
                     time,
-                    position: pos,
-                    total_sound_count: ambient.total_sound_count(),
-                    instances: ambient.sounds().len(),
-                    rebuild,
-                });
-            }
-            ambient.use_time(time, &mut events);
+                    pose.player,
+                    pose.camera,
+                    tables,
+                    land_blocks,
+                    &mut events,
+                )
+                .map_err(err)?;
+            push_rebuild(&mut log, ambient, change, time, false);
             log.extend(events.drain(..).map(WalkEntry::Event));
         }
         Ok(log)
+    }
+}
+
+/// Logs a rebuild, if `change` is one, around the position it gathered at.
+fn push_rebuild(
+    log: &mut Vec<WalkEntry>,
+    ambient: &Ambient,
+    change: PositionChange,
+    time: f64,
+    teleport: bool,
+) {
+    if let PositionChange::Rebuilt(rebuild) = change {
+        log.push(WalkEntry::Rebuild {
+            time,
+            position: ambient.player_pos(),
+            total_sound_count: ambient.total_sound_count(),
+            instances: ambient.sounds().len(),
+            teleport,
+            rebuild,
+        });
     }
 }
 
@@ -295,7 +459,7 @@ fn interpolate(a: &Waypoint, b: &Waypoint, f: f32) -> Position {
 }
 
 /// Renormalises a landblock-relative origin that may lie outside `[0, 192)` into the land cell
-/// that holds it (`LandDefs::adjust_to_outside` @ 0x5A9BC0). Positions outside the world keep
+/// that holds it (`LandDefs::adjust_to_outside` @ 0x005A9BC0). Positions outside the world keep
 /// the original block.
 #[must_use]
 pub fn outdoor_position(objcell_id: u32, origin: Vec3) -> Position {

@@ -4,6 +4,7 @@
 //!
 //! - [`container`] — the `.dat` file system: header, B-tree directory, block chains, zlib
 //!   entries; a reader and a writer.
+//! - [`id`] — typed ids (`WaveId`, `SoundTableId`, `CellId`) for values that leave this crate.
 //! - [`record`] — the DBObj records: `Region`, `SoundTable`, `Wave`, `LandBlock`,
 //!   `LandBlockInfo`, with byte-identical read/write.
 //! - [`entry_type`] — which record type a dat entry holds, from the dat kind and the id.
@@ -18,5 +19,7 @@ pub mod container;
 pub mod describe;
 pub mod entry_type;
 pub mod record;
+
+pub mod id;
 
 pub use record::{Padded, ReadRecordError, Record, WriteRecordError};

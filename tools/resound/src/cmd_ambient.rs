@@ -1,9 +1,9 @@
 //! `resound ambient`: the retail ambient sound runtime on a set of DAT files.
 //!
-//! - `--at CELL:X,Y,Z` rebuilds the ambient sounds for a player standing there and prints the
-//!   result: total weight, every sound instance (STB id, index, kind, `sound_count`,
-//!   `play_chance` or `current_volume`, the directions with their distance ranges) and the
-//!   sounds that play at once.
+//! - `--at CELL:X,Y,Z` puts the player there (`Ambient::teleport`: camera and player at once),
+//!   rebuilds the ambient sounds and prints the result: total weight, every sound instance (STB
+//!   id, index, kind, `sound_count`, `play_chance` or `current_volume`, the directions with their
+//!   distance ranges) and the sounds that play at once.
 //! - `--walk PATH.json --seconds N` runs the per-frame tick along a path and prints the log of
 //!   rebuilds and played/dropped sounds. The path format is documented in
 //!   `resound_ambient::walk`; `crates/ambient/examples-data/walk.json` walks the fixture world.
@@ -16,23 +16,22 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use resound_engine::ambient::geometry::{is_valid_cell_id, origin_in_cell};
 use resound_engine::ambient::glam::Vec3;
-use resound_engine::ambient::walk::{Walk, WalkEntry};
+use resound_engine::ambient::walk::Walk;
 use resound_engine::ambient::{
-    Ambient, AmbientEvent, AmbientSnapshot, DatSource, DropReason, Outcome, Position,
-    PositionChange, Rebuild, Seeds, SoundKind, SoundSettings,
+    Ambient, AmbientEvent, AmbientSnapshot, DatSource, Listener, Player, Position, PositionChange,
+    Rebuild, RebuildReport, Seeds, SoundSettings,
 };
 use resound_engine::datformat::container::DatReader;
 use resound_engine::datformat::record::Region;
-
-#[cfg(test)]
-#[path = "ambient_tests.rs"]
-mod tests;
 
 /// The portal dat's file name.
 const PORTAL_DAT: &str = "client_portal.dat";
 /// The cell dat's file name.
 const CELL_DAT: &str = "client_cell_1.dat";
+/// `--at` heights beyond this many metres above or below the block are refused.
+const MAX_ABS_Z: f32 = 10_000.0;
 
 /// Arguments of `resound ambient`.
 #[derive(clap::Args, Debug)]
@@ -41,26 +40,33 @@ pub struct Args {
     /// Folder holding client_portal.dat and client_cell_1.dat.
     #[arg(long, value_name = "DIR")]
     dat_dir: PathBuf,
-    /// Rebuild at a position: CELL:X,Y,Z (cell id in hex, landblock-relative metres).
-    #[arg(long, value_name = "CELL:X,Y,Z")]
-    at: Option<String>,
+    /// Rebuild at a position: CELL:X,Y,Z (a valid cell id in hex, landblock-relative metres
+    /// inside that cell, |Z| ≤ 10000).
+    #[arg(long, value_name = "CELL:X,Y,Z", value_parser = parse_at)]
+    at: Option<Position>,
     /// With --at: the (EnvCell) cell sees outside, so the outdoor set is gathered.
     #[arg(long, requires = "at")]
     seen_outside: bool,
     /// Walk a path file (see `resound_ambient::walk` for the format).
     #[arg(long, value_name = "PATH.json", requires = "seconds")]
     walk: Option<PathBuf>,
-    /// With --walk: how many seconds to run.
-    #[arg(long, value_name = "N")]
+    /// With --walk: how many seconds to run (at most 2 160 000 frames of the walk's frame rate).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_seconds,
+        conflicts_with = "at",
+        allow_negative_numbers = true
+    )]
     seconds: Option<f64>,
     /// Seed of both random generators (retail seeds them with the clock).
     #[arg(long, default_value_t = 1)]
     seed: u32,
-    /// Region id in the portal dat.
-    #[arg(long, value_name = "ID", default_value = "0x13000000")]
-    region: String,
-    /// The ambient volume slider, 0..1 (applied twice, as retail does).
-    #[arg(long, default_value_t = 1.0)]
+    /// Region id in the portal dat (0x13000000..=0x1300FFFF).
+    #[arg(long, value_name = "ID", default_value = "0x13000000", value_parser = parse_region)]
+    region: u32,
+    /// The ambient volume slider, 0..=1 (applied twice, as retail does).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_volume, allow_negative_numbers = true)]
     ambient_volume: f32,
     /// Print one JSON document instead of text.
     #[arg(long)]
@@ -69,7 +75,7 @@ pub struct Args {
 
 /// Runs `resound ambient`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let region_id = parse_hex(&args.region).context("--region")?;
+    let region_id = args.region;
     let mut portal = open(&args.dat_dir.join(PORTAL_DAT))?;
     let mut cell = open(&args.dat_dir.join(CELL_DAT))?;
     let region: Region = portal
@@ -85,18 +91,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         crt: args.seed,
     };
     let mut ambient = Ambient::new(&region, seeds, settings).context("resolving the Region")?;
-    if let Some(at) = &args.at {
-        let pos = parse_at(at)?;
+    if let Some(pos) = args.at {
         let mut events = Vec::new();
+        let player = Player {
+            position: pos,
+            seen_outside: args.seen_outside,
+        };
+        let camera = Listener {
+            position: pos,
+            heading_deg: 0.0,
+        };
         let change = ambient
-            .change_position(
-                &pos,
-                args.seen_outside,
-                0.0,
-                &mut portal,
-                &mut cell,
-                &mut events,
-            )
+            .teleport(0.0, player, camera, &mut portal, &mut cell, &mut events)
             .context("rebuilding")?;
         let PositionChange::Rebuilt(rebuild) = change else {
             bail!("no rebuild happened ({change:?})");
@@ -106,7 +112,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let doc = rebuild_doc(&pos, &rebuild, &snapshot, &events, &portal);
             emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
         } else {
-            emit(&format_rebuild(&pos, &rebuild, &snapshot, &events))?;
+            let report = RebuildReport {
+                position: &pos,
+                rebuild: &rebuild,
+                snapshot: &snapshot,
+                events: &events,
+            };
+            emit(&report.to_string())?;
         }
         return Ok(());
     }
@@ -120,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let text = if args.json {
         serde_json::to_string_pretty(&log)? + "\n"
     } else {
-        log.iter().map(|e| format_entry(e) + "\n").collect()
+        log.iter().map(|e| format!("{e}\n")).collect()
     };
     emit(&text)
 }
@@ -182,12 +194,43 @@ fn parse_hex(text: &str) -> anyhow::Result<u32> {
     u32::from_str_radix(digits, 16).with_context(|| format!("{text:?} is not a hexadecimal id"))
 }
 
-/// `CELL:X,Y,Z` → a position.
+/// `--region`: a Region id, `0x13000000..=0x1300FFFF`.
+fn parse_region(text: &str) -> anyhow::Result<u32> {
+    let id = parse_hex(text)?;
+    if id >> 16 != 0x1300 {
+        bail!("0x{id:08X} is not a Region id (0x13000000..=0x1300FFFF)");
+    }
+    Ok(id)
+}
+
+/// `--ambient-volume`: a number from 0 to 1.
+fn parse_volume(text: &str) -> anyhow::Result<f32> {
+    match text.trim().parse::<f32>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => bail!("{text:?} is not a volume from 0 to 1"),
+    }
+}
+
+/// `--seconds`: a finite number of seconds ≥ 0 (the walk checks its frame limit).
+fn parse_seconds(text: &str) -> anyhow::Result<f64> {
+    let max = resound_engine::ambient::walk::MAX_FRAMES;
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.0..=max as f64).contains(&s) => Ok(s),
+        _ => bail!(
+            "{text:?} is not a number of seconds from 0 to {max} (a walk runs at most {max} frames)"
+        ),
+    }
+}
+
+/// `CELL:X,Y,Z` → a position in a valid cell, inside that cell, with `|Z| ≤ MAX_ABS_Z`.
 fn parse_at(text: &str) -> anyhow::Result<Position> {
     let (cell, xyz) = text
         .split_once(':')
         .with_context(|| format!("{text:?}: expected CELL:X,Y,Z"))?;
     let cell = parse_hex(cell)?;
+    if !is_valid_cell_id(cell) {
+        bail!("cell id 0x{cell:08X} is not a valid land cell, EnvCell or landblock id");
+    }
     let v: Vec<f32> = xyz
         .split(',')
         .map(|s| {
@@ -199,161 +242,12 @@ fn parse_at(text: &str) -> anyhow::Result<Position> {
     let [x, y, z] = v[..] else {
         bail!("{text:?}: expected three coordinates X,Y,Z");
     };
-    Ok(Position::new(cell, Vec3::new(x, y, z)))
-}
-
-fn format_rebuild(
-    pos: &Position,
-    r: &Rebuild,
-    s: &AmbientSnapshot,
-    events: &[AmbientEvent],
-) -> String {
-    use std::fmt::Write;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "cell 0x{:08X} at ({:.2}, {:.2}, {:.2}){}",
-        pos.objcell_id,
-        pos.origin.x,
-        pos.origin.y,
-        pos.origin.z,
-        if r.outdoorish {
-            ""
-        } else {
-            " (indoors: no outdoor gather)"
-        }
-    );
-    let _ = writeln!(
-        o,
-        "landblocks: {} gathered, {} missing{}; {} AddSound calls, {} contributing cells",
-        r.land_blocks.len(),
-        r.missing_land_blocks.len(),
-        if r.missing_land_blocks.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({})",
-                r.missing_land_blocks
-                    .iter()
-                    .map(|id| format!("0x{id:08X}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        },
-        r.add_sound_calls,
-        r.contributing_cells
-    );
-    for f in &r.failures {
-        let _ = writeln!(o, "failure: {:?} 0x{:08X}: {}", f.kind, f.id, f.message);
+    let origin = Vec3::new(x, y, z);
+    if !origin_in_cell(cell, origin) {
+        bail!("({x:?}, {y:?}) is not inside cell 0x{cell:08X} (landblock-relative metres)");
     }
-    let _ = writeln!(
-        o,
-        "total weight {:.6}, {} instances",
-        s.total_sound_count,
-        s.sounds.len()
-    );
-    let _ = writeln!(
-        o,
-        "{:>3}  {:<10}  {:>3}  {:<8}  {:>5}  {:>10}  {:<16}  directions",
-        "#", "stb", "idx", "kind", "stype", "count", "chance/volume"
-    );
-    for snd in &s.sounds {
-        let value = match (snd.play_chance, snd.current_volume) {
-            (Some(c), _) => format!("chance {c:.6}"),
-            (_, Some(v)) => format!("volume {v:.6}"),
-            _ => String::new(),
-        };
-        let dirs = snd
-            .directions
-            .iter()
-            .map(|d| format!("{:?} {:.1}–{:.1} m", d.dir, d.min_dist, d.max_dist))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let _ = writeln!(
-            o,
-            "{:>3}  0x{:08X}  {:>3}  {:<8}  {:#5x}  {:>10.6}  {:<16}  {}",
-            snd.index,
-            snd.stb_id,
-            snd.ambient_sound_id,
-            kind(snd.kind),
-            snd.s_type,
-            snd.sound_count,
-            value,
-            dirs
-        );
+    if !(-MAX_ABS_Z..=MAX_ABS_Z).contains(&z) {
+        bail!("height {z:?} is outside -{MAX_ABS_Z}..={MAX_ABS_Z} m");
     }
-    if !events.is_empty() {
-        let _ = writeln!(o, "played at once:");
-        for e in events {
-            let _ = writeln!(o, "  {}", format_event(e));
-        }
-    }
-    o
-}
-
-fn kind(k: SoundKind) -> &'static str {
-    match k {
-        SoundKind::Intermit => "intermit",
-        SoundKind::Constant => "constant",
-    }
-}
-
-fn format_event(e: &AmbientEvent) -> String {
-    let who = format!(
-        "0x{:08X}/{} {:<8} stype {:#x}",
-        e.stb_id,
-        e.ambient_sound_id,
-        kind(e.kind),
-        e.s_type
-    );
-    match e.outcome {
-        Outcome::Play(v) => {
-            let place = match v.position {
-                Some(p) => format!(
-                    "at {:.1} m ({:.1}, {:.1}, {:.1} in 0x{:08X})",
-                    v.distance, p.origin.x, p.origin.y, p.origin.z, p.objcell_id
-                ),
-                None => "from centre".to_owned(),
-            };
-            format!(
-                "{:>9.3}  play  {who}  wave 0x{:08X} row {}  {:>3} dB  pan {:+}  {place}",
-                e.time, v.wave_id, v.row, v.db, v.pan
-            )
-        }
-        Outcome::Drop(reason) => {
-            let why = match reason {
-                DropReason::NoSoundTable => "no sound table".to_owned(),
-                DropReason::NoEntry => "no table entry".to_owned(),
-                DropReason::SilentWave { row } => format!("row {row} has no wave"),
-                DropReason::Probability { row } => format!("row {row} failed its probability"),
-                DropReason::Inactive { row } => format!("row {row}: window inactive"),
-                DropReason::Inaudible { row, distance } => {
-                    format!("row {row} inaudible at {distance:.1} m")
-                }
-            };
-            format!("{:>9.3}  drop  {who}  {why}", e.time)
-        }
-    }
-}
-
-fn format_entry(entry: &WalkEntry) -> String {
-    match entry {
-        WalkEntry::Rebuild {
-            time,
-            position,
-            total_sound_count,
-            instances,
-            rebuild,
-        } => format!(
-            "{time:>9.3}  rebuild  cell 0x{:08X} ({:.1}, {:.1}, {:.1})  total {total_sound_count:.4}  instances {instances}  landblocks {} ({} missing)  AddSound {}",
-            position.objcell_id,
-            position.origin.x,
-            position.origin.y,
-            position.origin.z,
-            rebuild.land_blocks.len(),
-            rebuild.missing_land_blocks.len(),
-            rebuild.add_sound_calls
-        ),
-        WalkEntry::Event(e) => format_event(e),
-    }
+    Ok(Position::new(cell, origin))
 }

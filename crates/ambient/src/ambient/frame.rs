@@ -157,7 +157,7 @@ fn check_pose(now: f64, player: &Player, camera: &Listener) -> Result<(), FrameE
         }
         .into());
     }
-    if !geometry::is_valid_cell_id(p.objcell_id) {
+    if !geometry::is_valid_cell_id(p.objcell_id.0) {
         return Err(ChangePositionError::InvalidCellId(p.objcell_id).into());
     }
     if !camera.position.origin.is_finite() || !camera.heading_deg.is_finite() {

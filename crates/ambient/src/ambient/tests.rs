@@ -230,7 +230,7 @@ fn add_ambient_sounds_lscape_ring() {
     let mut a = new_ambient();
     let mut t = tables();
     let mut lb = MemoryLandBlocks::new(empty_ring());
-    lb.remove(land_block_id(BX + 1, BY - 1));
+    lb.remove(CellId(land_block_id(BX + 1, BY - 1)));
     let mut ev = Vec::new();
     let r = rebuilt(
         a.change_position(&at(1, 1.0, 1.0, 0.0), false, 0.0, &mut t, &mut lb, &mut ev)
@@ -355,7 +355,7 @@ fn change_position_lifecycle() {
             &mut lb,
             &mut ev
         ),
-        Err(ChangePositionError::InvalidCellId(0))
+        Err(ChangePositionError::InvalidCellId(CellId(0)))
     );
     assert_eq!(a.snapshot(), before);
     a.reset(&mut t);
@@ -402,7 +402,7 @@ fn env_cell_add_ambient_sounds() {
     assert!(a.total_sound_count() > 0.0);
 }
 
-/// `Ambient::UpdatePlayQueue` @ 0x551A50: newly audible sounds play at once; already queued ones
+/// `Ambient::UpdatePlayQueue` @ 0x00551A50: newly audible sounds play at once; already queued ones
 /// keep their due time.
 #[test]
 fn update_play_queue() {
@@ -492,7 +492,7 @@ fn release_and_flush_sound_tables() {
     .unwrap();
     assert_eq!(
         (t.loads.as_slice(), t.releases.as_slice()),
-        (&[][..], &[STB_A][..])
+        (&[][..], &[SoundTableId(STB_A)][..])
     );
     assert!(a.region().stb_desc()[0].sound_table.is_none());
     // back at (5, 30): A is fetched again lazily, B (now with an instance) released
@@ -501,7 +501,7 @@ fn release_and_flush_sound_tables() {
         .unwrap();
     assert_eq!(
         (t.loads.as_slice(), t.releases.as_slice()),
-        (&[STB_A][..], &[STB_B][..])
+        (&[SoundTableId(STB_A)][..], &[SoundTableId(STB_B)][..])
     );
     // flush: every table an instance holds goes; the queue is kept
     t.clear_counts();
@@ -538,7 +538,7 @@ fn missing_sound_table_never_retried() {
     assert!(a.sounds().is_empty() && ev.is_empty());
 }
 
-/// `Ambient::UseTime` @ 0x551880 and `Ambient::Play` @ 0x5517A0: strict `key < now`; a
+/// `Ambient::UseTime` @ 0x00551880 and `Ambient::Play` @ 0x005517A0: strict `key < now`; a
 /// continuous sound re-triggers at exactly `min_rate` after *now* (drift, no catch-up) with no
 /// interval draw; disabled keeps the queue.
 #[test]
@@ -584,7 +584,7 @@ fn use_time_and_play() {
     // from centre: gain = A · (A · current_volume) = 0.6
     assert_eq!(
         (v.position, v.pan, v.distance, v.wave_id),
-        (None, 0, 0.0, 0x0A00_0001)
+        (None, 0, 0.0, WaveId(0x0A00_0001))
     );
     assert_eq!(v.db, (0.6_f64.log2() * 6.0206).ceil() as i32);
     // disabled: nothing pops, the queue is kept
@@ -665,7 +665,7 @@ fn play_uses_camera_not_player() {
     );
 }
 
-/// `SoundManager::PlayAmbientSound` @ 0x550820 / `PlayAmbientSoundFromCenter` @ 0x5508B0: the
+/// `SoundManager::PlayAmbientSound` @ 0x00550820 / `PlayAmbientSoundFromCenter` @ 0x005508B0: the
 /// ways retail drops a sound, and the doubled slider on a centre sound.
 #[test]
 fn play_ambient_sound_drop_reasons() {
@@ -716,7 +716,7 @@ fn play_ambient_sound_drop_reasons() {
     );
 }
 
-/// `Ambient::UseTime` @ 0x551880 with a negative authored rate: retail would pop the sound
+/// `Ambient::UseTime` @ 0x00551880 with a negative authored rate: retail would pop the sound
 /// forever within one frame; it is re-queued at `now` and plays once per frame.
 #[test]
 fn use_time_negative_rate_terminates() {
@@ -760,7 +760,7 @@ fn two_cell_intermit(base_chance: f32) -> (Ambient, MemorySoundTables, MemoryLan
     (a, t, MemoryLandBlocks::new(vec![b]))
 }
 
-/// `Ambient::Play` @ 0x5517A0 for an `IntermitSound`, the whole draw order of spec §3.4:
+/// `Ambient::Play` @ 0x005517A0 for an `IntermitSound`, the whole draw order of spec §3.4:
 /// `PlayNow` (1 ran2 draw), `GetSoundPos` (direction, jitter, radius: 3), the table row pick
 /// (1), the CRT probability gate (1 CRT draw), then `GetPlayInterval` (1) — replayed here from
 /// a second generator and compared with the event and the queue key.
@@ -819,7 +819,7 @@ fn play_intermit_draw_order() {
     );
 }
 
-/// `Ambient::Play` @ 0x5517A0 when `IntermitSound::PlayNow` fails: no position, row or CRT
+/// `Ambient::Play` @ 0x005517A0 when `IntermitSound::PlayNow` fails: no position, row or CRT
 /// draw and no event, but the interval is still drawn and the sound re-queued.
 #[test]
 fn play_intermit_play_now_fails() {
@@ -847,7 +847,7 @@ fn play_intermit_play_now_fails() {
     assert!(a.sounds()[0].on_queue);
 }
 
-/// `Ambient::UpdatePlayQueue` @ 0x551A50 is skipped while ambient sounds are disabled, so every
+/// `Ambient::UpdatePlayQueue` @ 0x00551A50 is skipped while ambient sounds are disabled, so every
 /// `play_count` stays 0 and `ReleaseSoundTables` drops every instance's table; a queued
 /// `ConstantSound` keeps its `current_volume` but then fails `CanHear` (no table) when it pops.
 #[test]

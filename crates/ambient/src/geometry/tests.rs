@@ -1,7 +1,7 @@
 //! Unit tests of `geometry`, each named after the retail function it checks.
 use super::*;
 
-/// `Position::get_offset` @ 0x509F60 / `LandDefs::get_block_offset` @ 0x43E630.
+/// `Position::get_offset` @ 0x00509F60 / `LandDefs::get_block_offset` @ 0x0043E630.
 #[test]
 fn get_offset() {
     let a = Position::new(0xA9B4_0001, Vec3::new(10.0, 20.0, 5.0));
@@ -46,7 +46,7 @@ fn inbound_valid_cellid() {
     assert!(is_land_cell(0xA9B4_0001));
 }
 
-/// `LandDefs::heading` @ 0x5A9A30: the table's stored floats (spec §5), each the nearest f32 to
+/// `LandDefs::heading` @ 0x005A9A30: the table's stored floats (spec §5), each the nearest f32 to
 /// its multiple of π/4.
 #[test]
 fn land_defs_heading() {
@@ -80,7 +80,7 @@ fn land_defs_heading() {
     }
 }
 
-/// `Position::heading` @ 0x5A9520: compass bearing, 0 straight overhead.
+/// `Position::heading` @ 0x005A9520: compass bearing, 0 straight overhead.
 #[test]
 fn position_heading() {
     let p = Position::new(0xA9B4_0001, Vec3::new(50.0, 50.0, 0.0));
@@ -93,4 +93,24 @@ fn position_heading() {
         p.heading(&Position::new(0xA9B4_0001, Vec3::new(50.0001, 50.0, 30.0))),
         0.0
     );
+}
+
+/// `LandDefs::gid_to_lcoord`: a land cell's square is 24 m, `CC = cx·8 + cy + 1`; EnvCells and
+/// the landblock span the block.
+#[test]
+fn origin_in_cell() {
+    let c = land_cell_id(0xA9, 0xB4, 4, 4);
+    assert!(super::origin_in_cell(c, Vec3::new(96.0, 96.0, 70.0)));
+    assert!(super::origin_in_cell(c, Vec3::new(119.9, 119.9, -5.0)));
+    assert!(!super::origin_in_cell(c, Vec3::new(120.0, 100.0, 0.0)));
+    assert!(!super::origin_in_cell(c, Vec3::new(3.4e38, 100.0, 0.0)));
+    assert!(!super::origin_in_cell(c, Vec3::new(f32::NAN, 100.0, 0.0)));
+    assert!(super::origin_in_cell(
+        0xA9B4_0100,
+        Vec3::new(191.0, 0.0, 0.0)
+    ));
+    assert!(!super::origin_in_cell(
+        0xA9B4_FFFF,
+        Vec3::new(192.0, 0.0, 0.0)
+    ));
 }

@@ -3,6 +3,7 @@ use glam::Vec3;
 
 use super::*;
 use crate::testkit::asd;
+use resound_datformat::id::CellId;
 
 fn intermit() -> AmbientSound {
     AmbientSound::new(0, 0, false)
@@ -283,7 +284,7 @@ fn get_sound_pos() {
     let r = 40.0 + 20.0 * u * u;
     assert_eq!(pos.origin.x, (100.0 + h.sin() * r) as f32);
     assert_eq!(pos.origin.y, (100.0 + h.cos() * r) as f32);
-    assert_eq!((pos.origin.z, pos.objcell_id), (7.0, 0xA9B4_0012));
+    assert_eq!((pos.origin.z, pos.objcell_id), (7.0, CellId(0xA9B4_0012)));
     assert_eq!(rng, r2, "exactly three draws");
     let dist = listener.distance(&pos);
     assert!((40.0..60.0).contains(&dist));

@@ -1,7 +1,7 @@
 //! Unit tests of `queue`, each named after the retail function it checks.
 use super::*;
 
-/// `PQueueArray::Insert` @ 0x540DD0 / `RemoveMin` @ 0x540E50: 8 equal keys pop 0,7,6,5,4,3,2,1.
+/// `PQueueArray::Insert` @ 0x00540DD0 / `RemoveMin` @ 0x00540E50: 8 equal keys pop 0,7,6,5,4,3,2,1.
 #[test]
 fn remove_min_tie_order_of_eight_equal_keys() {
     let mut q = PQueueArray::new();
@@ -12,7 +12,7 @@ fn remove_min_tie_order_of_eight_equal_keys() {
     assert_eq!(order, [0, 7, 6, 5, 4, 3, 2, 1]);
 }
 
-/// `PQueueArray::Insert` @ 0x540DD0: keys pop in ascending order; growth past 16 works.
+/// `PQueueArray::Insert` @ 0x00540DD0: keys pop in ascending order; growth past 16 works.
 #[test]
 fn insert_orders_keys() {
     let mut q = PQueueArray::new();

@@ -143,7 +143,7 @@ struct Failing(u32);
 
 impl SoundTableSource for Failing {
     type Error = Corrupt;
-    fn load_sound_table(&mut self, _: u32) -> Result<Option<Arc<SoundTable>>, Corrupt> {
+    fn load_sound_table(&mut self, _: SoundTableId) -> Result<Option<Arc<SoundTable>>, Corrupt> {
         self.0 += 1;
         Err(Corrupt)
     }

@@ -7,6 +7,7 @@ use resound_ambient::{
     Ambient, ChangePositionError, LandBlockSource, Position, ResolveRegionError, SoundSettings,
     SoundTableSource, SourceKind,
 };
+use resound_ambient::{CellId, SoundTableId};
 use resound_datformat::record::{LandBlock, SoundTable};
 use resound_fixture as fixture;
 
@@ -74,7 +75,7 @@ struct BrokenBlocks;
 
 impl LandBlockSource for BrokenBlocks {
     type Error = Broken;
-    fn load_land_block(&mut self, _: u32) -> Result<Option<Arc<LandBlock>>, Broken> {
+    fn load_land_block(&mut self, _: CellId) -> Result<Option<Arc<LandBlock>>, Broken> {
         Err(Broken)
     }
 }
@@ -83,7 +84,7 @@ struct BrokenTables;
 
 impl SoundTableSource for BrokenTables {
     type Error = Broken;
-    fn load_sound_table(&mut self, _: u32) -> Result<Option<Arc<SoundTable>>, Broken> {
+    fn load_sound_table(&mut self, _: SoundTableId) -> Result<Option<Arc<SoundTable>>, Broken> {
         Err(Broken)
     }
 }

@@ -60,7 +60,10 @@ pub fn oracle(
 ) -> (f64, PerSound) {
     let stbs = &region.sound_info.as_ref().unwrap().stb_desc;
     let scenes = &region.scene_info.as_ref().unwrap().scene_types;
-    let (px, py) = (player.objcell_id >> 24, (player.objcell_id >> 16) & 0xFF);
+    let (px, py) = (
+        player.objcell_id.0 >> 24,
+        (player.objcell_id.0 >> 16) & 0xFF,
+    );
     let mut total = 0.0;
     let mut per: PerSound = Vec::new();
     for b in blocks {

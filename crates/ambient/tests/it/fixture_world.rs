@@ -1,6 +1,7 @@
 //! Golden tests on the fixture world.
 
-use resound_ambient::walk::{CellId, Walk, Waypoint};
+use resound_ambient::CellId;
+use resound_ambient::walk::{Walk, Waypoint};
 use resound_ambient::{AmbientEvent, Outcome, PositionChange, SoundKind};
 use resound_fixture as fixture;
 use serde_json::json;
@@ -100,7 +101,7 @@ fn moving_within_a_cell_changes_nothing() {
         a.change_position(&e, false, 3.0, &mut t, &mut lb, &mut ev)
             .unwrap(),
     );
-    assert_eq!(r.cell >> 16, 0xAAB4);
+    assert_eq!(r.cell.0 >> 16, 0xAAB4);
 }
 
 /// A 3×3 neighbourhood with missing landblocks: the lake corner (5 of 9 outside the cell dat),
@@ -145,7 +146,7 @@ fn missing_landblocks_in_the_ring() {
             .unwrap(),
     );
     let full_total = a.total_sound_count();
-    lb.remove(0xA8B3_FFFF);
+    lb.remove(CellId(0xA8B3_FFFF));
     let mut b = ambient();
     let r = rebuilt(
         b.change_position(&p, false, 0.0, &mut t, &mut lb, &mut ev)
@@ -196,6 +197,7 @@ fn walk() -> Walk {
         origin,
         seen_outside: false,
         heading: None,
+        teleport: false,
     };
     Walk {
         frame_rate: 30.0,

@@ -10,3 +10,4 @@ mod bad_input;
 mod common;
 mod dat_path;
 mod fixture_world;
+mod walk_order;

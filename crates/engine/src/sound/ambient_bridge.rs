@@ -615,7 +615,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
         let used = |s: SoundId| in_use(s) || busy.get(&s).is_some_and(|&until| now < until);
         let wave = match self
             .cache
-            .get(voice.wave_id, &mut self.portal, handle, &used)
+            .get(voice.wave_id.get(), &mut self.portal, handle, &used)
         {
             Ok(w) => w,
             Err(e) => {
@@ -631,7 +631,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
             }
         };
         let seconds = self.voice_seconds(&wave);
-        let wave_id = voice.wave_id;
+        let wave_id = voice.wave_id.get();
         let sound = wave.sound;
         let (play, until) = match self.policy {
             AmbientPolicy::Retail16 => {

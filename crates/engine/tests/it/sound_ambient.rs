@@ -10,7 +10,8 @@
 use std::io::Cursor;
 
 use resound_ambient::glam::Vec3;
-use resound_ambient::walk::{CellId, Walk, Waypoint};
+use resound_ambient::CellId;
+use resound_ambient::walk::{Walk, Waypoint};
 use resound_ambient::{AmbientEvent, Outcome, Position, Voice};
 use resound_datformat::container::{DatWriter, EntryOptions};
 use resound_fixture::{self as fixture, FixtureOptions, FixtureWorld};
@@ -64,6 +65,7 @@ fn walk() -> Walk {
         origin,
         seen_outside: false,
         heading,
+        teleport: false,
     };
     Walk {
         frame_rate: 60.0,
@@ -79,11 +81,11 @@ fn walk() -> Walk {
 }
 
 fn pose_at(walk: &Walk, t: f64) -> ListenerPose {
-    let (position, seen_outside, heading_deg) = walk.pose(t).unwrap();
+    let pose = walk.pose(t).unwrap();
     ListenerPose {
-        position,
-        heading_deg,
-        seen_outside,
+        position: pose.player.position,
+        heading_deg: pose.camera.heading_deg,
+        seen_outside: pose.player.seen_outside,
     }
 }
 
@@ -283,7 +285,7 @@ fn modern_plays_are_positioned_or_centred_as_emitted() {
             "Modern drops nothing at t = {now}"
         );
         for (p, v) in plays.iter().zip(&voices) {
-            assert_eq!(p.wave_id(), v.wave_id);
+            assert_eq!(p.wave_id(), v.wave_id.get());
             match *p {
                 AmbientPlay::Positioned {
                     position,
@@ -436,7 +438,7 @@ fn bad_clock_and_pose_are_refused_and_change_nothing() {
     let a = on_cell(0xA9, 0xB4, 3, 3);
     b.tick(&mut h, 1.0, pose(a), &none, &mut plays).unwrap();
     let before = b.counters();
-    let nan = Position::new(a.objcell_id, Vec3::new(f32::NAN, 0.0, 0.0));
+    let nan = Position::new(a.objcell_id.get(), Vec3::new(f32::NAN, 0.0, 0.0));
     for (now, p) in [
         (f64::NAN, pose(a)),
         (f64::INFINITY, pose(a)),

@@ -16,7 +16,7 @@ fn resound(args: &[&str]) -> Output {
 }
 
 /// Asserts that `out` failed with exactly one plain line on stderr that contains `needle`.
-pub fn fails_with_one_line(out: &Output, needle: &str) {
+pub(crate) fn fails_with_one_line(out: &Output, needle: &str) {
     assert!(!out.status.success(), "expected a failure");
     let err = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(err.lines().count(), 1, "one line expected, got: {err:?}");

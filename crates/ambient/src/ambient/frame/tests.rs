@@ -9,6 +9,7 @@ use crate::event::Outcome;
 use crate::sound_manager::SoundSettings;
 use crate::source::MemoryLandBlocks;
 use crate::testkit::{asd, region, stb, word};
+use resound_datformat::id::CellId;
 
 /// STB A's sounds at the vertex (7, 7) of the centre block only; everything else silent.
 fn far_corner_blocks() -> MemoryLandBlocks {
@@ -193,7 +194,9 @@ fn frame_refuses_bad_poses() {
             &mut lb,
             &mut ev
         ),
-        Err(FrameError::Player(ChangePositionError::InvalidCellId(0)))
+        Err(FrameError::Player(ChangePositionError::InvalidCellId(
+            CellId(0)
+        )))
     );
     assert_eq!(
         a.teleport(
@@ -204,7 +207,9 @@ fn frame_refuses_bad_poses() {
             &mut lb,
             &mut ev
         ),
-        Err(FrameError::Player(ChangePositionError::InvalidCellId(0)))
+        Err(FrameError::Player(ChangePositionError::InvalidCellId(
+            CellId(0)
+        )))
     );
     assert!(matches!(
         a.frame(
@@ -230,7 +235,7 @@ fn frame_refuses_bad_poses() {
     ));
     assert_eq!((a.snapshot(), a.listener()), before);
     assert_eq!(
-        FrameError::Player(ChangePositionError::InvalidCellId(0)).to_string(),
+        FrameError::Player(ChangePositionError::InvalidCellId(CellId(0))).to_string(),
         "cell id 0x00000000 is not a valid land cell, EnvCell or landblock id"
     );
 }
