@@ -1,9 +1,71 @@
-//! Resound's game-facing engine.
+//! Resound's game-facing engine: one API that joins the acoustic model, the worker scheduler,
+//! the mixer and the output (`ARCHITECTURE.md`, "The game-facing API"; spec `acoustics.md` §3,
+//! §7, §8).
 //!
-//! For now this crate joins the layers under one roof so that the command-line tool (and later
-//! the device output, the offline renderer and the worker scheduler) depend on one crate, as
-//! `ARCHITECTURE.md` draws it. The GPL model is reachable only through the `spr-gpl` feature.
+//! ```
+//! use std::sync::Arc;
+//! use resound_engine::{Engine, Mode, Orientation, Source, glam::DVec3};
+//!
+//! let mut engine = Engine::builder().mode(Mode::Direct).build()?;
+//! let click: Arc<[f32]> = resound_engine::signal::click(48_000).into();
+//! let sound = engine.load_mono(click, 48_000)?;
+//! engine.set_listener(DVec3::new(10.5, 1.5, 0.5), Orientation::default())?;
+//! let voice = engine.play(sound, Source { position: DVec3::new(0.5, 1.5, 0.5), ..Source::default() })?;
+//! let mut out = vec![0.0f32; 2 * 4800];
+//! engine.render(&mut out)?; // offline: deterministic
+//! assert!(out.iter().any(|s| *s != 0.0));
+//! assert!(engine.status().ticks >= 1);
+//! # let _ = voice;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! | module | holds |
+//! |---|---|
+//! | `builder` | [`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`] |
+//! | `engine` | [`Engine`]: sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status` |
+//! | `source` | [`Source`], [`Listener`], [`Orientation`] and their validation |
+//! | [`schedule`] | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
+//! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
+//! | [`convert`] | the one conversion: acoustic result → mixer voice parameters and taps |
+//! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement |
+//! | `output` | [`Output`] (`Offline`, `Device`) and the one place that opens it |
+//! | `status` | [`Status`] counters |
+//! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
+//! | [`wav`] | WAV writing (f32, s16) |
+//! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) |
+//! | `error` | typed errors, one enum per kind of operation |
+//! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
 
+mod builder;
+pub mod convert;
+mod engine;
+mod error;
+mod model;
+mod output;
+pub mod scene;
+pub mod schedule;
+pub mod signal;
+mod source;
+mod status;
+pub mod wav;
+mod worker;
+mod world;
+
+pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
+pub use engine::{Engine, MAX_DT, RETAIL_VOICES, SoundHandle, VoiceAcoustics, VoiceHandle};
+pub use error::{
+    BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
+    WorldError,
+};
+pub use model::Model;
+pub use output::{Output, OutputError};
+pub use resound_acoustics::Mode;
+pub use schedule::Class;
+pub use source::{Listener, MAX_COORDINATE, MAX_RANGE, MAX_VOLUME, Orientation, Source};
+pub use status::Status;
+pub use world::WorldEdit;
+
+pub use glam;
 pub use resound_acoustics as acoustics;
 pub use resound_ambient as ambient;
 pub use resound_datformat as datformat;

@@ -1,0 +1,2 @@
+//! Engine benchmarks (placeholder until written).
+fn main() {}

@@ -1,0 +1,270 @@
+//! [`EngineBuilder`]: sample rate, output, mode, model, budgets, capacities, voice policy.
+
+use std::time::Duration;
+
+use resound_acoustics::Mode;
+use resound_acoustics::queue::QueueSettings;
+
+use crate::engine::Engine;
+use crate::error::BuildError;
+use crate::model::Model;
+use crate::output::Output;
+
+/// Cell budgets (acoustics §3.3). Budgets count DDA steps, never time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budgets {
+    /// Inline 1-path traces of new sounds on the host, cells per tick.
+    pub inline_cells: u64,
+    /// The worker's per-tick budgets and per-job caps.
+    pub queue: QueueSettings,
+}
+
+impl Budgets {
+    /// Live: inline 40 000 cells/tick; worker occlusion 400 000, echo + room 240 000 per tick.
+    #[must_use]
+    pub fn live() -> Self {
+        Self {
+            inline_cells: 40_000,
+            queue: QueueSettings::default(),
+        }
+    }
+
+    /// Offline: occlusion 600 000, echoes and rooms 480 000 cells per tick, synchronous.
+    #[must_use]
+    pub fn offline() -> Self {
+        Self {
+            inline_cells: 40_000,
+            queue: QueueSettings {
+                occlusion_budget: 600_000,
+                echo_budget: 480_000,
+                ..QueueSettings::default()
+            },
+        }
+    }
+
+    fn validate(&self) -> Result<(), BuildError> {
+        let q = &self.queue;
+        for (name, v) in [
+            ("inline_cells", self.inline_cells),
+            ("occlusion_budget", q.occlusion_budget),
+            ("echo_budget", q.echo_budget),
+            ("occlusion_job", q.occlusion_job),
+            ("echo_job", q.echo_job),
+            ("room_job", q.room_job),
+        ] {
+            if v == 0 {
+                return Err(BuildError::Budget(name));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Fixed capacities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capacities {
+    /// Voices the engine plays at once (the policy's cap for `Modern`).
+    pub voices: usize,
+    /// Sounds loaded at once.
+    pub sounds: usize,
+    /// Voices (events) with echo taps at once (acoustics §5: 8).
+    pub echo_voices: usize,
+}
+
+impl Default for Capacities {
+    fn default() -> Self {
+        Self {
+            voices: 256,
+            sounds: 1024,
+            echo_voices: 8,
+        }
+    }
+}
+
+/// What happens when every voice is busy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VoicePolicy {
+    /// Up to [`Capacities::voices`]; a new voice steals the quietest one (counted dropped).
+    #[default]
+    Modern,
+    /// The retail pool: 16 voices; the 17th is dropped (counted) and `play` says so.
+    Retail16,
+}
+
+/// When acoustic ticks happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pacing {
+    /// Every `tick_frames` rendered frames, synchronously: the render waits for the worker,
+    /// so output depends on nothing but inputs (offline default).
+    RenderClock,
+    /// Once per [`Engine::update`]: the worker runs in the background and results apply at the
+    /// start of the next `update` (live default).
+    Update,
+}
+
+/// Runs the audio side of one render chunk; a test passes one that forbids allocation.
+pub type AudioGuard = fn(&mut dyn FnMut());
+
+/// Builds an [`Engine`].
+#[derive(Debug, Clone)]
+pub struct EngineBuilder {
+    pub(crate) sample_rate: u32,
+    pub(crate) output: Output,
+    pub(crate) mode: Mode,
+    pub(crate) model: Model,
+    pub(crate) budgets: Option<Budgets>,
+    pub(crate) capacities: Capacities,
+    pub(crate) policy: VoicePolicy,
+    pub(crate) pacing: Option<Pacing>,
+    pub(crate) tick_seconds: f64,
+    pub(crate) inline_worker: bool,
+    pub(crate) worker_delay: Duration,
+    pub(crate) audio_guard: Option<AudioGuard>,
+    pub(crate) limiter: bool,
+}
+
+impl Default for EngineBuilder {
+    fn default() -> Self {
+        Self {
+            sample_rate: 48_000,
+            output: Output::Offline,
+            mode: Mode::Off,
+            model: Model::default(),
+            budgets: None,
+            capacities: Capacities::default(),
+            policy: VoicePolicy::Modern,
+            pacing: None,
+            tick_seconds: 0.05,
+            inline_worker: false,
+            worker_delay: Duration::ZERO,
+            audio_guard: None,
+            limiter: true,
+        }
+    }
+}
+
+impl EngineBuilder {
+    /// Output sample rate in Hz (default 48 000).
+    #[must_use]
+    pub fn sample_rate(mut self, hz: u32) -> Self {
+        self.sample_rate = hz;
+        self
+    }
+
+    /// Output (default [`Output::Offline`]).
+    #[must_use]
+    pub fn output(mut self, output: Output) -> Self {
+        self.output = output;
+        self
+    }
+
+    /// Acoustics mode (default `Off`).
+    #[must_use]
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Acoustic model (default Resound's own with the standard material table).
+    #[must_use]
+    pub fn model(mut self, model: Model) -> Self {
+        self.model = model;
+        self
+    }
+
+    /// Cell budgets (default: [`Budgets::offline`] for render-clock pacing, else
+    /// [`Budgets::live`]).
+    #[must_use]
+    pub fn budgets(mut self, budgets: Budgets) -> Self {
+        self.budgets = Some(budgets);
+        self
+    }
+
+    /// Capacities.
+    #[must_use]
+    pub fn capacities(mut self, capacities: Capacities) -> Self {
+        self.capacities = capacities;
+        self
+    }
+
+    /// Voice policy (default `Modern`).
+    #[must_use]
+    pub fn voice_policy(mut self, policy: VoicePolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Tick pacing (default: render clock offline, update for a device).
+    #[must_use]
+    pub fn pacing(mut self, pacing: Pacing) -> Self {
+        self.pacing = Some(pacing);
+        self
+    }
+
+    /// Run the worker's ticks on the calling thread instead of a worker thread (same code, same
+    /// results; for single-threaded hosts and CPU-time benchmarks).
+    #[must_use]
+    pub fn inline_worker(mut self, inline: bool) -> Self {
+        self.inline_worker = inline;
+        self
+    }
+
+    /// Testing aid: the worker sleeps this long before each tick (an artificially slow worker).
+    #[must_use]
+    pub fn worker_delay(mut self, delay: Duration) -> Self {
+        self.worker_delay = delay;
+        self
+    }
+
+    /// Testing aid: every mixer render call runs inside `guard` (e.g. an allocation guard).
+    #[must_use]
+    pub fn audio_guard(mut self, guard: AudioGuard) -> Self {
+        self.audio_guard = Some(guard);
+        self
+    }
+
+    /// The master peak limiter (on by default; off for analysis renders).
+    #[must_use]
+    pub fn limiter(mut self, on: bool) -> Self {
+        self.limiter = on;
+        self
+    }
+
+    pub(crate) fn effective_pacing(&self) -> Pacing {
+        self.pacing.unwrap_or(match self.output {
+            Output::Offline => Pacing::RenderClock,
+            Output::Device { .. } => Pacing::Update,
+        })
+    }
+
+    pub(crate) fn effective_budgets(&self) -> Budgets {
+        self.budgets.unwrap_or(match self.effective_pacing() {
+            Pacing::RenderClock => Budgets::offline(),
+            Pacing::Update => Budgets::live(),
+        })
+    }
+
+    /// Checks the settings and builds the engine (starts the worker thread).
+    ///
+    /// # Errors
+    /// [`BuildError`].
+    pub fn build(self) -> Result<Engine, BuildError> {
+        if !(8_000..=384_000).contains(&self.sample_rate) {
+            return Err(BuildError::SampleRate(self.sample_rate));
+        }
+        let limit = resound_mixer::CAPACITY_LIMIT / 2;
+        let c = self.capacities;
+        for (name, value) in [
+            ("voices", c.voices),
+            ("sounds", c.sounds),
+            ("echo_voices", c.echo_voices),
+        ] {
+            if value == 0 || value > limit {
+                return Err(BuildError::Capacity { name, value });
+            }
+        }
+        self.effective_budgets().validate()?;
+        crate::output::check(&self.output)?;
+        Engine::from_builder(self)
+    }
+}

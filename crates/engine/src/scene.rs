@@ -1,0 +1,284 @@
+//! A verification scene (spec `acoustics.md` §9) rendered through the engine: the scene's world,
+//! its listener, and its source (or its voices, scene C) playing a [`Signal`]. Used by
+//! `resound render` and `xtask verify`; the built-in §9 scene files are compiled in.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use glam::{DVec3, IVec3};
+use resound_acoustics::scene::{Scene, SceneError};
+use resound_acoustics::{AcousticModel, Cell, Mode, SectionData, section_of};
+
+use crate::engine::{Engine, VoiceAcoustics, VoiceHandle};
+use crate::error::{BuildError, LoadError, PlayError, TickError, WorldError};
+use crate::model::Model;
+use crate::signal::Signal;
+use crate::source::{Orientation, Source};
+use crate::status::Status;
+
+macro_rules! builtin_scenes {
+    ($($name:literal),*) => {
+        /// Names of the built-in §9 scenes.
+        pub const SCENE_NAMES: &[&str] = &[$($name),*];
+
+        /// The JSON text of a built-in §9 scene (`"G"`, `"W2"` …).
+        #[must_use]
+        pub fn builtin(name: &str) -> Option<&'static str> {
+            match name {
+                $($name => Some(include_str!(concat!("../../acoustics-core/scenes/", $name, ".json"))),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+builtin_scenes!(
+    "C", "D", "E1", "E2", "E3", "F", "G", "P", "R", "T", "U", "W0", "W1", "W2", "W3"
+);
+
+/// How to render a scene.
+#[derive(Debug, Clone)]
+pub struct SceneOptions {
+    /// Acoustics mode.
+    pub mode: Mode,
+    /// Acoustic model (the scene's injected planes are added to the own model).
+    pub model: Model,
+    /// What the scene's source plays (scene voices play their own kinds).
+    pub signal: Signal,
+    /// Length of the render in seconds.
+    pub seconds: f64,
+    /// Output sample rate.
+    pub rate: u32,
+    /// The master limiter (off for analysis).
+    pub limiter: bool,
+}
+
+impl Default for SceneOptions {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Full,
+            model: Model::default(),
+            signal: Signal::Click,
+            seconds: 2.0,
+            rate: 48_000,
+            limiter: false,
+        }
+    }
+}
+
+/// A rendered scene.
+#[derive(Debug, Clone)]
+pub struct SceneRender {
+    /// Interleaved stereo.
+    pub samples: Vec<f32>,
+    /// Sample rate.
+    pub rate: u32,
+    /// What the acoustics applied to the scene's source (last values while it played).
+    pub source: Option<VoiceAcoustics>,
+    /// Source–listener distance.
+    pub distance: f64,
+    /// Voices played.
+    pub voices: usize,
+    /// Engine status at the end.
+    pub status: Status,
+    /// The model's name.
+    pub model: &'static str,
+}
+
+/// Rendering a scene failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SceneRenderError {
+    /// The scene file is invalid.
+    #[error("scene: {0}")]
+    Scene(SceneError),
+    /// `seconds` is not finite and positive (or longer than an hour).
+    #[error("render length must be finite, positive and at most 3600 s")]
+    Seconds,
+    /// The engine could not be built.
+    #[error("engine: {0}")]
+    Build(BuildError),
+    /// The signal could not be loaded.
+    #[error("signal: {0}")]
+    Load(LoadError),
+    /// A source was refused.
+    #[error("source: {0}")]
+    Play(PlayError),
+    /// A world edit failed.
+    #[error("world: {0}")]
+    World(WorldError),
+    /// A tick failed.
+    #[error("render: {0}")]
+    Tick(TickError),
+}
+
+/// Parses a scene's JSON text against the model's material table.
+///
+/// # Errors
+/// [`SceneRenderError::Scene`].
+pub fn parse(text: &str, model: &Model) -> Result<Scene, SceneRenderError> {
+    Scene::from_json(text, model.materials()).map_err(SceneRenderError::Scene)
+}
+
+fn kind_signal(kind: &str) -> Signal {
+    match kind {
+        "loop" => Signal::Loop,
+        "shot" => Signal::Shot,
+        _ => Signal::Click,
+    }
+}
+
+/// Renders `scene` offline; `progress(done, total)` is called after every tick's frames.
+///
+/// # Errors
+/// [`SceneRenderError`].
+pub fn render(
+    scene: &Scene,
+    options: &SceneOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<SceneRender, SceneRenderError> {
+    if !options.seconds.is_finite() || options.seconds <= 0.0 || options.seconds > 3600.0 {
+        return Err(SceneRenderError::Seconds);
+    }
+    let mut model = options.model.clone();
+    #[allow(irrefutable_let_patterns)] // SPR adds a variant with the `spr-gpl` feature
+    if let Model::Own(own) = &mut model {
+        own.extra_planes = scene.planes().map_err(SceneRenderError::Scene)?;
+    }
+    let materials = model.materials().clone();
+    let world = scene
+        .build_world(&materials, 0)
+        .map_err(SceneRenderError::Scene)?;
+    let mut engine = Engine::builder()
+        .sample_rate(options.rate)
+        .mode(options.mode)
+        .model(model)
+        .limiter(options.limiter)
+        .build()
+        .map_err(SceneRenderError::Build)?;
+    engine.world().replace(world);
+    let listener = DVec3::from_array(scene.listener);
+    let source_pos = DVec3::from_array(scene.source);
+    engine
+        .set_listener(listener, Orientation::default())
+        .map_err(|e| SceneRenderError::Play(e.into()))?;
+
+    let mut loaded = std::collections::BTreeMap::new();
+    let mut sound = |engine: &mut Engine, s: Signal| -> Result<_, SceneRenderError> {
+        if let Some(h) = loaded.get(&s.name()) {
+            return Ok(*h);
+        }
+        let samples: Arc<[f32]> = s.samples(options.rate).into();
+        let h = engine
+            .load_mono(samples, options.rate)
+            .map_err(SceneRenderError::Load)?;
+        loaded.insert(s.name(), h);
+        Ok(h)
+    };
+    let mut main: Option<VoiceHandle> = None;
+    let mut voices = 0;
+    if scene.voices.is_empty() {
+        let h = sound(&mut engine, options.signal)?;
+        let v = engine
+            .play(
+                h,
+                Source {
+                    position: source_pos,
+                    volume: 1.0,
+                    range: scene.range as f32,
+                    looping: options.signal.looping(),
+                    impulsive: !options.signal.looping(),
+                    ..Source::default()
+                },
+            )
+            .map_err(SceneRenderError::Play)?;
+        main = Some(v);
+        voices = 1;
+    } else {
+        for sv in &scene.voices {
+            let signal = kind_signal(&sv.kind);
+            let h = sound(&mut engine, signal)?;
+            let position = DVec3::from_array(sv.position);
+            let v = engine
+                .play(
+                    h,
+                    Source {
+                        position,
+                        volume: sv.volume as f32,
+                        range: sv.range as f32,
+                        looping: signal.looping(),
+                        impulsive: !signal.looping(),
+                        ..Source::default()
+                    },
+                )
+                .map_err(SceneRenderError::Play)?;
+            if position == source_pos && main.is_none() {
+                main = Some(v);
+            }
+            voices += 1;
+        }
+    }
+
+    // Boxes that stop existing at a tick (scene U): their sections become resident then.
+    let expiring: BTreeSet<u64> = scene.boxes.iter().filter_map(|b| b.until_tick).collect();
+    let absent = if scene.absent == "unknown" {
+        Cell::Unknown
+    } else {
+        Cell::Air
+    };
+    let total = (options.seconds * f64::from(options.rate)).round() as u64;
+    let tick_frames = engine.tick_frames();
+    let mut samples = vec![0.0f32; 2 * total as usize];
+    let mut done = 0u64;
+    let mut report = main.and_then(|v| engine.voice_acoustics(v));
+    while done < total {
+        let tick = done / tick_frames;
+        if expiring.contains(&tick) && done % tick_frames == 0 {
+            let now = scene
+                .build_world(&materials, tick)
+                .map_err(SceneRenderError::Scene)?;
+            let mut sections = BTreeSet::new();
+            for b in scene.boxes.iter().filter(|b| b.until_tick == Some(tick)) {
+                let (lo, hi) = (
+                    section_of(IVec3::from_array(b.min)),
+                    section_of(IVec3::from_array(b.max)),
+                );
+                for x in lo.x..=hi.x {
+                    for y in lo.y..=hi.y {
+                        for z in lo.z..=hi.z {
+                            sections.insert([x, y, z]);
+                        }
+                    }
+                }
+            }
+            let mut w = engine.world();
+            for s in sections {
+                let s = IVec3::from_array(s);
+                let data = now
+                    .section_data(s)
+                    .unwrap_or(SectionData::Uniform(absent));
+                w.load_section(s, data).map_err(SceneRenderError::World)?;
+            }
+        }
+        let n = (tick_frames - done % tick_frames).min(total - done);
+        let a = 2 * done as usize;
+        let b = 2 * (done + n) as usize;
+        engine
+            .render(&mut samples[a..b])
+            .map_err(SceneRenderError::Tick)?;
+        done += n;
+        if let Some(r) = main.and_then(|v| engine.voice_acoustics(v)) {
+            report = Some(r);
+        }
+        progress(done, total);
+    }
+    Ok(SceneRender {
+        samples,
+        rate: options.rate,
+        source: report,
+        distance: (source_pos - listener).length(),
+        voices,
+        status: engine.status(),
+        model: engine.model_name(),
+    })
+}

@@ -1,0 +1,57 @@
+//! [`Status`]: the engine's counters (acoustics §3.6). Budgets count cells; times here are
+//! wall-clock telemetry only and never steer the work.
+
+use std::time::Duration;
+
+/// Engine counters since it was built (or as of the last tick where stated).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Status {
+    /// Acoustic ticks run.
+    pub ticks: u64,
+    /// Rays (paths) behind the results applied.
+    pub rays: u64,
+    /// Cells (DDA steps) the worker spent.
+    pub cells: u64,
+    /// Cells of inline traces on the host.
+    pub inline_cells: u64,
+    /// Occlusion cells of the last worker tick.
+    pub last_tick_occlusion_cells: u64,
+    /// Echo and room cells of the last worker tick.
+    pub last_tick_echo_cells: u64,
+    /// Most occlusion cells any tick spent.
+    pub max_tick_occlusion_cells: u64,
+    /// Most echo and room cells any tick spent.
+    pub max_tick_echo_cells: u64,
+    /// Worker wall-clock time, total.
+    pub worker_time: Duration,
+    /// Worker wall-clock time of the last tick.
+    pub last_tick_worker_time: Duration,
+    /// Jobs queued on the worker after its last tick.
+    pub queue_len: usize,
+    /// Ticks sent to the worker and not answered yet.
+    pub ticks_in_flight: usize,
+    /// Result-cache hits (occlusion + echo + room).
+    pub cache_hits: u64,
+    /// Result-cache misses.
+    pub cache_misses: u64,
+    /// Results dropped: world changed under them, superseded, or their voice ended.
+    pub discarded: u64,
+    /// Share of traced cells that went through Unknown, over the results applied (0..1).
+    pub unknown_share: f64,
+    /// Results applied to voices.
+    pub results_applied: u64,
+    /// Voices playing (as far as the engine knows).
+    pub live_voices: usize,
+    /// Voices carrying an echo tap set.
+    pub echo_voices: usize,
+    /// Master limiter engagements (from the mixer).
+    pub limiter_engagements: u64,
+    /// Largest output sample so far (from the mixer).
+    pub peak: f32,
+    /// Voices dropped or stolen by the voice policy.
+    pub dropped_voices: u64,
+    /// Device buffer under-runs (0 offline).
+    pub xruns: u64,
+    /// Frames rendered (offline).
+    pub frames_rendered: u64,
+}
