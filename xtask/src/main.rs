@@ -4,6 +4,8 @@
 //!   `cargo fmt --check`, clippy (default features and all features, `-D warnings`), the
 //!   workspace tests with default features (the GPL crate left out) and with all features,
 //!   `cargo check` of the detached fuzz workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
+//! - `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]` — renders the
+//!   acoustics verification scenes offline and checks them against the spec (see `verify`).
 //! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
 
 mod demo;
@@ -11,6 +13,7 @@ mod prereq;
 mod test;
 mod tidy;
 mod tidy_layers;
+mod verify;
 
 use std::process::Command;
 
@@ -23,9 +26,11 @@ fn main() -> anyhow::Result<()> {
     match sub.as_str() {
         "test" => test::run(&rest),
         "demo" => demo::run(&rest),
+        "verify" => verify::run(&rest),
         "" | "help" | "--help" | "-h" => {
-            println!("usage: cargo xtask <test|demo> [args]");
+            println!("usage: cargo xtask <test|verify|demo> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");
+            println!("  verify render the acoustics scenes offline and check them");
             println!("  demo   build release and run the demonstration");
             Ok(())
         }

@@ -35,8 +35,10 @@ impl Tail {
     }
 }
 
-/// Measures the tail of a mono render of a click. `None` for a silent or empty signal.
-pub fn measure_tail(mono: &[f32], sample_rate: f32) -> Option<Tail> {
+/// Measures the tail of a mono render of a click: the direct peak and the click energy come
+/// from `mono`, the tail from `late` (the same render, or its late reverb alone; see
+/// `run::reverb_checks`) from 5 ms after the direct peak. `None` for a silent or empty `mono`.
+pub fn measure_tail(mono: &[f32], late: &[f32], sample_rate: f32) -> Option<Tail> {
     let (direct_index, peak) = mono
         .iter()
         .map(|v| v.abs())
@@ -46,15 +48,20 @@ pub fn measure_tail(mono: &[f32], sample_rate: f32) -> Option<Tail> {
         return None;
     }
     let click_len = (CLICK_MS * f64::from(sample_rate) / 1000.0).round() as usize;
-    let tail_start = (direct_index + click_len).min(mono.len());
+    let click_end = (direct_index + click_len).min(mono.len());
+    let tail_start = (direct_index + click_len).min(late.len());
     let energy = |x: &[f32]| x.iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>();
-    let click = energy(&mono[direct_index..tail_start]);
-    let tail = &mono[tail_start..];
+    let click = energy(&mono[direct_index..click_end]);
+    let tail = &late[tail_start..];
+    let tail_energy = energy(tail);
     Some(Tail {
         direct_index,
         tail_start,
-        rt60_s: schroeder_t30(tail, sample_rate).map(f64::from),
-        tail_to_click_db: ratio_db(energy(tail), click),
+        // A silent tail has no decay (the EDC is −∞ throughout, which would read as T30 = 0).
+        rt60_s: (tail_energy > 0.0)
+            .then(|| schroeder_t30(tail, sample_rate).map(f64::from))
+            .flatten(),
+        tail_to_click_db: ratio_db(tail_energy, click),
         edc_db: energy_decay_curve_db(tail),
     })
 }

@@ -63,7 +63,7 @@ pub fn find_echoes(mono: &[f32], sample_rate: f32, rule: EchoRule) -> Option<Ech
     let mut peaks = Vec::new();
     // (last above-threshold index, peak index, peak |x|) of the group being built
     let mut group: Option<(usize, usize, f32)> = None;
-    let mut close = |peak: usize, level: f32, peaks: &mut Vec<EchoPeak>| {
+    let close = |peak: usize, level: f32, peaks: &mut Vec<EchoPeak>| {
         peaks.push(EchoPeak {
             delay_ms: (peak - direct_index) as f64 * 1000.0 / fs,
             level_db: 20.0 * (f64::from(level) / f64::from(direct_peak)).log10(),
@@ -100,7 +100,7 @@ pub fn find_echoes(mono: &[f32], sample_rate: f32, rule: EchoRule) -> Option<Ech
 }
 
 /// The envelope for an echogram: the largest |x| in each bin of `bin_ms`, in dB re the direct
-/// peak, as (time after the direct peak in ms, dB) pairs; silent bins are left out.
+/// peak (−∞ for a silent bin), as (time after the direct peak in ms, dB) pairs.
 pub fn envelope_db(mono: &[f32], sample_rate: f32, echoes: &Echoes, bin_ms: f64) -> Vec<(f64, f64)> {
     let fs = f64::from(sample_rate);
     let bin = ((bin_ms * fs / 1000.0).round() as usize).max(1);
@@ -109,14 +109,9 @@ pub fn envelope_db(mono: &[f32], sample_rate: f32, echoes: &Echoes, bin_ms: f64)
         .unwrap_or_default()
         .chunks(bin)
         .enumerate()
-        .filter_map(|(k, chunk)| {
+        .map(|(k, chunk)| {
             let m = chunk.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-            (m > 0.0).then(|| {
-                (
-                    (k * bin) as f64 * 1000.0 / fs,
-                    20.0 * (f64::from(m) / reference).log10(),
-                )
-            })
+            ((k * bin) as f64 * 1000.0 / fs, 20.0 * (f64::from(m) / reference).log10())
         })
         .collect()
 }

@@ -1,12 +1,12 @@
 //! Debug faults: `RESOUND_VERIFY_FAULT=echo-delay-x2|shelf-bypass|decay-half` breaks one thing
 //! on the way from the engine to the checks, so a test can see `verify` fail on the right rows.
 //!
-//! - `echo-delay-x2` stretches the echo renders ×2 after the direct peak (every echo arrives
-//!   twice as late) before they are written and measured;
+//! - `echo-delay-x2` stretches the mono signal the echo analysis reads ×2 after the direct
+//!   peak (every echo arrives twice as late);
 //! - `shelf-bypass` renders the direct-sound scenes (W, D, P) with acoustics `off`, so no shelf
 //!   muffles them;
-//! - `decay-half` compresses the reverb renders ×2 in time after the direct peak, scaled by √2
-//!   so the tail keeps its energy: the decay runs twice as fast.
+//! - `decay-half` compresses the reverb tail the decay analysis reads ×2 in time after the
+//!   direct peak, scaled by √2 so it keeps its energy: the decay runs twice as fast.
 
 use anyhow::bail;
 
@@ -58,45 +58,38 @@ impl Fault {
     }
 }
 
-/// Index of the largest |x| of one channel of interleaved stereo, in frames.
-fn peak_frame(stereo: &[f32]) -> usize {
-    stereo
-        .chunks_exact(2)
-        .map(|f| f[0].abs().max(f[1].abs()))
+/// Index of the largest |x| (the direct peak of a render).
+pub fn peak_index(x: &[f32]) -> usize {
+    x.iter()
+        .map(|v| v.abs())
         .enumerate()
         .fold((0, 0.0f32), |best, (i, a)| if a > best.1 { (i, a) } else { best })
         .0
 }
 
-/// Resamples interleaved stereo in time after its peak frame: output frame `p + n` reads input
-/// frame `p + n·rate` (linear interpolation, zero past the end), times `scale`.
-fn warp_after_peak(stereo: &[f32], rate: f64, scale: f32) -> Vec<f32> {
-    let frames = stereo.len() / 2;
-    let p = peak_frame(stereo);
-    let read = |pos: f64, ch: usize| -> f32 {
+/// Resamples `x` in time after sample `from`: output sample `from + n` reads input
+/// `from + n·rate` (linear interpolation, zero past the end), times `scale`.
+fn warp_after(x: &[f32], from: usize, rate: f64, scale: f32) -> Vec<f32> {
+    let at = |k: usize| x.get(k).copied().unwrap_or(0.0);
+    let mut out = x.to_vec();
+    for (n, slot) in out.iter_mut().enumerate().skip(from + 1) {
+        let pos = from as f64 + (n - from) as f64 * rate;
         let i = pos.floor() as usize;
         let frac = (pos - pos.floor()) as f32;
-        let at = |k: usize| if k < frames { stereo[2 * k + ch] } else { 0.0 };
-        at(i) + frac * (at(i + 1) - at(i))
-    };
-    let mut out = stereo[..2 * frames].to_vec();
-    for n in 1..frames - p.min(frames) {
-        let pos = p as f64 + n as f64 * rate;
-        for ch in 0..2 {
-            out[2 * (p + n) + ch] = scale * read(pos, ch);
-        }
+        *slot = scale * (at(i) + frac * (at(i + 1) - at(i)));
     }
     out
 }
 
-/// Echo delays doubled: the render stretched ×2 after its direct peak.
-pub fn stretch_echoes(stereo: &[f32]) -> Vec<f32> {
-    warp_after_peak(stereo, 0.5, 1.0)
+/// Echo delays doubled: the signal stretched ×2 after sample `from` (the direct peak).
+pub fn stretch_echoes(x: &[f32], from: usize) -> Vec<f32> {
+    warp_after(x, from, 0.5, 1.0)
 }
 
-/// Decay halved: the render compressed ×2 after its direct peak, ×√2 to keep the tail energy.
-pub fn halve_decay(stereo: &[f32]) -> Vec<f32> {
-    warp_after_peak(stereo, 2.0, std::f32::consts::SQRT_2)
+/// Decay halved: the signal compressed ×2 after sample `from` (the direct peak), ×√2 so the
+/// tail keeps its energy.
+pub fn halve_decay(x: &[f32], from: usize) -> Vec<f32> {
+    warp_after(x, from, 2.0, std::f32::consts::SQRT_2)
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ impl Mode {
 }
 
 /// The §9 test signals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Signal {
     /// 0.25 s, sample 0 = 0.5 then zeros; volume 1, range 256.
     Click,
@@ -35,6 +35,9 @@ pub enum Signal {
     Shot,
     /// 1 s of the same noise, peak 0.05, looping.
     Loop,
+    /// Not a §9 signal: a looping 200 Hz sine of amplitude 0.5 (1 s, a whole number of
+    /// periods), whose own adjacent-sample steps are small and steady, for the click checks.
+    Sine,
 }
 
 impl Signal {
@@ -44,6 +47,7 @@ impl Signal {
             Signal::Click => "click",
             Signal::Shot => "shot",
             Signal::Loop => "loop",
+            Signal::Sine => "sine",
         }
     }
 }
@@ -60,6 +64,8 @@ pub enum Folder {
     Reverb,
     /// Scene C (many voices; determinism).
     Mix,
+    /// Parameter changes mid-render (click checks).
+    Clicks,
 }
 
 impl Folder {
@@ -70,6 +76,7 @@ impl Folder {
             Folder::Echo => "echo",
             Folder::Reverb => "reverb",
             Folder::Mix => "mix",
+            Folder::Clicks => "clicks",
         }
     }
 }
@@ -91,6 +98,31 @@ pub struct Job {
     pub file: &'static str,
     /// Frames handed to each `render` call (the pacing; determinism renders differ here).
     pub frames_per_call: usize,
+    /// A parameter change made mid-render (click checks).
+    pub change: Option<Change>,
+}
+
+/// A change made at a tick boundary in the middle of a render.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Change {
+    /// When, ms after the start (rounded down to a tick boundary by the renderer).
+    pub at_ms: u32,
+    /// What changes.
+    pub what: ChangeKind,
+}
+
+/// What a [`Change`] does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChangeKind {
+    /// The cells of an inclusive box become air (a wall removed).
+    ClearBox {
+        /// Smallest cell.
+        min: [i32; 3],
+        /// Largest cell.
+        max: [i32; 3],
+    },
+    /// Acoustics switched to `off` (taps fade, sends slew to 0, the shelf slews to 1).
+    ModeOff,
 }
 
 /// Frames per `render` call for ordinary renders (the spec's offline tick, 2400 frames).
@@ -114,10 +146,13 @@ const fn job(
         folder,
         file,
         frames_per_call: PACING,
+        change: None,
     }
 }
 
-/// Every render of a full run.
+
+/// Every render of a full run. The `reflect` renders of F, G, R and T are as long as their
+/// `full` renders: the late reverb is measured as `full − reflect`.
 pub const JOBS: &[Job] = &[
     job("W0", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "W0"),
     job("W1", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "W1"),
@@ -125,10 +160,10 @@ pub const JOBS: &[Job] = &[
     job("W3", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "W3"),
     job("D", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "D"),
     job("P", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "P"),
-    job("F", Mode::Reflect, Signal::Click, 500, Folder::Echo, "field"),
-    job("G", Mode::Reflect, Signal::Click, 500, Folder::Echo, "gorge"),
-    job("R", Mode::Reflect, Signal::Click, 500, Folder::Echo, "room"),
-    job("T", Mode::Reflect, Signal::Click, 500, Folder::Echo, "tunnel"),
+    job("F", Mode::Reflect, Signal::Click, 1000, Folder::Echo, "field"),
+    job("G", Mode::Reflect, Signal::Click, 1000, Folder::Echo, "gorge"),
+    job("R", Mode::Reflect, Signal::Click, 2500, Folder::Echo, "room"),
+    job("T", Mode::Reflect, Signal::Click, 2000, Folder::Echo, "tunnel"),
     job("E1", Mode::Reflect, Signal::Click, 500, Folder::Echo, "E1"),
     job("E2", Mode::Reflect, Signal::Click, 500, Folder::Echo, "E2"),
     job("E3", Mode::Reflect, Signal::Click, 500, Folder::Echo, "E3"),
@@ -141,7 +176,32 @@ pub const JOBS: &[Job] = &[
         frames_per_call: PACING_ODD,
         ..job("C", Mode::Full, Signal::Loop, 1000, Folder::Mix, "C-paced-997")
     },
+    Job {
+        change: Some(Change {
+            at_ms: 400,
+            what: ChangeKind::ClearBox {
+                min: [30, 0, -16],
+                max: [31, 15, 15],
+            },
+        }),
+        ..job("W2", Mode::Direct, Signal::Sine, 800, Folder::Clicks, "W2-wall-removed")
+    },
+    Job {
+        change: Some(Change {
+            at_ms: 400,
+            what: ChangeKind::ModeOff,
+        }),
+        ..job("R", Mode::Full, Signal::Sine, 800, Folder::Clicks, "R-full-to-off")
+    },
 ];
+
+/// Click checks: the largest adjacent-sample step in the window from the change may exceed
+/// the larger of the signal's own steps just before and after settling by at most this, dB.
+pub const CLICK_EXCESS_DB: f64 = 6.0;
+/// Window of the click measure, ms.
+pub const CLICK_WINDOW_MS: u32 = 20;
+/// Time after the change when the new parameters have settled (sends slew with 0.3 s), ms.
+pub const CLICK_SETTLE_MS: u32 = 350;
 
 /// Band ratios W_k vs W0 (dB, bands < 300, 300–1500, 1500–5000, > 5000 Hz): the "model, this
 /// signal" column of §4 (W2) and the model values for 1 and 3 blocks.

@@ -123,12 +123,12 @@ pub fn echogram(
     min_delay_ms: f64,
 ) -> anyhow::Result<()> {
     let last = envelope.last().map_or(100.0, |p| p.0);
-    let span = expected_ms
+    let span = (expected_ms
         .iter()
         .copied()
         .chain(found.iter().map(|p| p.delay_ms))
         .fold(100.0f64, f64::max)
-        .mul_add(1.3, 0.0)
+        * 1.25)
         .min(last.max(100.0));
     let (bottom, top) = (-80.0, 5.0);
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();

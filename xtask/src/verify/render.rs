@@ -25,6 +25,8 @@ pub struct Rendered {
     pub stereo: Vec<f32>,
     /// What the engine reported.
     pub reported: Reported,
+    /// Frame at which the job's mid-render change was made.
+    pub change_frame: Option<usize>,
 }
 
 impl Rendered {
