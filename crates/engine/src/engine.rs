@@ -783,7 +783,10 @@ impl Engine {
                     volume: v.source.volume,
                     range: v.source.range,
                     length_s: v.length_s,
-                    played: if v.length_s > 0.0 {
+                    // "< 70 % played" gates acquiring a set; a voice keeps the set it has.
+                    played: if v.echo {
+                        0.0
+                    } else if v.length_s > 0.0 {
                         (now - v.start_s) / v.length_s
                     } else {
                         1.0

@@ -9,6 +9,7 @@ use glam::{DVec3, IVec3};
 use resound_acoustics::scene::{Scene, SceneError};
 use resound_acoustics::{AcousticModel, Cell, Mode, SectionData, section_of};
 
+use crate::builder::EngineBuilder;
 use crate::engine::{Engine, VoiceAcoustics, VoiceHandle};
 use crate::error::{BuildError, LoadError, PlayError, TickError, WorldError};
 use crate::model::Model;
@@ -128,18 +129,32 @@ fn kind_signal(kind: &str) -> Signal {
     }
 }
 
-/// Renders `scene` offline; `progress(done, total)` is called after every tick's frames.
+/// A scene set up in an engine, ready to render.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The engine (world, listener and voices in place; nothing rendered yet).
+    pub engine: Engine,
+    /// The voice at the scene's source position.
+    pub source: Option<VoiceHandle>,
+    /// Voices started.
+    pub voices: usize,
+    /// Source–listener distance.
+    pub distance: f64,
+    materials: resound_acoustics::MaterialTable,
+    expiring: BTreeSet<u64>,
+    absent: Cell,
+}
+
+/// Builds an engine for `scene` from `builder` (mode, model, rate and limiter from `options`)
+/// and starts the scene's voices.
 ///
 /// # Errors
 /// [`SceneRenderError`].
-pub fn render(
+pub fn prepare(
     scene: &Scene,
     options: &SceneOptions,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<SceneRender, SceneRenderError> {
-    if !options.seconds.is_finite() || options.seconds <= 0.0 || options.seconds > 3600.0 {
-        return Err(SceneRenderError::Seconds);
-    }
+    builder: EngineBuilder,
+) -> Result<Prepared, SceneRenderError> {
     let mut model = options.model.clone();
     #[allow(irrefutable_let_patterns)] // SPR adds a variant with the `spr-gpl` feature
     if let Model::Own(own) = &mut model {
@@ -149,7 +164,7 @@ pub fn render(
     let world = scene
         .build_world(&materials, 0)
         .map_err(SceneRenderError::Scene)?;
-    let mut engine = Engine::builder()
+    let mut engine = builder
         .sample_rate(options.rate)
         .mode(options.mode)
         .model(model)
@@ -218,56 +233,91 @@ pub fn render(
             voices += 1;
         }
     }
+    Ok(Prepared {
+        engine,
+        source: main,
+        voices,
+        distance: (source_pos - listener).length(),
+        materials,
+        // Boxes that stop existing at a tick (scene U): their sections become resident then.
+        expiring: scene.boxes.iter().filter_map(|b| b.until_tick).collect(),
+        absent: if scene.absent == "unknown" {
+            Cell::Unknown
+        } else {
+            Cell::Air
+        },
+    })
+}
 
-    // Boxes that stop existing at a tick (scene U): their sections become resident then.
-    let expiring: BTreeSet<u64> = scene.boxes.iter().filter_map(|b| b.until_tick).collect();
-    let absent = if scene.absent == "unknown" {
-        Cell::Unknown
-    } else {
-        Cell::Air
-    };
-    let total = (options.seconds * f64::from(options.rate)).round() as u64;
-    let tick_frames = engine.tick_frames();
-    let mut samples = vec![0.0f32; 2 * total as usize];
-    let mut done = 0u64;
-    let mut report = main.and_then(|v| engine.voice_acoustics(v));
-    while done < total {
-        let tick = done / tick_frames;
-        if expiring.contains(&tick) && done % tick_frames == 0 {
-            let now = scene
-                .build_world(&materials, tick)
-                .map_err(SceneRenderError::Scene)?;
-            let mut sections = BTreeSet::new();
-            for b in scene.boxes.iter().filter(|b| b.until_tick == Some(tick)) {
-                let (lo, hi) = (
-                    section_of(IVec3::from_array(b.min)),
-                    section_of(IVec3::from_array(b.max)),
-                );
-                for x in lo.x..=hi.x {
-                    for y in lo.y..=hi.y {
-                        for z in lo.z..=hi.z {
-                            sections.insert([x, y, z]);
-                        }
+impl Prepared {
+    /// Applies the scene's timed boxes for `tick`: sections of boxes that end at `tick` are
+    /// loaded as they are without them (they "become resident"). Nothing happens at other ticks.
+    ///
+    /// # Errors
+    /// [`SceneRenderError`].
+    pub fn advance_world(&mut self, scene: &Scene, tick: u64) -> Result<(), SceneRenderError> {
+        if !self.expiring.contains(&tick) {
+            return Ok(());
+        }
+        let now = scene
+            .build_world(&self.materials, tick)
+            .map_err(SceneRenderError::Scene)?;
+        let mut sections = BTreeSet::new();
+        for b in scene.boxes.iter().filter(|b| b.until_tick == Some(tick)) {
+            let (lo, hi) = (
+                section_of(IVec3::from_array(b.min)),
+                section_of(IVec3::from_array(b.max)),
+            );
+            for x in lo.x..=hi.x {
+                for y in lo.y..=hi.y {
+                    for z in lo.z..=hi.z {
+                        sections.insert([x, y, z]);
                     }
                 }
             }
-            let mut w = engine.world();
-            for s in sections {
-                let s = IVec3::from_array(s);
-                let data = now
-                    .section_data(s)
-                    .unwrap_or(SectionData::Uniform(absent));
-                w.load_section(s, data).map_err(SceneRenderError::World)?;
-            }
+        }
+        let mut w = self.engine.world();
+        for s in sections {
+            let s = IVec3::from_array(s);
+            let data = now
+                .section_data(s)
+                .unwrap_or(SectionData::Uniform(self.absent));
+            w.load_section(s, data).map_err(SceneRenderError::World)?;
+        }
+        Ok(())
+    }
+}
+
+/// Renders `scene` offline; `progress(done, total)` is called after every tick's frames.
+///
+/// # Errors
+/// [`SceneRenderError`].
+pub fn render(
+    scene: &Scene,
+    options: &SceneOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<SceneRender, SceneRenderError> {
+    if !options.seconds.is_finite() || options.seconds <= 0.0 || options.seconds > 3600.0 {
+        return Err(SceneRenderError::Seconds);
+    }
+    let mut p = prepare(scene, options, Engine::builder())?;
+    let total = (options.seconds * f64::from(options.rate)).round() as u64;
+    let tick_frames = p.engine.tick_frames();
+    let mut samples = vec![0.0f32; 2 * total as usize];
+    let mut done = 0u64;
+    let mut report = p.source.and_then(|v| p.engine.voice_acoustics(v));
+    while done < total {
+        if done % tick_frames == 0 {
+            p.advance_world(scene, done / tick_frames)?;
         }
         let n = (tick_frames - done % tick_frames).min(total - done);
         let a = 2 * done as usize;
         let b = 2 * (done + n) as usize;
-        engine
+        p.engine
             .render(&mut samples[a..b])
             .map_err(SceneRenderError::Tick)?;
         done += n;
-        if let Some(r) = main.and_then(|v| engine.voice_acoustics(v)) {
+        if let Some(r) = p.source.and_then(|v| p.engine.voice_acoustics(v)) {
             report = Some(r);
         }
         progress(done, total);
@@ -276,9 +326,9 @@ pub fn render(
         samples,
         rate: options.rate,
         source: report,
-        distance: (source_pos - listener).length(),
-        voices,
-        status: engine.status(),
-        model: engine.model_name(),
+        distance: p.distance,
+        voices: p.voices,
+        status: p.engine.status(),
+        model: p.engine.model_name(),
     })
 }

@@ -7,6 +7,7 @@ mod cmd_acoustics;
 mod cmd_ambient;
 mod cmd_dat;
 mod cmd_fixture;
+mod cmd_render;
 mod dat_check;
 mod dat_dump;
 mod dat_type;
@@ -33,6 +34,8 @@ enum Command {
     Ambient(cmd_ambient::Args),
     /// Evaluate a voxel acoustics scene file.
     Acoustics(cmd_acoustics::Args),
+    /// Render a verification scene offline through the engine.
+    Render(cmd_render::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -42,6 +45,7 @@ fn main() -> std::process::ExitCode {
         Command::Fixture(args) => cmd_fixture::run(args),
         Command::Ambient(args) => cmd_ambient::run(args),
         Command::Acoustics(args) => cmd_acoustics::run(args),
+        Command::Render(args) => cmd_render::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
