@@ -115,7 +115,6 @@ impl Renderer for EngineRenderer {
                 };
                 let r = scene::render(&parsed, &options, &mut |_, _| {})
                     .with_context(|| format!("rendering {} ({})", job.scene, job.mode.name()))?;
-                if std::env::var_os("VERIFY_DEBUG").is_some() { eprintln!("DEBUG {} {:?}: {:?}", job.scene, job.mode, r.source); }
                 let reported = Reported {
                     taps_ms: r
                         .source

@@ -239,9 +239,14 @@ fn echo_checks(
         };
         let measured_list = list(&mut found.peaks.iter().map(|p| p.delay_ms));
         let expected_list = list(&mut expected.iter().copied());
+        // these echoes and no others: same count, each expected one matched within tolerance
+        let all_match = found.peaks.len() == expected.len()
+            && expected
+                .iter()
+                .all(|want| found.peaks.iter().any(|p| (p.delay_ms - want).abs() <= plan::ECHO_TOL_MS));
         rows.push(Check {
-            tolerance: format!("count; ±{} ms each", plan::ECHO_TOL_MS),
-            pass: found.peaks.len() == expected.len(),
+            tolerance: format!("all ±{} ms, no others", plan::ECHO_TOL_MS),
+            pass: all_match,
             ..Check::equal(scene, "echoes (ms after direct)", &expected_list, &measured_list)
         });
         for (k, &want) in expected.iter().enumerate() {
