@@ -132,7 +132,12 @@ impl Renderer for SpecRenderer {
 fn targeted(fault: Fault, c: &Check) -> bool {
     match fault {
         Fault::EchoDelayX2 => c.quantity.starts_with("echo"),
-        Fault::ShelfBypass => ["W1", "W2", "W3", "P"].contains(&c.scene.as_str()) && c.quantity.contains("ratio"),
+        // bands the shelf moves by more than any band tolerance (2 dB): a bypass shows there
+        Fault::ShelfBypass => {
+            ["W1", "W2", "W3", "P"].contains(&c.scene.as_str())
+                && c.quantity.contains("ratio")
+                && c.expected.parse::<f64>().is_ok_and(|e| e.abs() > 2.0)
+        }
         Fault::DecayHalf => c.quantity.starts_with("RT60"),
     }
 }
