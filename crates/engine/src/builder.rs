@@ -13,7 +13,8 @@ use crate::output::Output;
 /// Cell budgets (acoustics §3.3). Budgets count DDA steps, never time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budgets {
-    /// Inline 1-path traces of new sounds on the host, cells per tick.
+    /// Inline traces of new sounds on the host before their first buffer, cells per tick
+    /// (live: 1 path; offline: the whole evaluation of the mode).
     pub inline_cells: u64,
     /// The worker's per-tick budgets and per-job caps.
     pub queue: QueueSettings,
@@ -29,11 +30,12 @@ impl Budgets {
         }
     }
 
-    /// Offline: occlusion 600 000, echoes and rooms 480 000 cells per tick, synchronous.
+    /// Offline: inline (new sounds, whole evaluation) 600 000 cells per tick; worker occlusion
+    /// 600 000, echoes and rooms 480 000 cells per tick, synchronous.
     #[must_use]
     pub fn offline() -> Self {
         Self {
-            inline_cells: 40_000,
+            inline_cells: 600_000,
             queue: QueueSettings {
                 occlusion_budget: 600_000,
                 echo_budget: 480_000,

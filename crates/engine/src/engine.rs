@@ -363,7 +363,10 @@ impl Engine {
                 VoicePolicy::Modern => self.steal_quietest(),
             }
         }
-        let result = self.inline_trace(&source);
+        let length_s = info.frames as f64 / f64::from(info.rate);
+        let echo = self.echo_at_start(&source, length_s);
+        let result = self.inline_trace(&source, echo);
+        let echo = echo && result.as_ref().is_some_and(|r| !r.taps.is_empty());
         let id = self.next_voice;
         let acoustics = match (&result, self.mode, source.relative) {
             (_, Mode::Off, _) | (_, _, true) => Acoustics::Off,
@@ -388,10 +391,10 @@ impl Engine {
                 mixer: mixer_id,
                 sound: sound.0,
                 source,
-                length_s: info.frames as f64 / f64::from(info.rate),
+                length_s,
                 start_s: self.time(),
                 class: None,
-                echo: false,
+                echo,
                 has_taps: false,
                 result,
                 applied_tick: None,
@@ -404,10 +407,43 @@ impl Engine {
                 converted: Some(converted),
             },
         );
+        if echo {
+            // Offline the echo set starts with the voice (it fades in over the mixer's 50 ms).
+            let taps = converted.taps();
+            let ok = self.mixer.set_taps(mixer_id, taps).is_ok();
+            if let Some(v) = self.voices.get_mut(&id) {
+                v.has_taps = ok;
+                v.echo = ok;
+            }
+        }
         Ok(VoiceHandle(id))
     }
 
-    fn inline_trace(&mut self, source: &Source) -> Option<AcousticResult> {
+    /// Would a new voice from `source` take an echo set now (a free set and `deserves_echo`)?
+    fn echo_at_start(&self, source: &Source, length_s: f64) -> bool {
+        let held: BTreeSet<Group> = self
+            .voices
+            .iter()
+            .filter(|(_, v)| v.echo)
+            .map(|(id, v)| v.group(*id))
+            .collect();
+        let joins = source.event.is_some_and(|e| held.contains(&Group::Event(e)));
+        self.mode >= Mode::Reflect
+            && (joins || held.len() < self.capacities.echo_voices)
+            && deserves_echo(&EchoFacts {
+                looping: source.looping,
+                relative: source.relative,
+                volume: source.volume,
+                range: source.range,
+                length_s,
+                played: 0.0,
+            })
+    }
+
+    /// The acoustics a new voice starts with, before its first buffer, within the inline cell
+    /// budget: live, one path (the worker refines it); offline (render clock), the whole
+    /// evaluation of the mode, synchronously, so the voice starts at its final values.
+    fn inline_trace(&mut self, source: &Source, echo: bool) -> Option<AcousticResult> {
         if self.mode == Mode::Off || source.relative || self.inline_left == 0 {
             return None;
         }
@@ -415,25 +451,41 @@ impl Engine {
         if d > FREE_DISTANCE || loudness(source.volume, d, source.range) < AUDIBLE {
             return None;
         }
+        let offline = self.pacing == Pacing::RenderClock;
         let request = SoundRequest {
             source: source.position,
             listener: self.listener.position,
             range: f64::from(source.range),
-            paths: Paths::One,
-            measure_source_space: false,
+            paths: if offline { Paths::Nine } else { Paths::One },
+            measure_source_space: offline && echo,
         };
         let mut budget = Budget::new(self.inline_left);
-        let direct = self.model.direct(&self.world, &request, &mut budget).ok();
+        let result = if offline {
+            let mut r = self
+                .model
+                .evaluate(&self.world, &request, self.mode, &mut budget)
+                .ok();
+            if let Some(r) = r.as_mut().filter(|_| !echo) {
+                r.taps.clear();
+            }
+            r
+        } else {
+            self.model
+                .direct(&self.world, &request, &mut budget)
+                .ok()
+                .map(|d| {
+                    let mut r = AcousticResult::neutral(&request);
+                    r.occ = d.occ;
+                    r.gain = d.gain;
+                    r.hf = d.hf;
+                    r.apparent_direction = d.apparent_direction;
+                    r.telemetry = d.telemetry;
+                    r
+                })
+        };
         self.inline_left -= budget.used().min(self.inline_left);
         self.status.inline_cells += budget.used();
-        let d = direct?;
-        let mut r = AcousticResult::neutral(&request);
-        r.occ = d.occ;
-        r.gain = d.gain;
-        r.hf = d.hf;
-        r.apparent_direction = d.apparent_direction;
-        r.telemetry = d.telemetry;
-        Some(r)
+        result
     }
 
     fn steal_quietest(&mut self) {

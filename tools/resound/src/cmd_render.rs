@@ -2,7 +2,8 @@
 //! engine and prints the acoustic parameters it applied (gain, hf, taps with delays, sends,
 //! predicted decay) and the engine's status. `--json` prints one object with stable keys.
 
-use std::io::IsTerminal;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -118,13 +119,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     bar.finish_and_clear();
     write_wav(&args.out, &render.samples, 2, render.rate, format)
         .with_context(|| format!("output {}", args.out.display()))?;
-    if args.json {
+    let text = if args.json {
         let doc = to_json(&scene, &args, mode, &render);
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        format!("{}\n", serde_json::to_string_pretty(&doc)?)
     } else {
-        print_text(&scene, &args, mode, &render);
+        text(&scene, &args, mode, &render)
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("stdout"),
     }
-    Ok(())
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -164,6 +170,8 @@ fn to_json(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> serde_jso
     let src = r.source.as_ref();
     let applied = src.map(|a| &a.applied);
     let result = src.and_then(|a| a.result.as_ref());
+    // The room is measured in `full` only.
+    let room = result.filter(|_| mode >= Mode::Full);
     let taps: Vec<serde_json::Value> = applied
         .map(|a| {
             a.taps
@@ -199,19 +207,21 @@ fn to_json(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> serde_jso
         "sends": applied.map(|a| a.sends.to_vec()),
         "taps": taps,
         "room": {
-            "enclosure": result.map(|x| x.space.enclosure),
-            "size": result.map(|x| x.space.size),
-            "reflectivity": result.map(|x| x.space.reflectivity),
-            "wet": result.map(|x| x.wet),
-            "decay": result.map(|x| x.decay),
-            "effective_decay": result.map(|x| x.effective_decay),
+            "enclosure": room.map(|x| x.space.enclosure),
+            "size": room.map(|x| x.space.size),
+            "reflectivity": room.map(|x| x.space.reflectivity),
+            "wet": room.map(|x| x.wet),
+            "decay": room.map(|x| x.decay),
+            "effective_decay": room.map(|x| x.effective_decay),
         },
         "status": status_json(&r.status),
     })
 }
 
-fn print_text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) {
-    println!(
+fn text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
         "scene {}: {} voice(s), source {:?} -> listener {:?}, d = {:.2}, model {}, mode {}, signal {}, {} s at {} Hz -> {}",
         scene.name,
         r.voices,
@@ -226,19 +236,23 @@ fn print_text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) {
         args.out.display()
     );
     match &r.source {
-        None => println!("source: no acoustics applied"),
+        None => {
+            let _ = writeln!(o, "source: no acoustics applied");
+        }
         Some(a) => {
             let p = &a.applied;
             let occ = a.result.as_ref().map_or(0.0, |x| x.occ);
-            println!(
+            let _ = writeln!(
+        o,
                 "applied: class {:?}  occ {occ:.3}  gain {:.4}  hf {:.6}  pan {:+.3}  sends [{:.4}, {:.4}, {:.4}, {:.4}]",
                 a.class, p.gain, p.hf, p.pan, p.sends[0], p.sends[1], p.sends[2], p.sends[3]
             );
             if p.taps.is_empty() {
-                println!("taps: none");
+                let _ = writeln!(o, "taps: none");
             }
             for (i, t) in p.taps.iter().enumerate() {
-                println!(
+                let _ = writeln!(
+        o,
                     "tap {i}: delay {:.1} ms  level {:.3}  path {:.2}  hf {:.3}  pan {:+.3}",
                     f64::from(t.delay_s) * 1e3,
                     t.level,
@@ -247,8 +261,11 @@ fn print_text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) {
                     t.pan
                 );
             }
-            if let Some(x) = &a.result {
-                println!(
+            if mode < Mode::Full {
+                let _ = writeln!(o, "room: not measured in mode {}", mode_name(mode));
+            } else if let Some(x) = &a.result {
+                let _ = writeln!(
+        o,
                     "room: enclosure {:.3}  size {:.1}  reflectivity {:.2}  wet {:.3}  decay {:.2} s  predicted (effective) decay {:.2} s",
                     x.space.enclosure,
                     x.space.size,
@@ -261,7 +278,8 @@ fn print_text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) {
         }
     }
     let s = &r.status;
-    println!(
+    let _ = writeln!(
+        o,
         "status: {} ticks, {} rays, {} cells (max/tick occlusion {}, echo {}), worker {:.2} ms, queue {}, cache {}/{} hit/miss, discarded {}, unknown {:.1} %, voices {}, limiter {}, peak {:.3}, dropped {}, xruns {}",
         s.ticks,
         s.rays,
@@ -280,4 +298,5 @@ fn print_text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) {
         s.dropped_voices,
         s.xruns
     );
+    o
 }

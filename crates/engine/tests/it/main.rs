@@ -12,3 +12,6 @@ mod determinism;
 mod world_change;
 mod budgets;
 mod bad_input;
+mod policy;
+mod schedule;
+mod motion;

@@ -2,3 +2,4 @@
 
 mod bad_input;
 mod dat;
+mod render;
