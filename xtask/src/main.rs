@@ -3,7 +3,8 @@
 //! - `cargo xtask test` — installs missing system prerequisites where it can, then runs
 //!   `cargo fmt --check`, clippy (default features and all features, `-D warnings`), the
 //!   workspace tests with default features (the GPL crate left out) and with all features,
-//!   `cargo check` of the detached fuzz workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
+//!   `verify` (own model, then SPR in the spr-gpl build), `cargo check` of the detached fuzz
+//!   workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
 //! - `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]` — renders the
 //!   acoustics verification scenes offline and checks them against the spec (see `verify`).
 //! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.

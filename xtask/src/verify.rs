@@ -96,18 +96,32 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     if opts.model == ModelChoice::Spr && !cfg!(feature = "spr-gpl") {
         // The GPL model lives behind a feature: rebuild xtask with it and run there.
         let mut cmd = super::cargo();
-        cmd.args(["run", "--quiet", "--package", "xtask", "--features", "spr-gpl", "--", "verify"]);
+        cmd.args([
+            "run",
+            "--quiet",
+            "--package",
+            "xtask",
+            "--features",
+            "spr-gpl",
+            "--",
+            "verify",
+        ]);
         cmd.args(args);
         return super::run_step("verify (spr-gpl build)", cmd);
     }
+    super::prereq::ensure()?; // the plots need a font
     let fault = fault::Fault::from_env()?;
     let jobs = plan::select(opts.only.as_deref());
     if jobs.is_empty() {
-        bail!("no verification scene `{}` (see cargo xtask verify --help)", opts.only.unwrap_or_default());
+        bail!(
+            "no verification scene `{}` (see cargo xtask verify --help)",
+            opts.only.unwrap_or_default()
+        );
     }
     let started = Instant::now();
     let renderer = EngineRenderer::new(opts.model)?;
-    std::fs::create_dir_all(&opts.out).with_context(|| format!("cannot create {}", opts.out.display()))?;
+    std::fs::create_dir_all(&opts.out)
+        .with_context(|| format!("cannot create {}", opts.out.display()))?;
     let outcome = run::run(&renderer, &jobs, fault, &opts.out)?;
     let info = report::RunInfo {
         model: opts.model.name(),

@@ -55,6 +55,8 @@ pub struct Check {
     pub tolerance: String,
     /// Whether the row passes.
     pub pass: bool,
+    /// Whether a failure fails the run (a spec "target" is reported, not gated).
+    pub gate: bool,
 }
 
 /// A number for the table: `decimals` places, `−∞`/`+∞` spelled out, `—` for none.
@@ -78,8 +80,14 @@ impl Check {
         decimals: usize,
     ) -> Check {
         let (expected, tolerance) = match rule {
-            Rule::Abs { expected, tol } => (num(Some(expected), decimals), format!("±{}", num(Some(tol), decimals))),
-            Rule::Rel { expected, frac } => (num(Some(expected), decimals), format!("±{:.0} %", frac * 100.0)),
+            Rule::Abs { expected, tol } => (
+                num(Some(expected), decimals),
+                format!("±{}", num(Some(tol), decimals)),
+            ),
+            Rule::Rel { expected, frac } => (
+                num(Some(expected), decimals),
+                format!("±{:.0} %", frac * 100.0),
+            ),
             Rule::Between { lo, hi } => (
                 format!("{} … {}", num(Some(lo), decimals), num(Some(hi), decimals)),
                 "range".to_string(),
@@ -92,6 +100,7 @@ impl Check {
             measured: num(measured, decimals),
             tolerance,
             pass: measured.is_some_and(|m| rule.passes(m)),
+            gate: true,
         }
     }
 
@@ -104,6 +113,7 @@ impl Check {
             measured: measured.to_string(),
             tolerance: "exact".to_string(),
             pass: expected == measured,
+            gate: true,
         }
     }
 
@@ -116,6 +126,30 @@ impl Check {
             measured: why.to_string(),
             tolerance: "—".to_string(),
             pass: false,
+            gate: true,
+        }
+    }
+
+    /// The same row as a target that is reported but does not fail the run.
+    pub fn target(self) -> Check {
+        Check {
+            tolerance: format!("{} (target)", self.tolerance),
+            gate: false,
+            ..self
+        }
+    }
+
+    /// True when the row fails the run.
+    pub fn fails(&self) -> bool {
+        self.gate && !self.pass
+    }
+
+    /// The result column.
+    pub fn result(&self) -> &'static str {
+        match (self.pass, self.gate) {
+            (true, _) => "pass",
+            (false, true) => "FAIL",
+            (false, false) => "off target",
         }
     }
 
@@ -126,12 +160,19 @@ impl Check {
             &self.expected,
             &self.measured,
             &self.tolerance,
-            if self.pass { "pass" } else { "FAIL" },
+            self.result(),
         ]
     }
 }
 
-const HEADER: [&str; 6] = ["scene", "quantity", "expected", "measured", "tolerance", "result"];
+const HEADER: [&str; 6] = [
+    "scene",
+    "quantity",
+    "expected",
+    "measured",
+    "tolerance",
+    "result",
+];
 
 /// The rows as an aligned plain-text table.
 pub fn text_table(rows: &[Check]) -> String {
@@ -173,7 +214,7 @@ pub fn markdown_table(rows: &[Check]) -> String {
     for row in rows {
         let cells = row.cells().map(|c| c.replace('|', "\\|"));
         let mut cells = cells.to_vec();
-        if !row.pass {
+        if row.fails() {
             cells[5] = "**FAIL**".to_string();
         }
         let _ = writeln!(out, "| {} |", cells.join(" | "));

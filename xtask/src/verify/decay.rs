@@ -39,11 +39,14 @@ impl Tail {
 /// from `mono`, the tail from `late` (the same render, or its late reverb alone; see
 /// `run::reverb_checks`) from 5 ms after the direct peak. `None` for a silent or empty `mono`.
 pub fn measure_tail(mono: &[f32], late: &[f32], sample_rate: f32) -> Option<Tail> {
-    let (direct_index, peak) = mono
-        .iter()
-        .map(|v| v.abs())
-        .enumerate()
-        .fold((0, 0.0f32), |best, (i, a)| if a > best.1 { (i, a) } else { best });
+    let (direct_index, peak) =
+        mono.iter()
+            .map(|v| v.abs())
+            .enumerate()
+            .fold(
+                (0, 0.0f32),
+                |best, (i, a)| if a > best.1 { (i, a) } else { best },
+            );
     if !(peak > 0.0 && peak.is_finite()) {
         return None;
     }

@@ -47,11 +47,14 @@ pub struct Echoes {
 /// `min_delay_ms` whose |x| is above the threshold are grouped, a gap of less than `merge_ms`
 /// joining two samples into one group; each group is one echo, at its largest sample.
 pub fn find_echoes(mono: &[f32], sample_rate: f32, rule: EchoRule) -> Option<Echoes> {
-    let (direct_index, direct_peak) = mono
-        .iter()
-        .map(|v| v.abs())
-        .enumerate()
-        .fold((0, 0.0f32), |best, (i, a)| if a > best.1 { (i, a) } else { best });
+    let (direct_index, direct_peak) =
+        mono.iter()
+            .map(|v| v.abs())
+            .enumerate()
+            .fold(
+                (0, 0.0f32),
+                |best, (i, a)| if a > best.1 { (i, a) } else { best },
+            );
     if !(direct_peak > 0.0 && direct_peak.is_finite()) {
         return None;
     }
@@ -101,7 +104,12 @@ pub fn find_echoes(mono: &[f32], sample_rate: f32, rule: EchoRule) -> Option<Ech
 
 /// The envelope for an echogram: the largest |x| in each bin of `bin_ms`, in dB re the direct
 /// peak (−∞ for a silent bin), as (time after the direct peak in ms, dB) pairs.
-pub fn envelope_db(mono: &[f32], sample_rate: f32, echoes: &Echoes, bin_ms: f64) -> Vec<(f64, f64)> {
+pub fn envelope_db(
+    mono: &[f32],
+    sample_rate: f32,
+    echoes: &Echoes,
+    bin_ms: f64,
+) -> Vec<(f64, f64)> {
     let fs = f64::from(sample_rate);
     let bin = ((bin_ms * fs / 1000.0).round() as usize).max(1);
     let reference = f64::from(echoes.direct_peak);
@@ -111,7 +119,10 @@ pub fn envelope_db(mono: &[f32], sample_rate: f32, echoes: &Echoes, bin_ms: f64)
         .enumerate()
         .map(|(k, chunk)| {
             let m = chunk.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-            ((k * bin) as f64 * 1000.0 / fs, 20.0 * (f64::from(m) / reference).log10())
+            (
+                (k * bin) as f64 * 1000.0 / fs,
+                20.0 * (f64::from(m) / reference).log10(),
+            )
         })
         .collect()
 }

@@ -100,8 +100,10 @@ impl Renderer for EngineRenderer {
     }
 
     fn render(&self, job: &Job) -> anyhow::Result<Rendered> {
-        let text = scene::builtin(job.scene).ok_or_else(|| anyhow!("no built-in scene {}", job.scene))?;
-        let parsed = scene::parse(text, &self.model).with_context(|| format!("scene {}", job.scene))?;
+        let text =
+            scene::builtin(job.scene).ok_or_else(|| anyhow!("no built-in scene {}", job.scene))?;
+        let parsed =
+            scene::parse(text, &self.model).with_context(|| format!("scene {}", job.scene))?;
         let seconds = f64::from(job.millis) / 1000.0;
         match engine_signal(job.signal) {
             Some(signal) if job.frames_per_call == PACING && job.change.is_none() => {
@@ -119,9 +121,19 @@ impl Renderer for EngineRenderer {
                     taps_ms: r
                         .source
                         .as_ref()
-                        .map(|a| a.applied.taps.iter().map(|t| f64::from(t.delay_s) * 1000.0).collect())
+                        .map(|a| {
+                            a.applied
+                                .taps
+                                .iter()
+                                .map(|t| f64::from(t.delay_s) * 1000.0)
+                                .collect()
+                        })
                         .unwrap_or_default(),
-                    space_decay_s: r.source.as_ref().and_then(|a| a.result.as_ref()).map(|res| f64::from(res.decay)),
+                    space_decay_s: r
+                        .source
+                        .as_ref()
+                        .and_then(|a| a.result.as_ref())
+                        .map(|res| f64::from(res.decay)),
                     effective_decay_s: r
                         .source
                         .as_ref()
@@ -130,7 +142,11 @@ impl Renderer for EngineRenderer {
                     limiter_engagements: Some(r.status.limiter_engagements),
                     peak: Some(f64::from(r.status.peak)),
                 };
-                Ok(Rendered { stereo: r.samples, reported, change_frame: None })
+                Ok(Rendered {
+                    stereo: r.samples,
+                    reported,
+                    change_frame: None,
+                })
             }
             _ => self.render_paced(&parsed, job, seconds),
         }
@@ -143,15 +159,22 @@ impl EngineRenderer {
     /// chunks, with the job's change made at the first tick boundary at or after `at_ms`.
     fn render_paced(&self, parsed: &Scene, job: &Job, seconds: f64) -> anyhow::Result<Rendered> {
         if parsed.boxes.iter().any(|b| b.until_tick.is_some()) {
-            bail!("scene {} has timed boxes; only the plain pacing renders it", job.scene);
+            bail!(
+                "scene {} has timed boxes; only the plain pacing renders it",
+                job.scene
+            );
         }
         let mut model = self.model.clone();
         #[allow(irrefutable_let_patterns)] // SPR adds a variant with the `spr-gpl` feature
         if let Model::Own(own) = &mut model {
-            own.extra_planes = parsed.planes().with_context(|| format!("scene {}", job.scene))?;
+            own.extra_planes = parsed
+                .planes()
+                .with_context(|| format!("scene {}", job.scene))?;
         }
         let materials = resound_engine::acoustics::AcousticModel::materials(&model).clone();
-        let world = parsed.build_world(&materials, 0).with_context(|| format!("scene {}", job.scene))?;
+        let world = parsed
+            .build_world(&materials, 0)
+            .with_context(|| format!("scene {}", job.scene))?;
         let mut engine = Engine::builder()
             .sample_rate(RATE)
             .mode(engine_mode(job.mode))
@@ -170,13 +193,20 @@ impl EngineRenderer {
                 return Ok(*h);
             }
             let samples: Arc<[f32]> = signal_samples(s, RATE).into();
-            let h = engine.load_mono(samples, RATE).context("loading the signal")?;
+            let h = engine
+                .load_mono(samples, RATE)
+                .context("loading the signal")?;
             loaded.insert(s, h);
             Ok(h)
         };
         let mut voices: Vec<VoiceHandle> = Vec::new();
         let plays: Vec<(DVec3, f32, f32, Signal)> = if parsed.voices.is_empty() {
-            vec![(DVec3::from_array(parsed.source), 1.0, parsed.range as f32, job.signal)]
+            vec![(
+                DVec3::from_array(parsed.source),
+                1.0,
+                parsed.range as f32,
+                job.signal,
+            )]
         } else {
             parsed
                 .voices
@@ -187,7 +217,12 @@ impl EngineRenderer {
                         "shot" => Signal::Shot,
                         _ => Signal::Click,
                     };
-                    (DVec3::from_array(v.position), v.volume as f32, v.range as f32, s)
+                    (
+                        DVec3::from_array(v.position),
+                        v.volume as f32,
+                        v.range as f32,
+                        s,
+                    )
                 })
                 .collect()
         };
@@ -211,7 +246,9 @@ impl EngineRenderer {
         }
 
         let total = (seconds * f64::from(RATE)).round() as usize;
-        let tick = usize::try_from(engine.tick_frames()).unwrap_or(usize::MAX).max(1);
+        let tick = usize::try_from(engine.tick_frames())
+            .unwrap_or(usize::MAX)
+            .max(1);
         let change_frame = job.change.map(|c| {
             let at = (u64::from(c.at_ms) * u64::from(RATE) / 1000) as usize;
             at.div_ceil(tick) * tick
@@ -224,7 +261,11 @@ impl EngineRenderer {
                     match change.what {
                         ChangeKind::ClearBox { min, max } => engine
                             .world()
-                            .fill_box(IVec3::from_array(min), IVec3::from_array(max), resound_engine::acoustics::Cell::Air)
+                            .fill_box(
+                                IVec3::from_array(min),
+                                IVec3::from_array(max),
+                                resound_engine::acoustics::Cell::Air,
+                            )
                             .context("removing the wall")?,
                         ChangeKind::ModeOff => engine.set_mode(resound_engine::Mode::Off),
                     }
@@ -247,7 +288,13 @@ impl EngineRenderer {
             reported: Reported {
                 taps_ms: first
                     .as_ref()
-                    .map(|a| a.applied.taps.iter().map(|t| f64::from(t.delay_s) * 1000.0).collect())
+                    .map(|a| {
+                        a.applied
+                            .taps
+                            .iter()
+                            .map(|t| f64::from(t.delay_s) * 1000.0)
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 space_decay_s: result.map(|r| f64::from(r.decay)),
                 effective_decay_s: result.map(|r| f64::from(r.effective_decay)),

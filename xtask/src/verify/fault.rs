@@ -63,7 +63,10 @@ pub fn peak_index(x: &[f32]) -> usize {
     x.iter()
         .map(|v| v.abs())
         .enumerate()
-        .fold((0, 0.0f32), |best, (i, a)| if a > best.1 { (i, a) } else { best })
+        .fold(
+            (0, 0.0f32),
+            |best, (i, a)| if a > best.1 { (i, a) } else { best },
+        )
         .0
 }
 

@@ -150,7 +150,6 @@ const fn job(
     }
 }
 
-
 /// Every render of a full run. The `reflect` renders of F, G, R and T are as long as their
 /// `full` renders: the late reverb is measured as `full − reflect`.
 pub const JOBS: &[Job] = &[
@@ -160,21 +159,77 @@ pub const JOBS: &[Job] = &[
     job("W3", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "W3"),
     job("D", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "D"),
     job("P", Mode::Direct, Signal::Shot, 1500, Folder::Direct, "P"),
-    job("F", Mode::Reflect, Signal::Click, 1000, Folder::Echo, "field"),
-    job("G", Mode::Reflect, Signal::Click, 1000, Folder::Echo, "gorge"),
-    job("R", Mode::Reflect, Signal::Click, 2500, Folder::Echo, "room"),
-    job("T", Mode::Reflect, Signal::Click, 2000, Folder::Echo, "tunnel"),
+    job(
+        "F",
+        Mode::Reflect,
+        Signal::Click,
+        1000,
+        Folder::Echo,
+        "field",
+    ),
+    job(
+        "G",
+        Mode::Reflect,
+        Signal::Click,
+        1000,
+        Folder::Echo,
+        "gorge",
+    ),
+    job(
+        "R",
+        Mode::Reflect,
+        Signal::Click,
+        2500,
+        Folder::Echo,
+        "room",
+    ),
+    job(
+        "T",
+        Mode::Reflect,
+        Signal::Click,
+        2000,
+        Folder::Echo,
+        "tunnel",
+    ),
     job("E1", Mode::Reflect, Signal::Click, 500, Folder::Echo, "E1"),
     job("E2", Mode::Reflect, Signal::Click, 500, Folder::Echo, "E2"),
     job("E3", Mode::Reflect, Signal::Click, 500, Folder::Echo, "E3"),
-    job("F", Mode::Full, Signal::Click, 1000, Folder::Reverb, "field"),
-    job("G", Mode::Full, Signal::Click, 1000, Folder::Reverb, "gorge"),
-    job("T", Mode::Full, Signal::Click, 2000, Folder::Reverb, "tunnel"),
+    job(
+        "F",
+        Mode::Full,
+        Signal::Click,
+        1000,
+        Folder::Reverb,
+        "field",
+    ),
+    job(
+        "G",
+        Mode::Full,
+        Signal::Click,
+        1000,
+        Folder::Reverb,
+        "gorge",
+    ),
+    job(
+        "T",
+        Mode::Full,
+        Signal::Click,
+        2000,
+        Folder::Reverb,
+        "tunnel",
+    ),
     job("R", Mode::Full, Signal::Click, 2500, Folder::Reverb, "room"),
     job("C", Mode::Full, Signal::Loop, 1000, Folder::Mix, "C"),
     Job {
         frames_per_call: PACING_ODD,
-        ..job("C", Mode::Full, Signal::Loop, 1000, Folder::Mix, "C-paced-997")
+        ..job(
+            "C",
+            Mode::Full,
+            Signal::Loop,
+            1000,
+            Folder::Mix,
+            "C-paced-997",
+        )
     },
     Job {
         change: Some(Change {
@@ -184,14 +239,28 @@ pub const JOBS: &[Job] = &[
                 max: [31, 15, 15],
             },
         }),
-        ..job("W2", Mode::Direct, Signal::Sine, 800, Folder::Clicks, "W2-wall-removed")
+        ..job(
+            "W2",
+            Mode::Direct,
+            Signal::Sine,
+            800,
+            Folder::Clicks,
+            "W2-wall-removed",
+        )
     },
     Job {
         change: Some(Change {
             at_ms: 400,
             what: ChangeKind::ModeOff,
         }),
-        ..job("R", Mode::Full, Signal::Sine, 800, Folder::Clicks, "R-full-to-off")
+        ..job(
+            "R",
+            Mode::Full,
+            Signal::Sine,
+            800,
+            Folder::Clicks,
+            "R-full-to-off",
+        )
     },
 ];
 
@@ -286,7 +355,10 @@ pub fn select(only: Option<&str>) -> Vec<Job> {
     };
     let wants = |scene: &str| {
         scene.eq_ignore_ascii_case(only)
-            || (scene == "W0" && ["W1", "W2", "W3", "D", "P"].iter().any(|s| s.eq_ignore_ascii_case(only)))
+            || (scene == "W0"
+                && ["W1", "W2", "W3", "D", "P"]
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(only)))
     };
     JOBS.iter().copied().filter(|j| wants(j.scene)).collect()
 }

@@ -47,8 +47,15 @@ pub struct SpectrumSeries<'a> {
 
 /// Band spectra: level in dB against log frequency, one curve per render, the band edges
 /// of the check drawn as dashed lines.
-pub fn spectra(path: &Path, title: &str, series: &[SpectrumSeries<'_>], nyquist_hz: f64) -> anyhow::Result<()> {
-    let all = series.iter().flat_map(|s| s.points.iter().map(|p| p.level_db));
+pub fn spectra(
+    path: &Path,
+    title: &str,
+    series: &[SpectrumSeries<'_>],
+    nyquist_hz: f64,
+) -> anyhow::Result<()> {
+    let all = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.level_db));
     let top = all.clone().fold(f64::NEG_INFINITY, f64::max);
     if !top.is_finite() {
         return Err(anyhow!("no spectrum to plot for {title}"));
@@ -84,10 +91,18 @@ pub fn spectra(path: &Path, title: &str, series: &[SpectrumSeries<'_>], nyquist_
             .map_err(err)?;
     }
     chart
-        .draw_series(std::iter::once(PathElement::new(Vec::<(f64, f64)>::new(), BLACK)))
+        .draw_series(std::iter::once(PathElement::new(
+            Vec::<(f64, f64)>::new(),
+            BLACK,
+        )))
         .map_err(err)?
         .label("band edges 300 / 1500 / 5000 Hz")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 8, y), (x + 14, y), (x + 24, y)], BLACK.mix(0.5)));
+        .legend(|(x, y)| {
+            PathElement::new(
+                vec![(x, y), (x + 8, y), (x + 14, y), (x + 24, y)],
+                BLACK.mix(0.5),
+            )
+        });
     for (i, s) in series.iter().enumerate() {
         let c = colour(i);
         chart
@@ -148,7 +163,10 @@ pub fn echogram(
         .axis_desc_style((FONT, 19))
         .draw()
         .map_err(err)?;
-    let env = envelope.iter().filter(|p| p.0 <= span).map(|&(t, db)| (t, db.max(bottom)));
+    let env = envelope
+        .iter()
+        .filter(|p| p.0 <= span)
+        .map(|&(t, db)| (t, db.max(bottom)));
     chart
         .draw_series(LineSeries::new(env, colour(0).stroke_width(1)))
         .map_err(err)?
@@ -161,12 +179,19 @@ pub fn echogram(
             grey.stroke_width(2),
         ))
         .map_err(err)?
-        .label(format!("echo threshold {threshold_db:.0} dB after {min_delay_ms:.0} ms"))
+        .label(format!(
+            "echo threshold {threshold_db:.0} dB after {min_delay_ms:.0} ms"
+        ))
         .legend(legend_line(grey));
     let red = colour(1);
     for (i, &t) in expected_ms.iter().enumerate() {
         let series = chart
-            .draw_series(DashedLineSeries::new([(t, bottom), (t, top)], 8, 5, red.stroke_width(2)))
+            .draw_series(DashedLineSeries::new(
+                [(t, bottom), (t, top)],
+                8,
+                5,
+                red.stroke_width(2),
+            ))
             .map_err(err)?;
         if i == 0 {
             series.label("expected arrival").legend(legend_line(red));
@@ -174,7 +199,11 @@ pub fn echogram(
     }
     let green = colour(2);
     chart
-        .draw_series(found.iter().map(|p| Circle::new((p.delay_ms, p.level_db), 6, green.filled())))
+        .draw_series(
+            found
+                .iter()
+                .map(|p| Circle::new((p.delay_ms, p.level_db), 6, green.filled())),
+        )
         .map_err(err)?
         .label("echo found")
         .legend(move |(x, y)| Circle::new((x + 12, y), 6, green.filled()));
@@ -205,8 +234,15 @@ pub struct DecayCurve<'a> {
 pub fn decay(path: &Path, title: &str, curves: &[DecayCurve<'_>]) -> anyhow::Result<()> {
     let span = curves
         .iter()
-        .filter_map(|c| c.t30.map(|(t5, t35)| t5 + 2.0 * (t35 - t5) * 55.0 / 60.0 + 0.05))
-        .chain(curves.iter().filter_map(|c| c.points.last().map(|p| p.0.min(0.5))))
+        .filter_map(|c| {
+            c.t30
+                .map(|(t5, t35)| t5 + 2.0 * (t35 - t5) * 55.0 / 60.0 + 0.05)
+        })
+        .chain(
+            curves
+                .iter()
+                .filter_map(|c| c.points.last().map(|p| p.0.min(0.5))),
+        )
         .fold(0.1f64, f64::max);
     let (bottom, top) = (-70.0, 3.0);
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
@@ -229,12 +265,21 @@ pub fn decay(path: &Path, title: &str, curves: &[DecayCurve<'_>]) -> anyhow::Res
     let grey = RGBColor(150, 150, 150);
     for level in [-5.0, -35.0] {
         chart
-            .draw_series(DashedLineSeries::new([(0.0, level), (span, level)], 4, 6, grey.stroke_width(1)))
+            .draw_series(DashedLineSeries::new(
+                [(0.0, level), (span, level)],
+                4,
+                6,
+                grey.stroke_width(1),
+            ))
             .map_err(err)?;
     }
     for (i, c) in curves.iter().enumerate() {
         let col = colour(i);
-        let pts = c.points.iter().filter(|p| p.0 <= span).map(|&(t, db)| (t, db.max(bottom)));
+        let pts = c
+            .points
+            .iter()
+            .filter(|p| p.0 <= span)
+            .map(|&(t, db)| (t, db.max(bottom)));
         chart
             .draw_series(LineSeries::new(pts, col.stroke_width(2)))
             .map_err(err)?
@@ -252,7 +297,9 @@ pub fn decay(path: &Path, title: &str, curves: &[DecayCurve<'_>]) -> anyhow::Res
                 ))
                 .map_err(err)?
                 .label(format!("T30 line, RT60 {:.2} s", 2.0 * (t35 - t5)))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 10, y)], col.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 10, y)], col.stroke_width(2))
+                });
         }
     }
     chart

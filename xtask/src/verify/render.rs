@@ -32,7 +32,10 @@ pub struct Rendered {
 impl Rendered {
     /// The mono mix `(L + R)/2` the analyses read.
     pub fn mono(&self) -> Vec<f32> {
-        self.stereo.chunks_exact(2).map(|f| 0.5 * (f[0] + f[1])).collect()
+        self.stereo
+            .chunks_exact(2)
+            .map(|f| 0.5 * (f[0] + f[1]))
+            .collect()
     }
 }
 

@@ -32,7 +32,7 @@ pub fn text(outcome: &Outcome) -> String {
 
 fn summary(outcome: &Outcome) -> (usize, usize) {
     let total = outcome.rows().count();
-    let failed = outcome.rows().filter(|c| !c.pass).count();
+    let failed = outcome.rows().filter(|c| c.fails()).count();
     (total, failed)
 }
 
@@ -57,7 +57,10 @@ pub fn write_markdown(out: &Path, outcome: &Outcome, info: &RunInfo<'_>) -> anyh
         info.model, info.sample_rate, info.renders, outcome.render_s, info.total_s
     );
     if let Some(f) = info.fault {
-        let _ = writeln!(s, "\n**Debug fault `{f}` switched on** (`RESOUND_VERIFY_FAULT`): failures below are expected.");
+        let _ = writeln!(
+            s,
+            "\n**Debug fault `{f}` switched on** (`RESOUND_VERIFY_FAULT`): failures below are expected."
+        );
     }
     let _ = writeln!(
         s,

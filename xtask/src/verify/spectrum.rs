@@ -63,7 +63,11 @@ pub fn band_energies(x: &[f32], sample_rate: f32) -> anyhow::Result<[f64; 4]> {
 
 /// Band energy ratios in dB, `10·log10(E_test / E_reference)` per band (−∞ when the test band
 /// is silent, +∞ when only the reference band is).
-pub fn band_ratios_db(test: &[f32], reference: &[f32], sample_rate: f32) -> anyhow::Result<[f64; 4]> {
+pub fn band_ratios_db(
+    test: &[f32],
+    reference: &[f32],
+    sample_rate: f32,
+) -> anyhow::Result<[f64; 4]> {
     let t = band_energies(test, sample_rate)?;
     let r = band_energies(reference, sample_rate)?;
     Ok(std::array::from_fn(|b| ratio_db(t[b], r[b])))

@@ -32,9 +32,15 @@ fn decaying_noise_gives_its_rt60() {
         let x = click_and_decay(rt60, 0.2, 2.5 * rt60);
         let tail = measure_tail(&x, &x, FS).unwrap();
         let got = tail.rt60_s.unwrap();
-        assert!((got / rt60 - 1.0).abs() < 0.05, "RT60 {rt60}: measured {got}");
+        assert!(
+            (got / rt60 - 1.0).abs() < 0.05,
+            "RT60 {rt60}: measured {got}"
+        );
         // the crossings the plot draws agree with the T30
-        let (t5, t35) = (tail.crossing_s(-5.0, FS).unwrap(), tail.crossing_s(-35.0, FS).unwrap());
+        let (t5, t35) = (
+            tail.crossing_s(-5.0, FS).unwrap(),
+            tail.crossing_s(-35.0, FS).unwrap(),
+        );
         assert!((2.0 * (t35 - t5) - got).abs() < 1e-4);
     }
 }
@@ -50,7 +56,11 @@ fn tail_to_click_is_the_energy_ratio() {
     let tail = measure_tail(&x, &x, FS).unwrap();
     assert_eq!(tail.direct_index, 10);
     assert_eq!(tail.tail_start, 250);
-    assert!(tail.tail_to_click_db.abs() < 1e-5, "{}", tail.tail_to_click_db);
+    assert!(
+        tail.tail_to_click_db.abs() < 1e-5,
+        "{}",
+        tail.tail_to_click_db
+    );
     // 10 samples of 0.01 → energy 1e-3 → −30 dB
     let mut y = vec![0.0f32; 2000];
     y[0] = 1.0;

@@ -12,7 +12,10 @@ fn names_round_trip_and_unknown_names_are_errors() {
         assert_eq!(Fault::parse(f.name()).unwrap(), f);
     }
     let e = Fault::parse("echo-delay-x3").unwrap_err().to_string();
-    assert!(e.contains("RESOUND_VERIFY_FAULT") && !e.contains('\n'), "{e}");
+    assert!(
+        e.contains("RESOUND_VERIFY_FAULT") && !e.contains('\n'),
+        "{e}"
+    );
 }
 
 #[test]

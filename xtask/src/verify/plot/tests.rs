@@ -16,20 +16,57 @@ fn png_size(path: &std::path::Path) -> (u32, u32) {
 fn spectra_echograms_and_decays_draw() {
     let dir = tempfile::tempdir().unwrap();
     let pts: Vec<SpectrumPoint> = (0..60)
-        .map(|i| SpectrumPoint { freq_hz: 20.0 * 1.12f64.powi(i), level_db: -f64::from(i) })
+        .map(|i| SpectrumPoint {
+            freq_hz: 20.0 * 1.12f64.powi(i),
+            level_db: -f64::from(i),
+        })
         .collect();
     let p = dir.path().join("s.png");
-    spectra(&p, "spectra", &[SpectrumSeries { label: "a".into(), points: &pts }], 24_000.0).unwrap();
+    spectra(
+        &p,
+        "spectra",
+        &[SpectrumSeries {
+            label: "a".into(),
+            points: &pts,
+        }],
+        24_000.0,
+    )
+    .unwrap();
     assert_eq!(png_size(&p), super::SIZE);
 
-    let env: Vec<(f64, f64)> = (0..1000).map(|i| (f64::from(i) * 0.25, -f64::from(i) * 0.1)).collect();
+    let env: Vec<(f64, f64)> = (0..1000)
+        .map(|i| (f64::from(i) * 0.25, -f64::from(i) * 0.1))
+        .collect();
     let p = dir.path().join("e.png");
-    echogram(&p, "echo", &env, &[158.9], &[EchoPeak { delay_ms: 158.9, level_db: -20.0 }], -40.0, 20.0).unwrap();
+    echogram(
+        &p,
+        "echo",
+        &env,
+        &[158.9],
+        &[EchoPeak {
+            delay_ms: 158.9,
+            level_db: -20.0,
+        }],
+        -40.0,
+        20.0,
+    )
+    .unwrap();
     assert_eq!(png_size(&p), super::SIZE);
 
-    let edc: Vec<(f64, f64)> = (0..1000).map(|i| (f64::from(i) * 0.001, -f64::from(i) * 0.06)).collect();
+    let edc: Vec<(f64, f64)> = (0..1000)
+        .map(|i| (f64::from(i) * 0.001, -f64::from(i) * 0.06))
+        .collect();
     let p = dir.path().join("d.png");
-    decay(&p, "decay", &[DecayCurve { label: "x".into(), points: &edc, t30: Some((0.083, 0.583)) }]).unwrap();
+    decay(
+        &p,
+        "decay",
+        &[DecayCurve {
+            label: "x".into(),
+            points: &edc,
+            t30: Some((0.083, 0.583)),
+        }],
+    )
+    .unwrap();
     assert_eq!(png_size(&p), super::SIZE);
 }
 

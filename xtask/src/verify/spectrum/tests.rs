@@ -25,7 +25,12 @@ fn sines_in_each_band_give_their_amplitude_ratios() {
     let got = band_ratios_db(&wall, &open, FS).unwrap();
     let want = [0.5f64, 0.4, 0.1, 0.01].map(|a| 20.0 * a.log10());
     for b in 0..4 {
-        assert!((got[b] - want[b]).abs() < 0.02, "band {b}: {} vs {}", got[b], want[b]);
+        assert!(
+            (got[b] - want[b]).abs() < 0.02,
+            "band {b}: {} vs {}",
+            got[b],
+            want[b]
+        );
     }
 }
 
@@ -60,7 +65,11 @@ fn off_bin_sines_still_land_in_their_band() {
 #[test]
 fn the_shot_behind_the_w2_shelf_gives_the_spec_band_table() {
     let shot = resound_engine::signal::shot(48_000);
-    for (k, want) in [(1.0, [-2.8, -5.2, -18.3, -28.8]), (2.0, [-5.4, -7.7, -20.1, -39.6]), (3.0, [-8.0, -10.3, -22.6, -42.0])] {
+    for (k, want) in [
+        (1.0, [-2.8, -5.2, -18.3, -28.8]),
+        (2.0, [-5.4, -7.7, -20.1, -39.6]),
+        (3.0, [-8.0, -10.3, -22.6, -42.0]),
+    ] {
         let cutoff = (-3.0f64 * k).exp();
         let mut shelf = OcclusionShelf::new();
         shelf.prepare(FS, shot.len());
@@ -69,7 +78,12 @@ fn the_shot_behind_the_w2_shelf_gives_the_spec_band_table() {
         shelf.process(&mut wall);
         let got = band_ratios_db(&wall, &shot, FS).unwrap();
         for b in 0..4 {
-            assert!((got[b] - want[b]).abs() < 0.5, "{k} blocks, band {b}: {} vs {}", got[b], want[b]);
+            assert!(
+                (got[b] - want[b]).abs() < 0.5,
+                "{k} blocks, band {b}: {} vs {}",
+                got[b],
+                want[b]
+            );
         }
     }
 }
@@ -93,7 +107,14 @@ fn empty_signals_and_bad_rates_are_errors() {
 fn the_smoothed_spectrum_peaks_at_the_sine() {
     let x = sine(1000.0, 1.0, FS, 48_000);
     let s = smoothed_spectrum(&x, FS, 6).unwrap();
-    let top = s.iter().max_by(|a, b| a.level_db.total_cmp(&b.level_db)).unwrap();
-    assert!((top.freq_hz / 1000.0).log2().abs() < 1.0 / 6.0, "{}", top.freq_hz);
+    let top = s
+        .iter()
+        .max_by(|a, b| a.level_db.total_cmp(&b.level_db))
+        .unwrap();
+    assert!(
+        (top.freq_hz / 1000.0).log2().abs() < 1.0 / 6.0,
+        "{}",
+        top.freq_hz
+    );
     assert!(s.windows(2).all(|w| w[0].freq_hz < w[1].freq_hz));
 }
