@@ -73,10 +73,10 @@ fn pkg_config(name: &str) -> bool {
 /// True when fontconfig knows at least one font (or, without `fc-list`, a TrueType file lies
 /// under /usr/share/fonts).
 fn has_font() -> bool {
-    if let Ok(out) = Command::new("fc-list").output() {
-        if out.status.success() {
-            return !out.stdout.trim_ascii().is_empty();
-        }
+    if let Ok(out) = Command::new("fc-list").output()
+        && out.status.success()
+    {
+        return !out.stdout.trim_ascii().is_empty();
     }
     fn any_ttf(dir: &std::path::Path, depth: u32) -> bool {
         let Ok(entries) = std::fs::read_dir(dir) else {

@@ -256,19 +256,19 @@ impl EngineRenderer {
         let mut samples = vec![0.0f32; 2 * total];
         let mut done = 0usize;
         while done < total {
-            if let (Some(frame), Some(change)) = (change_frame, job.change) {
-                if done == frame {
-                    match change.what {
-                        ChangeKind::ClearBox { min, max } => engine
-                            .world()
-                            .fill_box(
-                                IVec3::from_array(min),
-                                IVec3::from_array(max),
-                                resound_engine::acoustics::Cell::Air,
-                            )
-                            .context("removing the wall")?,
-                        ChangeKind::ModeOff => engine.set_mode(resound_engine::Mode::Off),
-                    }
+            if let (Some(frame), Some(change)) = (change_frame, job.change)
+                && done == frame
+            {
+                match change.what {
+                    ChangeKind::ClearBox { min, max } => engine
+                        .world()
+                        .fill_box(
+                            IVec3::from_array(min),
+                            IVec3::from_array(max),
+                            resound_engine::acoustics::Cell::Air,
+                        )
+                        .context("removing the wall")?,
+                    ChangeKind::ModeOff => engine.set_mode(resound_engine::Mode::Off),
                 }
             }
             let mut n = job.frames_per_call.max(1).min(total - done);

@@ -264,7 +264,7 @@ pub fn decay(path: &Path, title: &str, curves: &[DecayCurve<'_>]) -> anyhow::Res
         .map_err(err)?;
     let grey = RGBColor(150, 150, 150);
     for level in [-5.0, -35.0] {
-        chart
+        let series = chart
             .draw_series(DashedLineSeries::new(
                 [(0.0, level), (span, level)],
                 4,
@@ -272,14 +272,20 @@ pub fn decay(path: &Path, title: &str, curves: &[DecayCurve<'_>]) -> anyhow::Res
                 grey.stroke_width(1),
             ))
             .map_err(err)?;
+        if level == -5.0 {
+            series
+                .label("−5 / −35 dB: the T30 range")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], grey));
+        }
     }
     for (i, c) in curves.iter().enumerate() {
         let col = colour(i);
+        // the curve ends where it leaves the picture (below the floor or past the span)
         let pts = c
             .points
             .iter()
-            .filter(|p| p.0 <= span)
-            .map(|&(t, db)| (t, db.max(bottom)));
+            .take_while(|p| p.0 <= span && p.1 >= bottom)
+            .copied();
         chart
             .draw_series(LineSeries::new(pts, col.stroke_width(2)))
             .map_err(err)?

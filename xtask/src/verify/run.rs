@@ -352,6 +352,9 @@ fn late_reverb(full: &[f32], reflect: Option<Vec<f32>>) -> (Vec<f32>, bool) {
     }
 }
 
+/// One decay curve to draw: (scene, label, EDC points (s, dB), −5/−35 dB crossings).
+type Curve = (&'static str, String, Vec<(f64, f64)>, Option<(f64, f64)>);
+
 fn reverb_checks(
     ok: &BTreeMap<(Folder, &'static str), Rendered>,
     fs: f32,
@@ -360,8 +363,7 @@ fn reverb_checks(
     pictures: &mut Vec<(PathBuf, String)>,
 ) -> anyhow::Result<Vec<Check>> {
     let mut rows = Vec::new();
-    // (scene, label, EDC points, −5/−35 dB crossings)
-    let mut curves: Vec<(&str, String, Vec<(f64, f64)>, Option<(f64, f64)>)> = Vec::new();
+    let mut curves: Vec<Curve> = Vec::new();
     for e in &plan::REVERB {
         let Some(job) = plan::JOBS
             .iter()
