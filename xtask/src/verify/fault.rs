@@ -6,7 +6,7 @@
 //! - `shelf-bypass` renders the direct-sound scenes (W, D, P) with acoustics `off`, so no shelf
 //!   muffles them;
 //! - `decay-half` compresses the reverb tail the decay analysis reads ×2 in time after the
-//!   direct peak, scaled by √2 so it keeps its energy: the decay runs twice as fast.
+//!   direct peak, scaled so it keeps its energy: the decay runs twice as fast.
 
 use anyhow::bail;
 
@@ -89,10 +89,20 @@ pub fn stretch_echoes(x: &[f32], from: usize) -> Vec<f32> {
     warp_after(x, from, 0.5, 1.0)
 }
 
-/// Decay halved: the signal compressed ×2 after sample `from` (the direct peak), ×√2 so the
-/// tail keeps its energy.
+/// Decay halved: the signal compressed ×2 in time after sample `from` (the direct peak), then
+/// scaled so that everything after `from` keeps its energy (only the decay rate changes).
 pub fn halve_decay(x: &[f32], from: usize) -> Vec<f32> {
-    warp_after(x, from, 2.0, std::f32::consts::SQRT_2)
+    let mut out = warp_after(x, from, 2.0, 1.0);
+    let energy = |v: &[f32]| v.iter().map(|&s| f64::from(s) * f64::from(s)).sum::<f64>();
+    let tail = (from + 1).min(x.len());
+    let (before, after) = (energy(&x[tail..]), energy(&out[tail..]));
+    if after > 0.0 {
+        let scale = (before / after).sqrt() as f32;
+        for v in &mut out[tail..] {
+            *v *= scale;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -51,5 +51,5 @@ fn compressing_halves_the_t30() {
     let after = measure_tail(&h, &h, FS).unwrap();
     let (b, a) = (before.rt60_s.unwrap(), after.rt60_s.unwrap());
     assert!((a / b - 0.5).abs() < 0.03, "{b} → {a}");
-    assert!((after.tail_to_click_db - before.tail_to_click_db).abs() < 0.5);
+    assert!((after.tail_to_click_db - before.tail_to_click_db).abs() < 0.01);
 }
