@@ -1,2 +1,210 @@
-//! Engine benchmarks (placeholder until written).
-fn main() {}
+//! Engine benchmarks (issue 10; acoustics §10), on scene C's world (the field, `full` mode):
+//!
+//! - `update_100_moving`: one `update` (a 50 ms tick) with 100 moving sources of mixed classes
+//!   (16 Full with 9 paths, Direct with 1 path, some Free beyond their range, impulsive
+//!   one-shots with echo searches), live budgets, the worker's tick run inline on the bench
+//!   thread so its CPU time is measured: host scheduling + worker tick + applying results.
+//!   Target ≤ 1 ms per tick.
+//! - `render_c_full_2s`: an offline render of scene C (100 loops + 8 clicks) in `full`, from
+//!   building the engine to 2 s of audio (synchronous ticks every 2400 frames, inline worker).
+//!   Target ≥ 100× real time, i.e. ≤ 20 ms.
+//! - `render_c_off_2s`: the same in `off` (the mixer's share: 108 voices, no acoustics).
+//!
+//! Clock: the thread's on-CPU time (`CLOCK_THREAD_CPUTIME_ID`), as `crates/mixer/benches/
+//! voices.rs`, so a loaded machine does not inflate the figures; `RESOUND_BENCH_WALL=1` for wall
+//! time.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use resound_engine::glam::DVec3;
+use resound_engine::scene::{self, SceneOptions};
+use resound_engine::signal::{looped, shot};
+use resound_engine::{Budgets, Engine, Mode, Orientation, Pacing, Source, VoiceHandle};
+
+/// A stopwatch on the thread's on-CPU time (or wall time).
+struct Clock {
+    wall: Option<Instant>,
+    cpu: u64,
+}
+
+fn cpu_ns() -> Option<u64> {
+    if std::env::var_os("RESOUND_BENCH_WALL").is_some() {
+        return None;
+    }
+    thread_cpu_ns()
+}
+
+/// The calling thread's CPU time in ns.
+#[allow(unsafe_code)] // one libc call; std has no thread CPU clock
+fn thread_cpu_ns() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant libc defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+impl Clock {
+    fn start() -> Self {
+        match cpu_ns() {
+            Some(cpu) => Self { wall: None, cpu },
+            None => Self {
+                wall: Some(Instant::now()),
+                cpu: 0,
+            },
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        match self.wall {
+            Some(t) => t.elapsed(),
+            None => Duration::from_nanos(cpu_ns().unwrap_or(self.cpu).saturating_sub(self.cpu)),
+        }
+    }
+}
+
+fn scene_c(options: &SceneOptions) -> resound_engine::acoustics::scene::Scene {
+    scene::parse(scene::builtin("C").expect("built-in"), &options.model).expect("scene C")
+}
+
+struct Moving {
+    engine: Engine,
+    voices: Vec<(VoiceHandle, f64, f64)>,
+    tick: u64,
+}
+
+/// 100 sources on circles around the listener over scene C's world.
+fn moving() -> Moving {
+    let options = SceneOptions {
+        mode: Mode::Full,
+        ..SceneOptions::default()
+    };
+    let s = scene_c(&options);
+    let materials = resound_engine::acoustics::MaterialTable::standard();
+    let world = s.build_world(&materials, 0).expect("world");
+    let mut engine = Engine::builder()
+        .mode(Mode::Full)
+        .pacing(Pacing::Update)
+        .budgets(Budgets::live())
+        .inline_worker(true)
+        .build()
+        .expect("engine");
+    engine.world().replace(world);
+    engine
+        .set_listener(DVec3::new(0.5, 1.5, 0.5), Orientation::default())
+        .expect("listener");
+    let lp = engine
+        .load_mono(Arc::from(looped(48_000)), 48_000)
+        .expect("load");
+    let sh = engine
+        .load_mono(Arc::from(shot(48_000)), 48_000)
+        .expect("load");
+    let voices = (0..100)
+        .map(|i| {
+            let radius = 10.0 + 3.5 * f64::from(i);
+            let phase = f64::from(i) * 0.37;
+            let oneshot = i % 10 == 0;
+            let v = engine
+                .play(
+                    if oneshot { sh } else { lp },
+                    Source {
+                        position: DVec3::new(
+                            radius * phase.cos(),
+                            1.5 + f64::from(i % 7) * 4.0,
+                            radius * phase.sin(),
+                        ),
+                        volume: 1.0,
+                        range: 256.0,
+                        looping: !oneshot,
+                        impulsive: oneshot,
+                        power: if oneshot { 2.0 } else { 0.0 },
+                        ..Source::default()
+                    },
+                )
+                .expect("play");
+            (v, radius, phase)
+        })
+        .collect();
+    Moving {
+        engine,
+        voices,
+        tick: 0,
+    }
+}
+
+fn time_updates(m: &mut Moving, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        m.tick += 1;
+        let t = m.tick as f64 * 0.05;
+        for (i, (v, r, p)) in m.voices.iter().enumerate() {
+            let a = p + t * (0.05 + 0.002 * i as f64);
+            let pos = DVec3::new(r * a.cos(), 1.5 + (i % 7) as f64 * 4.0, r * a.sin());
+            // One-shots end in the mixer only when rendered; none is rendered here.
+            let _ = m.engine.set_position(*v, pos);
+        }
+        let clock = Clock::start();
+        m.engine.update(black_box(0.05)).expect("update");
+        total += clock.elapsed();
+    }
+    total
+}
+
+/// Builds scene C in `mode` and renders 2 s, `n` times.
+fn time_render_c(mode: Mode, n: u64) -> Duration {
+    let options = SceneOptions {
+        mode,
+        ..SceneOptions::default()
+    };
+    let s = scene_c(&options);
+    let mut out = vec![0.0f32; 2 * 96_000];
+    let mut total = Duration::ZERO;
+    for _ in 0..n {
+        let clock = Clock::start();
+        let mut p =
+            scene::prepare(&s, &options, Engine::builder().inline_worker(true)).expect("prepare");
+        for chunk in out.chunks_mut(2 * 2400) {
+            p.engine.render(chunk).expect("render");
+        }
+        black_box(&out);
+        total += clock.elapsed();
+    }
+    total
+}
+
+fn engine(c: &mut Criterion) {
+    let mut g = c.benchmark_group("engine");
+    let mut m = moving();
+    // Warm the caches and classes.
+    time_updates(&mut m, 40);
+    g.bench_function("update_100_moving", |b| {
+        b.iter_custom(|n| time_updates(&mut m, n));
+    });
+    let st = m.engine.status();
+    eprintln!(
+        "update_100_moving: {} ticks, max cells/tick occlusion {} echo {}, queue {}, results {}, cache {}/{} hit/miss",
+        st.ticks,
+        st.max_tick_occlusion_cells,
+        st.max_tick_echo_cells,
+        st.queue_len,
+        st.results_applied,
+        st.cache_hits,
+        st.cache_misses
+    );
+    g.sample_size(10);
+    for (name, mode) in [
+        ("render_c_full_2s", Mode::Full),
+        ("render_c_off_2s", Mode::Off),
+    ] {
+        g.bench_function(name, |b| b.iter_custom(|n| time_render_c(mode, n)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, engine);
+criterion_main!(benches);

@@ -69,7 +69,11 @@ pub fn pan_towards(direction: DVec3, orientation: &Orientation) -> f32 {
 }
 
 fn finite_or(v: f32, fallback: f32, lo: f32, hi: f32) -> f32 {
-    if v.is_finite() { v.clamp(lo, hi) } else { fallback }
+    if v.is_finite() {
+        v.clamp(lo, hi)
+    } else {
+        fallback
+    }
 }
 
 /// Geometry of a source as the mixer sees it: distance and the direction from the listener.
@@ -77,7 +81,11 @@ fn geometry(source: &Source, listener: &Listener) -> (f64, DVec3, Orientation) {
     if source.relative {
         // Listener frame: x right, y up, −z forward; expressed against the default
         // orientation, whose right is +x.
-        (source.position.length(), source.position, Orientation::default())
+        (
+            source.position.length(),
+            source.position,
+            Orientation::default(),
+        )
     } else {
         let offset = source.position - listener.position;
         (offset.length(), offset, listener.orientation)

@@ -12,11 +12,16 @@ use std::sync::Arc;
 
 use glam::DVec3;
 use resound_acoustics::cache::RETRACE_AFTER_TICKS;
+use resound_acoustics::model::own::cell_centre;
 use resound_acoustics::queue::Job;
+use resound_acoustics::room::distance_fade;
 use resound_acoustics::{
-    AcousticModel, AcousticResult, Absent, Budget, Mode, Paths, SoundRequest, WorldProbe, WorldStore,
+    Absent, AcousticModel, AcousticResult, Budget, Mode, Paths, RoomResult, SoundRequest,
+    WorldProbe, WorldStore,
 };
-use resound_mixer::{MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundData, SoundId, VoiceId};
+use resound_mixer::{
+    MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundData, SoundId, VoiceId,
+};
 
 use crate::builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
 use crate::convert::{Acoustics, Applied, Converted, convert};
@@ -56,6 +61,9 @@ impl VoiceHandle {
     }
 }
 
+/// Host room cache key: listener cell, world epoch and revision, range bits.
+type RoomKey = ([i32; 3], u64, u64, u64);
+
 #[derive(Debug, Clone, Copy)]
 struct SoundInfo {
     frames: usize,
@@ -67,6 +75,23 @@ struct SoundInfo {
 enum Group {
     Event(u64),
     Voice(u64),
+}
+
+/// What produced a voice's result: paths, mode, echo search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Kind {
+    paths: Paths,
+    mode: Mode,
+    echo: bool,
+}
+
+impl Kind {
+    /// True if a result of this kind serves a voice that needs `need`.
+    fn covers(self, need: Kind) -> bool {
+        (self.paths == Paths::Nine || need.paths == Paths::One)
+            && self.mode >= need.mode
+            && (self.echo || !need.echo)
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -87,6 +112,10 @@ struct VoiceState {
     echo: bool,
     has_taps: bool,
     result: Option<AcousticResult>,
+    /// What produced `result`.
+    result_kind: Option<Kind>,
+    /// What the job in flight will produce.
+    sent_kind: Option<Kind>,
     applied_tick: Option<u64>,
     results: u64,
     traced: Option<Traced>,
@@ -148,6 +177,7 @@ pub struct Engine {
     clock: f64,
     last_tick_frame: Option<u64>,
     inline_left: u64,
+    host_room: Option<(RoomKey, RoomResult)>,
     cancels: Vec<u64>,
     status: Status,
     unknown_steps: u64,
@@ -210,6 +240,7 @@ impl Engine {
             clock: 0.0,
             last_tick_frame: None,
             inline_left: budgets.inline_cells,
+            host_room: None,
             cancels: Vec::new(),
             status: Status::default(),
             unknown_steps: 0,
@@ -306,7 +337,9 @@ impl Engine {
         if self.voices.values().any(|v| v.sound == sound.0) {
             return Err(UnloadError::Playing);
         }
-        self.mixer.unload_sound(sound.0).map_err(UnloadError::Mixer)?;
+        self.mixer
+            .unload_sound(sound.0)
+            .map_err(UnloadError::Mixer)?;
         self.sounds.remove(&sound.0);
         Ok(())
     }
@@ -365,8 +398,23 @@ impl Engine {
         }
         let length_s = info.frames as f64 / f64::from(info.rate);
         let echo = self.echo_at_start(&source, length_s);
-        let result = self.inline_trace(&source, echo);
+        let inline = self.inline_trace(&source, echo);
+        let (result, result_kind) = match inline {
+            Some((r, k)) => (Some(r), Some(k)),
+            None => (None, None),
+        };
         let echo = echo && result.as_ref().is_some_and(|r| !r.taps.is_empty());
+        let retrace_at = result.as_ref().and_then(|r| {
+            self.count(&r.telemetry);
+            r.telemetry
+                .met_unknown
+                .then_some(self.tick + RETRACE_AFTER_TICKS)
+        });
+        let traced = result.as_ref().map(|_| Traced {
+            source: source.position,
+            listener: self.listener.position,
+            distance: (source.position - self.listener.position).length(),
+        });
         let id = self.next_voice;
         let acoustics = match (&result, self.mode, source.relative) {
             (_, Mode::Off, _) | (_, _, true) => Acoustics::Off,
@@ -396,13 +444,15 @@ impl Engine {
                 class: None,
                 echo,
                 has_taps: false,
+                result_kind,
                 result,
+                sent_kind: None,
                 applied_tick: None,
                 results: 0,
-                traced: None,
+                traced,
                 sent_tick: None,
                 outstanding: false,
-                retrace_at: None,
+                retrace_at,
                 dirty: false,
                 converted: Some(converted),
             },
@@ -427,7 +477,9 @@ impl Engine {
             .filter(|(_, v)| v.echo)
             .map(|(id, v)| v.group(*id))
             .collect();
-        let joins = source.event.is_some_and(|e| held.contains(&Group::Event(e)));
+        let joins = source
+            .event
+            .is_some_and(|e| held.contains(&Group::Event(e)));
         self.mode >= Mode::Reflect
             && (joins || held.len() < self.capacities.echo_voices)
             && deserves_echo(&EchoFacts {
@@ -442,8 +494,9 @@ impl Engine {
 
     /// The acoustics a new voice starts with, before its first buffer, within the inline cell
     /// budget: live, one path (the worker refines it); offline (render clock), the whole
-    /// evaluation of the mode, synchronously, so the voice starts at its final values.
-    fn inline_trace(&mut self, source: &Source, echo: bool) -> Option<AcousticResult> {
+    /// evaluation of the mode, synchronously, so the voice starts at its final values. The
+    /// listener's room is measured once for all sources (cached on the host by listener cell).
+    fn inline_trace(&mut self, source: &Source, echo: bool) -> Option<(AcousticResult, Kind)> {
         if self.mode == Mode::Off || source.relative || self.inline_left == 0 {
             return None;
         }
@@ -460,17 +513,37 @@ impl Engine {
             measure_source_space: offline && echo,
         };
         let mut budget = Budget::new(self.inline_left);
-        let result = if offline {
+        let (result, kind) = if offline {
+            let stages = if echo {
+                self.mode
+            } else {
+                self.mode.min(Mode::Direct)
+            };
             let mut r = self
                 .model
-                .evaluate(&self.world, &request, self.mode, &mut budget)
+                .evaluate(&self.world, &request, stages, &mut budget)
                 .ok();
-            if let Some(r) = r.as_mut().filter(|_| !echo) {
-                r.taps.clear();
+            if let Some(r) = r.as_mut()
+                && self.mode >= Mode::Full
+                && !echo
+                && let Some(room) = self.listener_room(&mut budget, f64::from(source.range))
+            {
+                let fade = distance_fade(d, f64::from(source.range)) as f32;
+                r.sends = room.sends.map(|x| x * fade);
+                r.decay = room.decay;
+                r.effective_decay = room.effective_decay;
+                r.wet = room.wet;
+                r.space = room.space;
             }
-            r
+            let kind = Kind {
+                paths: Paths::Nine,
+                mode: self.mode,
+                echo,
+            };
+            (r, kind)
         } else {
-            self.model
+            let r = self
+                .model
                 .direct(&self.world, &request, &mut budget)
                 .ok()
                 .map(|d| {
@@ -481,11 +554,45 @@ impl Engine {
                     r.apparent_direction = d.apparent_direction;
                     r.telemetry = d.telemetry;
                     r
-                })
+                });
+            let kind = Kind {
+                paths: Paths::One,
+                mode: Mode::Direct,
+                echo: false,
+            };
+            (r, kind)
         };
         self.inline_left -= budget.used().min(self.inline_left);
         self.status.inline_cells += budget.used();
-        result
+        result.map(|r| (r, kind))
+    }
+
+    /// The listener's room (listener space only, sends at distance 0), measured once per
+    /// listener cell and world state on the host.
+    fn listener_room(&mut self, budget: &mut Budget, range: f64) -> Option<RoomResult> {
+        let cell = self.listener.position.floor().as_ivec3();
+        let key = (
+            cell.to_array(),
+            WorldProbe::epoch(&self.world),
+            WorldProbe::revision(&self.world),
+            range.to_bits(),
+        );
+        if let Some((k, r)) = &self.host_room
+            && *k == key
+        {
+            return Some(*r);
+        }
+        let centre = cell_centre(self.listener.position);
+        let request = SoundRequest {
+            source: centre,
+            listener: centre,
+            range,
+            paths: Paths::One,
+            measure_source_space: false,
+        };
+        let r = self.model.room(&self.world, &request, budget).ok()?;
+        self.host_room = Some((key, r));
+        Some(r)
     }
 
     fn steal_quietest(&mut self) {
@@ -646,6 +753,7 @@ impl Engine {
                 v.traced = None;
                 v.sent_tick = None;
                 v.retrace_at = None;
+                v.result_kind = None;
                 if mode == Mode::Off {
                     v.result = None;
                 }
@@ -878,6 +986,7 @@ impl Engine {
                     }
                     v.outstanding = false;
                     v.result = None;
+                    v.result_kind = None;
                     v.echo = false;
                     v.traced = None;
                     push.push(c.id);
@@ -885,7 +994,6 @@ impl Engine {
                 continue;
             }
             let echo = echo_groups.contains(&group);
-            let gained_echo = echo && !v.echo;
             if echo != v.echo {
                 v.echo = echo;
                 push.push(c.id);
@@ -898,10 +1006,20 @@ impl Engine {
                 t.source.distance(v.source.position) > MOTION_EPSILON
                     || t.listener.distance(listener) > MOTION_EPSILON
             });
+            let want = Kind {
+                paths: if class == Class::Full {
+                    Paths::Nine
+                } else {
+                    Paths::One
+                },
+                mode,
+                echo,
+            };
+            let served = v.result_kind.is_some_and(|k| k.covers(want))
+                || (v.outstanding && v.sent_kind.is_some_and(|k| k.covers(want)));
             let need = (v.result.is_none() && !v.outstanding)
                 || v.traced.is_none()
-                || old != Some(class)
-                || gained_echo
+                || !served
                 || v.dirty
                 || v.retrace_at.is_some_and(|t| tick >= t)
                 || (moved
@@ -940,6 +1058,7 @@ impl Engine {
                 distance: c.distance,
             });
             v.sent_tick = Some(tick);
+            v.sent_kind = Some(want);
             v.outstanding = true;
             v.dirty = false;
             v.retrace_at = None;
@@ -987,24 +1106,28 @@ impl Engine {
                 .map(|(id, _)| *id)
                 .collect();
             let t = c.result.telemetry;
-            self.status.rays += u64::from(t.rays);
+            self.count(&t);
             self.status.results_applied += 1;
-            self.unknown_steps += t.unknown_steps;
-            self.result_cells += t.cells;
             for id in members {
                 let tick = self.tick;
                 if let Some(v) = self.voices.get_mut(&id) {
                     v.outstanding = false;
                     v.applied_tick = Some(tick);
                     v.results += 1;
-                    v.retrace_at = t
-                        .met_unknown
-                        .then_some(tick + RETRACE_AFTER_TICKS);
+                    v.retrace_at = t.met_unknown.then_some(tick + RETRACE_AFTER_TICKS);
                     v.result = Some(c.result.clone());
+                    v.result_kind = v.sent_kind;
                 }
                 self.push_voice(id);
             }
         }
+    }
+
+    /// Counts a result's traces into the status (rays, unknown share).
+    fn count(&mut self, t: &resound_acoustics::Telemetry) {
+        self.status.rays += u64::from(t.rays);
+        self.unknown_steps += t.unknown_steps;
+        self.result_cells += t.cells;
         self.status.unknown_share = if self.result_cells == 0 {
             0.0
         } else {
@@ -1035,12 +1158,11 @@ impl Engine {
         }
         let want_taps = v.echo && !v.source.looping && mode >= Mode::Reflect;
         let taps = if want_taps { converted.taps() } else { &[] };
-        let old_taps = v.converted.map(|c| c.taps).unwrap_or(converted.taps);
-        let changed = v.has_taps != !taps.is_empty()
-            || (want_taps && old_taps[..converted.tap_count] != *taps)
-            || v.converted.map(|c| c.tap_count) != Some(converted.tap_count);
-        if changed && (v.has_taps || !taps.is_empty()) {
-            // Tap sets may be full while old sets drain: the voice plays without echo then.
+        let previous = v.converted.filter(|_| v.has_taps);
+        let applied = previous.as_ref().map_or(&[][..], Converted::taps);
+        if applied != taps {
+            // Tap sets may be full while old sets drain: the voice plays without echo then
+            // (and the set is asked for again at the next change).
             v.has_taps = self.mixer.set_taps(v.mixer, taps).is_ok() && !taps.is_empty();
         }
         v.converted = Some(converted);

@@ -36,6 +36,20 @@
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
 
+//!
+//! # Seams for the layers still to come
+//!
+//! - **Device output**: [`Output::Device`] is refused in one place, `output.rs` (`check`,
+//!   `open`): the cpal back end adds an `Opened::Device` there and moves the mixer's renderer
+//!   into its callback; a device engine defaults to [`Pacing::Update`] (the worker runs in the
+//!   background, results apply at the next `update`), and `Status::xruns` takes its count.
+//! - **Sounds**: WAV / Wave / MP3 decoding and the wave cache build on [`Engine::load_mono`]
+//!   (validation and mixer load) and [`Engine::unload`].
+//! - **Terrain and ambient**: the engine's positions are voxel-world coordinates
+//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping belongs to the terrain
+//!   module, and the world is edited through [`Engine::world`].
+//! - **Mixer field names**: only [`convert`] names `VoiceParams`/`Tap` fields.
+
 mod builder;
 pub mod convert;
 mod engine;

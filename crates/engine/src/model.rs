@@ -2,8 +2,8 @@
 //! Sound Physics Remastered. One value is cloned for the worker and for inline traces.
 
 use resound_acoustics::{
-    AcousticModel, AcousticResult, Budget, DirectResult, EchoResult, MaterialTable, Mode,
-    OwnModel, RequestError, RoomResult, SoundRequest, WorldProbe,
+    AcousticModel, AcousticResult, Budget, DirectResult, EchoResult, MaterialTable, Mode, OwnModel,
+    RequestError, RoomResult, SoundRequest, WorldProbe,
 };
 
 /// Which acoustic model evaluates sounds.

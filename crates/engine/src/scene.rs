@@ -307,7 +307,7 @@ pub fn render(
     let mut done = 0u64;
     let mut report = p.source.and_then(|v| p.engine.voice_acoustics(v));
     while done < total {
-        if done % tick_frames == 0 {
+        if done.is_multiple_of(tick_frames) {
             p.advance_world(scene, done / tick_frames)?;
         }
         let n = (tick_frames - done % tick_frames).min(total - done);

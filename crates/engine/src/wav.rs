@@ -63,7 +63,11 @@ pub fn write_wav(
         match format {
             WavFormat::F32 => w.write_sample(s),
             WavFormat::S16 => {
-                let v = if s.is_finite() { s.clamp(-1.0, 1.0) } else { 0.0 };
+                let v = if s.is_finite() {
+                    s.clamp(-1.0, 1.0)
+                } else {
+                    0.0
+                };
                 w.write_sample((v * 32_767.0).round() as i16)
             }
         }

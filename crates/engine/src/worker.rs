@@ -119,7 +119,6 @@ impl WorkerCore {
     }
 }
 
-
 /// The host's end: a thread or the inline core.
 #[derive(Debug)]
 pub(crate) enum WorkerLink {
@@ -261,4 +260,3 @@ fn worker_loop(mut core: WorkerCore, work: &Receiver<TickMsg>, done: &Sender<Tic
         }
     }
 }
-

@@ -48,6 +48,9 @@ pub struct Args {
     /// WAV sample format.
     #[arg(long, value_parser = ["f32", "s16"], default_value = "f32")]
     format: String,
+    /// Run the master peak limiter (off by default: renders are for analysis).
+    #[arg(long)]
+    limiter: bool,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -86,8 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(m) => parse_mode(m).with_context(|| format!("unknown mode {m:?}"))?,
         None => scene.mode_value()?,
     };
-    let signal = Signal::parse(&args.signal)
-        .with_context(|| format!("unknown signal {:?}", args.signal))?;
+    let signal =
+        Signal::parse(&args.signal).with_context(|| format!("unknown signal {:?}", args.signal))?;
     let format = if args.format == "s16" {
         WavFormat::S16
     } else {
@@ -99,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         signal,
         seconds: args.seconds,
         rate: args.rate,
-        limiter: false,
+        limiter: args.limiter,
     };
     let show = !args.json && std::io::stdout().is_terminal() && args.seconds >= PROGRESS_SECONDS;
     let bar = ProgressBar::with_draw_target(
@@ -114,8 +117,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     {
         bar.set_style(style.progress_chars("=> "));
     }
-    let render = scene::render(&scene, &options, &mut |done, _| bar.set_position(done))
-        .context("render")?;
+    let render =
+        scene::render(&scene, &options, &mut |done, _| bar.set_position(done)).context("render")?;
     bar.finish_and_clear();
     write_wav(&args.out, &render.samples, 2, render.rate, format)
         .with_context(|| format!("output {}", args.out.display()))?;
@@ -243,7 +246,7 @@ fn text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> String {
             let p = &a.applied;
             let occ = a.result.as_ref().map_or(0.0, |x| x.occ);
             let _ = writeln!(
-        o,
+                o,
                 "applied: class {:?}  occ {occ:.3}  gain {:.4}  hf {:.6}  pan {:+.3}  sends [{:.4}, {:.4}, {:.4}, {:.4}]",
                 a.class, p.gain, p.hf, p.pan, p.sends[0], p.sends[1], p.sends[2], p.sends[3]
             );
@@ -252,7 +255,7 @@ fn text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> String {
             }
             for (i, t) in p.taps.iter().enumerate() {
                 let _ = writeln!(
-        o,
+                    o,
                     "tap {i}: delay {:.1} ms  level {:.3}  path {:.2}  hf {:.3}  pan {:+.3}",
                     f64::from(t.delay_s) * 1e3,
                     t.level,
@@ -265,7 +268,7 @@ fn text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> String {
                 let _ = writeln!(o, "room: not measured in mode {}", mode_name(mode));
             } else if let Some(x) = &a.result {
                 let _ = writeln!(
-        o,
+                    o,
                     "room: enclosure {:.3}  size {:.1}  reflectivity {:.2}  wet {:.3}  decay {:.2} s  predicted (effective) decay {:.2} s",
                     x.space.enclosure,
                     x.space.size,
@@ -280,12 +283,13 @@ fn text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> String {
     let s = &r.status;
     let _ = writeln!(
         o,
-        "status: {} ticks, {} rays, {} cells (max/tick occlusion {}, echo {}), worker {:.2} ms, queue {}, cache {}/{} hit/miss, discarded {}, unknown {:.1} %, voices {}, limiter {}, peak {:.3}, dropped {}, xruns {}",
+        "status: {} ticks, {} rays, {} worker cells (max/tick occlusion {}, echo {}), {} inline cells, worker {:.2} ms, queue {}, cache {}/{} hit/miss, discarded {}, unknown {:.1} %, voices {}, limiter {}, peak {:.3}, dropped {}, xruns {}",
         s.ticks,
         s.rays,
         s.cells,
         s.max_tick_occlusion_cells,
         s.max_tick_echo_cells,
+        s.inline_cells,
         s.worker_time.as_secs_f64() * 1e3,
         s.queue_len,
         s.cache_hits,

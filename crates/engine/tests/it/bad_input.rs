@@ -31,29 +31,93 @@ fn bad_sources_are_refused_and_the_mix_goes_on() {
     };
     let v = e.play(s, good).unwrap();
     let cases: [(Source, &str, Problem); 8] = [
-        (Source { position: DVec3::new(f64::NAN, 0.0, 0.0), ..good }, "position", Problem::NotFinite),
-        (Source { position: DVec3::new(0.0, f64::INFINITY, 0.0), ..good }, "position", Problem::NotFinite),
-        (Source { position: DVec3::new(1e12, 0.0, 0.0), ..good }, "position", Problem::TooLarge),
-        (Source { volume: f32::NAN, ..good }, "volume", Problem::NotFinite),
-        (Source { volume: f32::INFINITY, ..good }, "volume", Problem::NotFinite),
-        (Source { volume: -1.0, ..good }, "volume", Problem::Negative),
+        (
+            Source {
+                position: DVec3::new(f64::NAN, 0.0, 0.0),
+                ..good
+            },
+            "position",
+            Problem::NotFinite,
+        ),
+        (
+            Source {
+                position: DVec3::new(0.0, f64::INFINITY, 0.0),
+                ..good
+            },
+            "position",
+            Problem::NotFinite,
+        ),
+        (
+            Source {
+                position: DVec3::new(1e12, 0.0, 0.0),
+                ..good
+            },
+            "position",
+            Problem::TooLarge,
+        ),
+        (
+            Source {
+                volume: f32::NAN,
+                ..good
+            },
+            "volume",
+            Problem::NotFinite,
+        ),
+        (
+            Source {
+                volume: f32::INFINITY,
+                ..good
+            },
+            "volume",
+            Problem::NotFinite,
+        ),
+        (
+            Source {
+                volume: -1.0,
+                ..good
+            },
+            "volume",
+            Problem::Negative,
+        ),
         (Source { range: 0.0, ..good }, "range", Problem::NotPositive),
-        (Source { range: -5.0, ..good }, "range", Problem::NotPositive),
+        (
+            Source {
+                range: -5.0,
+                ..good
+            },
+            "range",
+            Problem::NotPositive,
+        ),
     ];
     for (src, field, problem) in cases {
         match e.play(s, src) {
-            Err(PlayError::Input(InputError { field: f, problem: p })) => {
+            Err(PlayError::Input(InputError {
+                field: f,
+                problem: p,
+            })) => {
                 assert_eq!((f, p), (field, problem));
             }
             other => panic!("{src:?}: {other:?}"),
         }
     }
     assert!(matches!(
-        e.play(s, Source { range: f32::NAN, ..good }),
+        e.play(
+            s,
+            Source {
+                range: f32::NAN,
+                ..good
+            }
+        ),
         Err(PlayError::Input(_))
     ));
     assert!(matches!(
-        e.play(s, Source { power: f32::NAN, ..good }),
+        e.play(
+            s,
+            Source {
+                power: f32::NAN,
+                ..good
+            }
+        ),
         Err(PlayError::Input(_))
     ));
     // Voice updates.
@@ -61,23 +125,28 @@ fn bad_sources_are_refused_and_the_mix_goes_on() {
         e.set_position(v, DVec3::splat(f64::NAN)),
         Err(VoiceError::Input(_))
     ));
-    assert!(matches!(e.set_volume(v, f32::INFINITY), Err(VoiceError::Input(_))));
+    assert!(matches!(
+        e.set_volume(v, f32::INFINITY),
+        Err(VoiceError::Input(_))
+    ));
     assert!(matches!(e.set_volume(v, -0.5), Err(VoiceError::Input(_))));
     assert!(matches!(e.set_range(v, 0.0), Err(VoiceError::Input(_))));
     assert!(matches!(e.set_range(v, -1.0), Err(VoiceError::Input(_))));
     // Listener and dt.
-    assert!(e
-        .set_listener(DVec3::new(f64::NAN, 0.0, 0.0), Orientation::default())
-        .is_err());
-    assert!(e
-        .set_listener(
+    assert!(
+        e.set_listener(DVec3::new(f64::NAN, 0.0, 0.0), Orientation::default())
+            .is_err()
+    );
+    assert!(
+        e.set_listener(
             DVec3::ZERO,
             Orientation {
                 forward: DVec3::Y,
                 up: DVec3::Y
             }
         )
-        .is_err());
+        .is_err()
+    );
     for dt in [f64::NAN, f64::INFINITY, -0.05] {
         assert!(matches!(e.update(dt), Err(TickError::Input(_))), "{dt}");
     }
@@ -95,7 +164,13 @@ fn unloaded_sound_handles_are_refused() {
     let s = e.load_mono(Arc::from(looped(48_000)), 48_000).unwrap();
     let keep = e.load_mono(Arc::from(looped(48_000)), 48_000).unwrap();
     let v = e
-        .play(keep, Source { looping: true, ..Source::default() })
+        .play(
+            keep,
+            Source {
+                looping: true,
+                ..Source::default()
+            },
+        )
         .unwrap();
     e.unload(s).unwrap();
     assert_eq!(e.unload(s), Err(UnloadError::UnknownSound));
@@ -130,7 +205,10 @@ fn a_scene_that_fails_to_load_is_a_typed_error() {
         r#"{"boxes": [], "source": [0,0,0], "listener": [1,1,1], "range": -1}"#,
         r#"{"boxes": [{"min": [0,0,0], "max": [1,1,1], "material": "cheese"}], "source": [0,0,0], "listener": [1,1,1]}"#,
     ] {
-        assert!(matches!(scene::parse(text, &model), Err(SceneRenderError::Scene(_))), "{text}");
+        assert!(
+            matches!(scene::parse(text, &model), Err(SceneRenderError::Scene(_))),
+            "{text}"
+        );
     }
 }
 
@@ -146,10 +224,18 @@ fn builder_errors_are_typed() {
         buffer_frames: None,
     };
     let err = Engine::builder().output(device).build().unwrap_err();
-    assert!(matches!(err, BuildError::Output(OutputError::DeviceUnavailable)));
-    assert_eq!(err.to_string(), "device output is not available in this build");
-    let mut caps = resound_engine::Capacities::default();
-    caps.voices = 0;
+    assert!(matches!(
+        err,
+        BuildError::Output(OutputError::DeviceUnavailable)
+    ));
+    assert_eq!(
+        err.to_string(),
+        "device output is not available in this build"
+    );
+    let caps = resound_engine::Capacities {
+        voices: 0,
+        ..Default::default()
+    };
     assert!(matches!(
         Engine::builder().capacities(caps).build(),
         Err(BuildError::Capacity { name: "voices", .. })

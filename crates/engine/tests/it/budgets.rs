@@ -76,7 +76,10 @@ fn hundred_moving_sources_stay_within_budgets_and_the_queue_drains() {
         e.settle().unwrap();
         e.render(&mut out).unwrap();
         let s = e.status();
-        assert!(s.last_tick_occlusion_cells <= budgets.queue.occlusion_budget, "{s:?}");
+        assert!(
+            s.last_tick_occlusion_cells <= budgets.queue.occlusion_budget,
+            "{s:?}"
+        );
         assert!(s.last_tick_echo_cells <= budgets.queue.echo_budget, "{s:?}");
         max_queue = max_queue.max(s.queue_len);
     }
@@ -127,7 +130,11 @@ fn only_the_eight_loudest_of_100_shots_get_echoes() {
                 .play(
                     s,
                     Source {
-                        position: DVec3::new(-20.0 + (i % 10) as f64 * 4.0, 1.5, 60.0 + (i / 10) as f64),
+                        position: DVec3::new(
+                            -20.0 + (i % 10) as f64 * 4.0,
+                            1.5,
+                            60.0 + (i / 10) as f64,
+                        ),
                         volume,
                         range: 256.0,
                         impulsive: true,

@@ -5,13 +5,14 @@
     reason = "test helpers: a failed unwrap is a failed test"
 )]
 
-mod common;
-mod licence;
-mod off_bypass;
-mod determinism;
-mod world_change;
-mod budgets;
 mod bad_input;
+mod budgets;
+mod common;
+mod determinism;
+mod licence;
+mod live;
+mod motion;
+mod off_bypass;
 mod policy;
 mod schedule;
-mod motion;
+mod world_change;

@@ -39,8 +39,11 @@ fn retrace_follows_distance_and_motion() {
     for t in 1..=40u32 {
         // On a circle of radius 100 around the listener: the distance stays the same.
         let a = f64::from(t) * 0.002;
-        e.set_position(circling, DVec3::new(0.5 + 100.0 * a.sin(), 1.5, 0.5 + 100.0 * a.cos()))
-            .unwrap();
+        e.set_position(
+            circling,
+            DVec3::new(0.5 + 100.0 * a.sin(), 1.5, 0.5 + 100.0 * a.cos()),
+        )
+        .unwrap();
         e.render_frames(tf).unwrap();
     }
     // Nothing moved: no re-trace.

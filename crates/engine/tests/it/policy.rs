@@ -68,7 +68,12 @@ fn layers_of_one_event_share_one_result() {
     };
     let a = e.play(s, layer(20.0)).unwrap();
     let b = e.play(s, layer(20.0)).unwrap();
-    e.render_frames(3 * 2400).unwrap();
+    e.render_frames(2400).unwrap();
+    // The event moves: one job (the lead's), its result applied to both layers.
+    for v in [a, b] {
+        e.set_position(v, DVec3::new(40.0, 1.5, 0.5)).unwrap();
+    }
+    e.render_frames(2 * 2400).unwrap();
     let (ra, rb) = (e.voice_acoustics(a).unwrap(), e.voice_acoustics(b).unwrap());
     assert_eq!(ra.results, rb.results);
     assert!(ra.results >= 1);

@@ -38,9 +38,18 @@ fn classes_switch_with_hysteresis() {
     assert_eq!(k[18], Class::Direct);
     // Free by distance: enter beyond 512, leave only below 496.
     assert_eq!(classify(&[cand(1, 0.5, 513.0, None)])[0], Class::Free);
-    assert_eq!(classify(&[cand(1, 0.5, 505.0, Some(Class::Free))])[0], Class::Free);
-    assert_eq!(classify(&[cand(1, 0.5, 505.0, Some(Class::Direct))])[0], Class::Full);
-    assert_eq!(classify(&[cand(1, 0.5, 490.0, Some(Class::Free))])[0], Class::Full);
+    assert_eq!(
+        classify(&[cand(1, 0.5, 505.0, Some(Class::Free))])[0],
+        Class::Free
+    );
+    assert_eq!(
+        classify(&[cand(1, 0.5, 505.0, Some(Class::Direct))])[0],
+        Class::Full
+    );
+    assert_eq!(
+        classify(&[cand(1, 0.5, 490.0, Some(Class::Free))])[0],
+        Class::Full
+    );
     // Below audibility.
     assert_eq!(classify(&[cand(1, 0.0005, 10.0, None)])[0], Class::Free);
     // Impulsive events are Full beyond the 16.
@@ -77,11 +86,23 @@ fn deserves_echo_rules() {
         played: 0.0,
     };
     assert!(deserves_echo(&ok));
-    assert!(!deserves_echo(&EchoFacts { looping: true, ..ok }));
-    assert!(!deserves_echo(&EchoFacts { relative: true, ..ok }));
+    assert!(!deserves_echo(&EchoFacts {
+        looping: true,
+        ..ok
+    }));
+    assert!(!deserves_echo(&EchoFacts {
+        relative: true,
+        ..ok
+    }));
     assert!(!deserves_echo(&EchoFacts { volume: 0.4, ..ok }));
     assert!(!deserves_echo(&EchoFacts { range: 90.0, ..ok }));
-    assert!(!deserves_echo(&EchoFacts { length_s: 0.05, ..ok }));
-    assert!(!deserves_echo(&EchoFacts { length_s: 13.0, ..ok }));
+    assert!(!deserves_echo(&EchoFacts {
+        length_s: 0.05,
+        ..ok
+    }));
+    assert!(!deserves_echo(&EchoFacts {
+        length_s: 13.0,
+        ..ok
+    }));
     assert!(!deserves_echo(&EchoFacts { played: 0.7, ..ok }));
 }

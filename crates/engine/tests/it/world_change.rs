@@ -92,10 +92,11 @@ fn a_trace_that_met_unknown_is_redone_with_nothing_moving() {
         .unwrap();
     let tf = e.tick_frames() as usize;
     e.render_frames(tf).unwrap();
+    // Offline the voice started at its inline evaluation, which met Unknown.
     let first = e.voice_acoustics(v).unwrap();
-    assert_eq!(first.results, 1);
+    assert_eq!(first.results, 0);
     assert!(first.result.unwrap().telemetry.met_unknown);
     e.render_frames(40 * tf).unwrap();
     let later = e.voice_acoustics(v).unwrap();
-    assert!(later.results >= 2, "re-traced within 40 ticks: {later:?}");
+    assert!(later.results >= 1, "re-traced within 40 ticks: {later:?}");
 }

@@ -23,7 +23,13 @@ fn resound(args: &[&str]) -> Output {
 }
 
 /// Renders `scene` and returns (the JSON report, mono samples, rate).
-fn render(dir: &Path, scene: &str, mode: &str, signal: &str, seconds: &str) -> (serde_json::Value, Vec<f32>, u32) {
+fn render(
+    dir: &Path,
+    scene: &str,
+    mode: &str,
+    signal: &str,
+    seconds: &str,
+) -> (serde_json::Value, Vec<f32>, u32) {
     let out = dir.join(format!("{scene}_{mode}_{signal}.wav"));
     let o = resound(&[
         "render",
@@ -39,6 +45,12 @@ fn render(dir: &Path, scene: &str, mode: &str, signal: &str, seconds: &str) -> (
         "--json",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // No progress bar when stdout is not a terminal (and nothing else on stderr).
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let mut r = hound::WavReader::open(&out).unwrap();
     let spec = r.spec();
@@ -53,10 +65,11 @@ fn render(dir: &Path, scene: &str, mode: &str, signal: &str, seconds: &str) -> (
 fn echo_peaks(x: &[f32], rate: u32) -> Vec<f64> {
     let ms = |n: usize| n as f64 * 1000.0 / f64::from(rate);
     let env: Vec<f32> = x.iter().map(|v| v.abs()).collect();
-    let (p0, peak) = env
-        .iter()
-        .enumerate()
-        .fold((0, 0.0f32), |(bi, bv), (i, v)| if *v > bv { (i, *v) } else { (bi, bv) });
+    let (p0, peak) =
+        env.iter().enumerate().fold(
+            (0, 0.0f32),
+            |(bi, bv), (i, v)| if *v > bv { (i, *v) } else { (bi, bv) },
+        );
     let floor = peak * 0.01;
     let start = p0 + (rate as usize) / 50;
     let merge = (rate as usize) / 200;
@@ -90,7 +103,10 @@ fn gorge_in_reflect_has_echoes_at_the_taps_delays() {
         .map(|t| t["delay_ms"].as_f64().unwrap())
         .collect();
     assert_eq!(taps.len(), 2, "{doc}");
-    assert!((taps[0] - 158.9).abs() < 0.1 && (taps[1] - 242.1).abs() < 0.1, "{taps:?}");
+    assert!(
+        (taps[0] - 158.9).abs() < 0.1 && (taps[1] - 242.1).abs() < 0.1,
+        "{taps:?}"
+    );
     let peaks = echo_peaks(&mono, rate);
     assert_eq!(peaks.len(), taps.len(), "peaks {peaks:?} taps {taps:?}");
     for (p, t) in peaks.iter().zip(&taps) {
@@ -111,13 +127,19 @@ fn room_in_full_has_a_tail_matching_the_reported_decay() {
     let p0 = mono
         .iter()
         .enumerate()
-        .fold((0, 0.0f32), |(bi, bv), (i, v)| if v.abs() > bv { (i, v.abs()) } else { (bi, bv) })
+        .fold((0, 0.0f32), |(bi, bv), (i, v)| {
+            if v.abs() > bv { (i, v.abs()) } else { (bi, bv) }
+        })
         .0;
     let tail = &mono[p0 + (rate as usize) * 5 / 1000..];
     let t30 = f64::from(schroeder_t30(tail, rate as f32).unwrap());
     let err = (t30 - predicted).abs() / predicted;
     eprintln!("R full: T30 {t30:.3} s, reported effective decay {predicted:.3} s");
-    assert!(err <= 0.25, "T30 {t30:.3} s vs reported {predicted:.3} s ({:.0} %)", err * 100.0);
+    assert!(
+        err <= 0.25,
+        "T30 {t30:.3} s vs reported {predicted:.3} s ({:.0} %)",
+        err * 100.0
+    );
 }
 
 /// Energy above ~5 kHz: three cascaded one-pole high-passes at 5 kHz (18 dB/octave below).
@@ -152,12 +174,27 @@ fn wall_in_direct_takes_the_highs_20_db_below_the_open_door_scene() {
 fn json_keys_are_stable() {
     let dir = tempfile::tempdir().unwrap();
     let (doc, _, _) = render(dir.path(), "R", "full", "click", "0.5");
-    for key in ["scene", "model", "mode", "gain", "hf", "sends", "taps", "room", "status"] {
+    for key in [
+        "scene", "model", "mode", "gain", "hf", "sends", "taps", "room", "status",
+    ] {
         assert!(doc.get(key).is_some(), "{key} missing: {doc}");
     }
     assert!(doc["taps"][0]["delay_ms"].is_number());
     assert!(doc["room"]["effective_decay"].is_number());
-    for key in ["rays", "cells", "worker_ms", "queue_len", "cache_hits", "cache_misses", "discarded", "unknown_share", "live_voices", "limiter_engagements", "dropped_voices", "xruns"] {
+    for key in [
+        "rays",
+        "cells",
+        "worker_ms",
+        "queue_len",
+        "cache_hits",
+        "cache_misses",
+        "discarded",
+        "unknown_share",
+        "live_voices",
+        "limiter_engagements",
+        "dropped_voices",
+        "xruns",
+    ] {
         assert!(doc["status"].get(key).is_some(), "status.{key} missing");
     }
     assert_eq!(doc["status"]["xruns"], 0);
@@ -170,9 +207,18 @@ fn bad_render_input_is_one_plain_line() {
     let out = out.to_str().unwrap();
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"boxes\": 3}").unwrap();
-    fails_with_one_line(&resound(&["render", bad.to_str().unwrap(), "--out", out]), "scene");
-    fails_with_one_line(&resound(&["render", "no-such-scene", "--out", out]), "cannot read scene file");
-    fails_with_one_line(&resound(&["render", "/dev/zero", "--out", out]), "larger than 64 MiB");
+    fails_with_one_line(
+        &resound(&["render", bad.to_str().unwrap(), "--out", out]),
+        "scene",
+    );
+    fails_with_one_line(
+        &resound(&["render", "no-such-scene", "--out", out]),
+        "cannot read scene file",
+    );
+    fails_with_one_line(
+        &resound(&["render", "/dev/zero", "--out", out]),
+        "larger than 64 MiB",
+    );
     fails_with_one_line(
         &resound(&["render", "G", "--seconds", "NaN", "--out", out]),
         "render length",
@@ -181,5 +227,38 @@ fn bad_render_input_is_one_plain_line() {
         &resound(&["render", "G", "--seconds=-1", "--out", out]),
         "render length",
     );
-    fails_with_one_line(&resound(&["render", "G", "--rate", "10", "--out", out]), "sample rate");
+    fails_with_one_line(
+        &resound(&["render", "G", "--rate", "10", "--out", out]),
+        "sample rate",
+    );
+}
+
+#[test]
+fn s16_output_and_text_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.wav");
+    let o = resound(&[
+        "render",
+        "G",
+        "--mode",
+        "reflect",
+        "--seconds",
+        "0.5",
+        "--format",
+        "s16",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("tap 0: delay 158.9 ms"), "{text}");
+    assert!(text.contains("tap 1: delay 242.1 ms"), "{text}");
+    assert!(text.contains("status:"), "{text}");
+    let r = hound::WavReader::open(&out).unwrap();
+    let spec = r.spec();
+    assert_eq!(
+        (spec.bits_per_sample, spec.sample_format),
+        (16, hound::SampleFormat::Int)
+    );
+    assert_eq!(r.duration(), 24_000);
 }
