@@ -68,7 +68,11 @@ pub fn write_markdown(out: &Path, outcome: &Outcome, info: &RunInfo<'_>) -> anyh
          Analyses on the mono mix (L+R)/2. Bands: one real FFT of the whole render. Echoes: |x| peaks \
          more than 20 ms after the direct peak, above −40 dB re it, merged within 5 ms. RT60: Schroeder T30 \
          (2 × the time between the −5 and −35 dB crossings of the backward-integrated energy) of the tail \
-         from 5 ms after the direct peak; tail/click: tail energy over the first 5 ms."
+         from 5 ms after the direct peak, the tail being the late reverb alone (the `full` render minus the \
+         `reflect` render of the same scene: discrete echoes are checked as echoes, not counted as tail); \
+         tail/click: tail energy over the first 5 ms of the `full` render. In the mono mix a hard-panned \
+         direct sound (G and R: the source is straight to the listener's left) counts 3 dB less than a \
+         centred one (T), which raises those scenes' tail/click by 3 dB against a stereo-energy reading."
     );
     for (name, rows) in &outcome.sections {
         let _ = writeln!(s, "\n## {name}\n");
