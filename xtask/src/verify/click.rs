@@ -8,11 +8,11 @@ use resound_engine::dsp::analysis::max_adjacent_difference;
 /// The click figure at one change.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClickStep {
-    /// Largest |x[i] − x[i−1]| in the window starting at the change.
+    /// Largest `|x[i] − x[i−1]|` in the window starting at the change.
     pub at_change: f32,
-    /// Largest |x[i] − x[i−1]| in the window just before it.
+    /// Largest `|x[i] − x[i−1]|` in the window just before it.
     pub before: f32,
-    /// Largest |x[i] − x[i−1]| in the window starting `settle` frames after the change.
+    /// Largest `|x[i] − x[i−1]|` in the window starting `settle` frames after the change.
     pub settled: f32,
 }
 
