@@ -45,8 +45,8 @@ pub struct SpectrumSeries<'a> {
     pub points: &'a [SpectrumPoint],
 }
 
-/// Band spectra: level in dB against log frequency, one curve per render, the band edges
-/// of the check drawn as dashed lines.
+/// Band spectra: level in dB against log frequency, one curve per render (the first, the
+/// reference, wide underneath the others), the band edges of the check drawn as dashed lines.
 pub fn spectra(
     path: &Path,
     title: &str,
@@ -105,10 +105,12 @@ pub fn spectra(
         });
     for (i, s) in series.iter().enumerate() {
         let c = colour(i);
+        // the reference (first) is drawn wide underneath, so a curve equal to it stays visible
+        let width = if i == 0 { 6 } else { 2 };
         chart
             .draw_series(LineSeries::new(
                 s.points.iter().map(|p| (p.freq_hz, p.level_db.max(bottom))),
-                c.stroke_width(2),
+                c.stroke_width(width),
             ))
             .map_err(err)?
             .label(s.label.clone())
