@@ -9,6 +9,7 @@ mod bad_input;
 mod budgets;
 mod common;
 mod determinism;
+mod free;
 mod licence;
 mod live;
 mod motion;

@@ -1,0 +1,51 @@
+//! The Free class (acoustics §3.3): beyond 512 blocks no tracing; the mixer explicitly gets
+//! `gain = 1`, `hf = air(d)`, no sends and no taps, even behind a wall (no stale wall).
+
+use std::sync::Arc;
+
+use resound_engine::acoustics::Cell;
+use resound_engine::glam::{DVec3, IVec3};
+use resound_engine::signal::looped;
+use resound_engine::{Class, Engine, Mode, Orientation, Source};
+
+#[test]
+fn far_voices_are_free_with_air_absorption_only() {
+    let mut e = Engine::builder().mode(Mode::Full).build().unwrap();
+    let table = resound_engine::acoustics::MaterialTable::standard();
+    let stone = table.by_name("stone").unwrap();
+    e.world()
+        .fill_box(
+            IVec3::new(300, 0, -16),
+            IVec3::new(301, 15, 15),
+            Cell::solid(stone),
+        )
+        .unwrap();
+    e.set_listener(DVec3::new(0.5, 1.5, 0.5), Orientation::default())
+        .unwrap();
+    let s = e.load_mono(Arc::from(looped(48_000)), 48_000).unwrap();
+    let v = e
+        .play(
+            s,
+            Source {
+                position: DVec3::new(600.5, 1.5, 0.5),
+                range: 1000.0,
+                looping: true,
+                ..Source::default()
+            },
+        )
+        .unwrap();
+    e.render_frames(3 * 2400).unwrap();
+    let a = e.voice_acoustics(v).unwrap();
+    assert_eq!(a.class, Some(Class::Free));
+    assert_eq!(a.applied.gain, 1.0);
+    let air = 0.994f64.powf(600.0 - 500.0) as f32;
+    assert!((a.applied.hf - air).abs() < 1e-5, "{a:?}");
+    assert_eq!(a.applied.sends, [0.0; 4]);
+    assert!(a.applied.taps.is_empty());
+    // Coming closer than 496 blocks, it is traced again: the wall muffles it.
+    e.set_position(v, DVec3::new(400.5, 1.5, 0.5)).unwrap();
+    e.render_frames(2 * 2400).unwrap();
+    let b = e.voice_acoustics(v).unwrap();
+    assert_ne!(b.class, Some(Class::Free));
+    assert!(b.applied.hf < 0.01, "{b:?}");
+}
