@@ -3,8 +3,11 @@
 //! - `cargo xtask test` — installs missing system prerequisites where it can, then runs
 //!   `cargo fmt --check`, clippy (default features and all features, `-D warnings`), the
 //!   workspace tests with default features (the GPL crate left out) and with all features,
-//!   `cargo check` of the detached fuzz workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
+//!   `verify` (own model, then SPR in the spr-gpl build), `cargo check` of the detached fuzz
+//!   workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
 //!   With `--retail-dats DIR` it also runs the ignored test that reads the retail client dats.
+//! - `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]` — renders the
+//!   acoustics verification scenes offline and checks them against the spec (see `verify`).
 //! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
 //! - `cargo xtask prereq` — only the prerequisite step (ALSA headers once cpal is in the lock).
 
@@ -13,6 +16,7 @@ mod prereq;
 mod test;
 mod tidy;
 mod tidy_layers;
+mod verify;
 
 use std::process::Command;
 
@@ -26,10 +30,12 @@ fn main() -> anyhow::Result<()> {
         "test" => test::run(&rest),
         "demo" => demo::run(&rest),
         "prereq" => prereq::ensure(),
+        "verify" => verify::run(&rest),
         "" | "help" | "--help" | "-h" => {
-            println!("usage: cargo xtask <test|demo|prereq> [args]");
+            println!("usage: cargo xtask <test|verify|demo|prereq> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");
             println!("         --retail-dats DIR: also the ignored test on retail client dats");
+            println!("  verify render the acoustics scenes offline and check them");
             println!("  demo   build release and run the demonstration");
             println!("  prereq install missing system libraries (test and demo do this first)");
             Ok(())

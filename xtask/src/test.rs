@@ -100,6 +100,30 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     test_all.args(["test", "--locked", "--workspace", "--all-features"]);
     run_step("tests (all features, with spr-gpl)", test_all)?;
 
+    // What the engine renders, measured (issue 13): the own model, then SPR in the GPL build.
+    let mut verify = cargo();
+    verify.args(["run", "--quiet", "--locked", "-p", "xtask", "--", "verify"]);
+    run_step("verify (own model)", verify)?;
+    let mut verify_spr = cargo();
+    verify_spr.args([
+        "run",
+        "--quiet",
+        "--locked",
+        "-p",
+        "xtask",
+        "--features",
+        "spr-gpl",
+    ]);
+    verify_spr.args([
+        "--",
+        "verify",
+        "--model",
+        "spr",
+        "--out",
+        "target/verify-spr",
+    ]);
+    run_step("verify (spr model, spr-gpl build)", verify_spr)?;
+
     // The fuzz harness is a detached workspace (STYLE.md §15): check that it still builds.
     let mut fuzz = cargo();
     fuzz.args([

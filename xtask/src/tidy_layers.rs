@@ -3,7 +3,7 @@
 //!
 //! An arrow that points the wrong way (a layer depending on one above it, the mixer on ambient,
 //! the parser on the fixture world) fails `cargo xtask test`. A new workspace crate must be given
-//! its place in [`ALLOWED`] and a row in `ARCHITECTURE.md`.
+//! its place in `ALLOWED` and a row in `ARCHITECTURE.md`.
 
 /// Each workspace package and the workspace packages it may depend on (normal and build
 /// dependencies; dev-dependencies are free, since tests may reach anywhere).
