@@ -73,6 +73,9 @@ pub use model::{
     RoomResult, SoundRequest, Telemetry,
 };
 pub use room::Space;
+pub use world::heightfield::{
+    Diagonal, Heightfield, HeightfieldError, Layers, PlacedBox, VertexGrid,
+};
 pub use world::material::{Material, MaterialId, MaterialTable};
 pub use world::probe::{Cell, SectionBox, SectionClass, WorldProbe, section_of};
 pub use world::section::{CellCode, SectionCells};
