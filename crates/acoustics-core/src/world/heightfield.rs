@@ -332,17 +332,20 @@ impl Heightfield {
         self.spacing
     }
 
-    /// The tile holding horizontal voxel position `(x, z)` and the position in blocks from
-    /// its `c00` corner.
-    fn tile_at(&self, x: f64, z: f64) -> Option<(&Tile, f32, f32)> {
-        let fx = (x - f64::from(self.origin.x)) as f32;
-        let fz = (z - f64::from(self.origin.y)) as f32;
-        let ti = (fx * self.inv_spacing).floor();
-        let tk = (fz * self.inv_spacing).floor();
-        if !(ti >= 0.0 && tk >= 0.0 && ti < self.tiles_x as f32 && tk < self.tiles_z as f32) {
+    /// The tile holding horizontal position `(fx, fz)`, in blocks from the grid origin, and
+    /// the position in blocks from the tile's `c00` corner.
+    #[inline]
+    fn tile_at(&self, fx: f32, fz: f32) -> Option<(&Tile, f32, f32)> {
+        // `!(a >= 0)` also rejects NaN; truncation is floor for non-negative values (and
+        // avoids a libm `floor` call on the x86-64 baseline).
+        if !(fx >= 0.0 && fz >= 0.0) {
             return None;
         }
-        let (ti, tk) = (ti as usize, tk as usize);
+        let ti = (fx * self.inv_spacing) as usize;
+        let tk = (fz * self.inv_spacing) as usize;
+        if ti >= self.tiles_x || tk >= self.tiles_z {
+            return None;
+        }
         let tile = self.tiles[ti + self.tiles_x * tk].as_ref()?;
         let s = self.spacing as f32;
         let u = (fx - ti as f32 * s).clamp(0.0, s);
@@ -354,13 +357,19 @@ impl Heightfield {
     /// triangle holding it; `None` outside the grid or on an absent tile.
     #[must_use]
     pub fn height_at(&self, x: f64, z: f64) -> Option<f32> {
-        self.tile_at(x, z)
+        let fx = (x - f64::from(self.origin.x)) as f32;
+        let fz = (z - f64::from(self.origin.y)) as f32;
+        self.tile_at(fx, fz)
             .map(|(t, u, w)| tile_height(t, u, w, self.spacing as f32))
     }
 
     /// The terrain cell alone (no boxes).
+    #[inline]
     fn terrain_cell(&self, c: IVec3) -> Cell {
-        match self.tile_at(f64::from(c.x) + 0.5, f64::from(c.z) + 0.5) {
+        // Cell and origin are inside ±2^28, so the differences fit in i32.
+        let fx = c.x.wrapping_sub(self.origin.x) as f32 + 0.5;
+        let fz = c.z.wrapping_sub(self.origin.y) as f32 + 0.5;
+        match self.tile_at(fx, fz) {
             None => self.outside,
             Some((t, u, w)) => {
                 let h = tile_height(t, u, w, self.spacing as f32);
@@ -483,8 +492,10 @@ impl WorldProbe for Heightfield {
     }
 
     fn cell(&self, cell: IVec3) -> Cell {
-        if let Some(b) = self.boxes.iter().rev().find(|b| b.contains(cell)) {
-            return b.cell;
+        if !self.boxes.is_empty() {
+            if let Some(b) = self.boxes.iter().rev().find(|b| b.contains(cell)) {
+                return b.cell;
+            }
         }
         self.terrain_cell(cell)
     }
