@@ -66,7 +66,7 @@ pub mod room;
 pub mod scene;
 pub mod world;
 
-pub use budget::Budget;
+pub use budget::{Budget, Budgets};
 pub use echo::{Plane, Tap};
 pub use model::{
     AcousticModel, AcousticResult, DirectResult, EchoResult, Mode, OwnModel, Paths, RequestError,
