@@ -111,13 +111,10 @@ fn stone_wall_reference_numbers() {
 #[test]
 fn single_block_materials() {
     let leaves = SprBlock::of_type(SoundType::GRASS).partial();
-    // §4.1 lists lava at its table value 0.75 (a full cell). Per §1.2's reasoning for water,
-    // vanilla lava is never sturdy, so `SprBlock::of_id(Lava)` counts 0.75×0.25; the §4.1 row is
-    // reproduced with a sturdy lava cell.
-    let lava_full = SprBlock {
-        sturdy: true,
-        ..SprBlock::of_id(BlockId::Lava)
-    };
+    // §4.1's lava row (errata): block-ID 0.75 × 0.25, since a fluid is never sturdy (like
+    // water): occ 0.1875.
+    let lava = SprBlock::of_id(BlockId::Lava);
+    assert!(!lava.sturdy);
     let cases = [
         (
             SprBlock::of_type(SoundType::WOOL),
@@ -133,7 +130,7 @@ fn single_block_materials() {
         ),
         (leaves, 0.25, 0.472_367, 0.927_743),
         (stone().partial(), 0.25, 0.472_367, 0.927_743),
-        (lava_full, 0.75, 0.105_399, 0.798_516),
+        (lava, 0.1875, 0.569_783, 0.945_303),
     ];
     for (block, occ, cutoff, gain) in cases {
         let e = wall_eval(1, block);
