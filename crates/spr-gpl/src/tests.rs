@@ -50,8 +50,8 @@ fn table_has_101_sound_types_with_spr_override_counts() {
         .iter()
         .filter(|t| t.reflectivity() != DEFAULT_REFLECTIVITY)
         .count();
-    // Spec §3.14 says 28 and 29; its own §2 reflectivity list (and SPR's `createDefaultMap`) has 30
-    // entries, all of which differ from the default.
+    // Spec §3 item 14 (errata): 28 occlusion overrides (+3 block ids) and 30 reflectivity
+    // overrides, as the §2 list and SPR's `createDefaultMap` have them.
     assert_eq!((occ, refl), (28, 30));
     assert_eq!(
         SoundType::from_name("deepslate_tiles"),
