@@ -90,3 +90,6 @@ impl Budgets {
         self.direct + self.echo + self.room
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -80,6 +80,3 @@ pub use world::material::{Material, MaterialId, MaterialTable};
 pub use world::probe::{Cell, SectionBox, SectionClass, WorldProbe, section_of};
 pub use world::section::{CellCode, SectionCells};
 pub use world::store::{Absent, Change, EditError, SectionData, WorldSnapshot, WorldStore};
-
-#[cfg(test)]
-mod tests;

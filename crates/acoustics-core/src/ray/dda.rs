@@ -359,3 +359,6 @@ where
     let _ = budget.try_take(used);
     stats
 }
+
+#[cfg(test)]
+mod tests;

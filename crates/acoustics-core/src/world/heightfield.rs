@@ -243,10 +243,10 @@ impl Heightfield {
         }
         for k in 0..grid.rows {
             for i in 0..grid.cols {
-                if let Some(h) = grid.get(i, k) {
-                    if !h.is_finite() || h.abs() > 16_777_216.0 {
-                        return Err(HeightfieldError::BadHeight { i, k });
-                    }
+                if let Some(h) = grid.get(i, k)
+                    && (!h.is_finite() || h.abs() > 16_777_216.0)
+                {
+                    return Err(HeightfieldError::BadHeight { i, k });
                 }
             }
         }
@@ -492,10 +492,10 @@ impl WorldProbe for Heightfield {
     }
 
     fn cell(&self, cell: IVec3) -> Cell {
-        if !self.boxes.is_empty() {
-            if let Some(b) = self.boxes.iter().rev().find(|b| b.contains(cell)) {
-                return b.cell;
-            }
+        if !self.boxes.is_empty()
+            && let Some(b) = self.boxes.iter().rev().find(|b| b.contains(cell))
+        {
+            return b.cell;
         }
         self.terrain_cell(cell)
     }

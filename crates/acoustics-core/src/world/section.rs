@@ -122,3 +122,6 @@ impl SectionCells {
         &self.cells
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -476,3 +476,6 @@ macro_rules! impl_probe {
 
 impl_probe!(WorldStore);
 impl_probe!(WorldSnapshot);
+
+#[cfg(test)]
+mod tests;
