@@ -163,3 +163,6 @@ impl SprBlock {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
