@@ -102,6 +102,13 @@ impl SectionCells {
         self.cells[Self::index(local)] = code;
     }
 
+    /// Sets a cell code by its [`SectionCells::index`] (ignored beyond 4095).
+    pub fn set_index(&mut self, index: usize, code: CellCode) {
+        if let Some(c) = self.cells.get_mut(index) {
+            *c = code;
+        }
+    }
+
     /// Class of the section: uniform classes when all cells are equal, else `Mixed`.
     #[must_use]
     pub fn class(&self) -> SectionClass {

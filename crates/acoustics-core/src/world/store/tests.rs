@@ -132,3 +132,85 @@ fn extreme_coordinates_are_errors_not_overflows() {
         let _ = probe.cell(c);
     }
 }
+
+/// Sparse sections (few cells differing from the fill) read exactly like the cells written,
+/// turn dense past [`SPARSE_MAX_CELLS`] and uniform when the edits are undone.
+#[test]
+fn sparse_sections_read_like_dense_ones() {
+    use crate::world::store::SPARSE_MAX_CELLS;
+    let stone = Cell::solid(MaterialId(1));
+    let wood = Cell::Solid {
+        mat: MaterialId(2),
+        partial: true,
+    };
+    let mut w = WorldStore::new(Absent::Unknown);
+    let mut expect = std::collections::HashMap::new();
+    type Expect = std::collections::HashMap<IVec3, Cell>;
+    let put = |w: &mut WorldStore, expect: &mut Expect, lo: IVec3, hi: IVec3, cell: Cell| {
+        w.fill_box(lo, hi, cell).unwrap();
+        for x in lo.x..=hi.x {
+            for y in lo.y..=hi.y {
+                for z in lo.z..=hi.z {
+                    expect.insert(IVec3::new(x, y, z), cell);
+                }
+            }
+        }
+    };
+    put(
+        &mut w,
+        &mut expect,
+        IVec3::new(3, 4, 5),
+        IVec3::new(3, 4, 5),
+        stone,
+    );
+    put(
+        &mut w,
+        &mut expect,
+        IVec3::new(0, 0, 0),
+        IVec3::new(1, 2, 3),
+        wood,
+    ); // 24 cells
+    assert_eq!(w.section_class(IVec3::ZERO), SectionClass::Mixed);
+    assert!(w.section_cells(IVec3::ZERO).is_none()); // stored sparsely
+    let check = |w: &WorldStore, expect: &Expect| {
+        for x in 0..16 {
+            for y in 0..16 {
+                for z in 0..16 {
+                    let c = IVec3::new(x, y, z);
+                    let want = expect.get(&c).copied().unwrap_or(Cell::Unknown);
+                    assert_eq!(w.cell(c), want, "{c}");
+                    assert_eq!(w.snapshot().cell(c), want, "{c}");
+                }
+            }
+        }
+    };
+    check(&w, &expect);
+    // The copy of the section holds the same cells.
+    let Some(SectionData::Cells(cells)) = w.section_data(IVec3::ZERO) else {
+        panic!("a mixed section");
+    };
+    assert_eq!(cells.get(IVec3::new(3, 4, 5)), stone);
+    // Past the sparse limit the section is stored cell by cell.
+    put(
+        &mut w,
+        &mut expect,
+        IVec3::new(8, 0, 0),
+        IVec3::new(15, 7, 0),
+        stone,
+    );
+    assert!(25 + 64 > SPARSE_MAX_CELLS);
+    assert!(w.section_cells(IVec3::ZERO).is_some());
+    check(&w, &expect);
+    // Undoing a sparse section's only cell makes it uniform again.
+    put(
+        &mut w,
+        &mut expect,
+        IVec3::new(20, 0, 0),
+        IVec3::new(20, 0, 0),
+        stone,
+    );
+    assert_eq!(w.section_class(IVec3::new(1, 0, 0)), SectionClass::Mixed);
+    w.fill_box(IVec3::new(20, 0, 0), IVec3::new(20, 0, 0), Cell::Unknown)
+        .unwrap();
+    assert_eq!(w.section_class(IVec3::new(1, 0, 0)), SectionClass::Unknown);
+}
