@@ -78,5 +78,5 @@ pub use world::heightfield::{
 };
 pub use world::material::{Material, MaterialId, MaterialTable};
 pub use world::probe::{Cell, SectionBox, SectionClass, WorldProbe, section_of};
-pub use world::section::{CellCode, SectionCells};
+pub use world::section::{CellCode, SectionCells, SparseCells};
 pub use world::store::{Absent, Change, EditError, SectionData, WorldSnapshot, WorldStore};

@@ -34,9 +34,10 @@ use crate::world::store::{Absent, EditError, WorldStore};
 /// Most cells all boxes of a scene may cover together (2^28).
 pub const MAX_SCENE_CELLS: u64 = 1 << 28;
 
-/// Most sections all boxes of a scene may cut partially (2^16). Each such section is stored
-/// cell by cell (8 KiB), so this bounds a scene's memory at 512 MiB whatever its cell count:
-/// a one-cell slab of 2^28 cells would otherwise cut 2^20 sections (8 GiB).
+/// Most sections all boxes of a scene may cut partially (2^16). A cut section with few
+/// differing cells is stored sparsely (bytes per cell); one with many is stored cell by cell
+/// (8 KiB), so this bounds a scene's memory at 512 MiB whatever its cell count: a one-cell
+/// slab of 2^28 cells would otherwise cut 2^20 sections (8 GiB).
 pub const MAX_SCENE_MIXED_SECTIONS: u64 = 1 << 16;
 
 /// Sections a box covers only in part (an upper bound of the cell-by-cell sections it creates):

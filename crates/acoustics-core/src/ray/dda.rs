@@ -4,7 +4,7 @@ use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
-use crate::world::section::CellCode;
+use crate::world::section::{CellCode, SectionCells};
 use crate::world::store::WORLD_LIMIT;
 
 /// One visited (non-skipped) cell.
@@ -266,6 +266,14 @@ where
         }
         let lo = s.map(|v| v * SECTION_SIZE);
         let hi = lo.map(|v| v + SECTION_SIZE);
+        // A sparsely stored section: its differing cells as a bit mask, so that the cells
+        // walked cost a bit test (and a search only on the few listed ones).
+        let sparse = match (class, cells_ref) {
+            (SectionClass::Mixed, None) => probe
+                .section_sparse(IVec3::from_array(s))
+                .map(|v| (v.mask(), v)),
+            _ => None,
+        };
         // Walk the cells of a Full or Mixed section, with the DDA state in scalars so that the
         // axis choice compiles to conditional moves (it is data-dependent: as a branch it
         // mispredicts) and the loop-carried chain stays in registers.
@@ -296,7 +304,22 @@ where
                         Some(code.decode())
                     }
                 }
-                _ => Some(probe.cell(c)),
+                _ => match &sparse {
+                    Some((bits, view)) => {
+                        let i = SectionCells::index(c);
+                        let code = if bits[i >> 6] >> (i & 63) & 1 == 0 {
+                            view.fill
+                        } else {
+                            view.get(i)
+                        };
+                        if !AIR && code == CellCode::AIR {
+                            None
+                        } else {
+                            Some(code.decode())
+                        }
+                    }
+                    None => Some(probe.cell(c)),
+                },
             };
             if let Some(value) = value {
                 if value == Cell::Unknown {

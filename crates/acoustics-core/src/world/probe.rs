@@ -3,7 +3,7 @@
 use glam::IVec3;
 
 use super::material::MaterialId;
-use super::section::SectionCells;
+use super::section::{SectionCells, SparseCells};
 
 /// Edge length of a section in cells.
 pub const SECTION_SIZE: i32 = 16;
@@ -82,6 +82,13 @@ pub trait WorldProbe {
         None
     }
 
+    /// Fast path for sparsely stored `Mixed` sections (a fill and a few differing cells);
+    /// traversal asks once per such section it enters. Default: `None`.
+    fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
+        let _ = section;
+        None
+    }
+
     /// Class and (for `Mixed`) cells of a section in one call; traversal uses this. Default:
     /// [`WorldProbe::section_class`] then [`WorldProbe::section_cells`].
     fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
@@ -119,6 +126,9 @@ impl<P: WorldProbe + ?Sized> WorldProbe for &P {
     }
     fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
         (**self).section_view(section)
+    }
+    fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
+        (**self).section_sparse(section)
     }
     fn epoch(&self) -> u64 {
         (**self).epoch()

@@ -132,3 +132,34 @@ impl SectionCells {
 
 #[cfg(test)]
 mod tests;
+
+/// A sparsely stored section (see [`crate::world::store::SPARSE_MAX_CELLS`]): one fill code and
+/// the few cells that differ from it, sorted by [`SectionCells::index`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SparseCells<'a> {
+    /// The code of every cell not listed.
+    pub fill: CellCode,
+    /// `(index, code)` of the cells that differ from `fill`, ascending by index.
+    pub cells: &'a [(u16, CellCode)],
+}
+
+impl SparseCells<'_> {
+    /// The code of the cell at `index`.
+    #[must_use]
+    pub fn get(&self, index: usize) -> CellCode {
+        self.cells
+            .binary_search_by_key(&index, |&(i, _)| usize::from(i))
+            .map_or(self.fill, |k| self.cells[k].1)
+    }
+
+    /// A 4096-bit mask of the listed cells (bit `index`), for walks that test many cells.
+    #[must_use]
+    pub fn mask(&self) -> [u64; 64] {
+        let mut bits = [0u64; 64];
+        for &(i, _) in self.cells {
+            let i = usize::from(i) & (SECTION_CELLS - 1);
+            bits[i >> 6] |= 1 << (i & 63);
+        }
+        bits
+    }
+}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::IVec3;
 
 use super::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe, section_of};
-use super::section::{CellCode, SectionCells};
+use super::section::{CellCode, SectionCells, SparseCells};
 
 /// How sections that were never stored read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -127,10 +127,11 @@ struct Sparse {
 }
 
 impl Sparse {
-    fn get(&self, index: usize) -> CellCode {
-        self.cells
-            .binary_search_by_key(&index, |&(i, _)| usize::from(i))
-            .map_or(self.fill, |k| self.cells[k].1)
+    fn view(&self) -> SparseCells<'_> {
+        SparseCells {
+            fill: self.fill,
+            cells: &self.cells,
+        }
     }
 
     fn set(&mut self, index: usize, code: CellCode) {
@@ -176,7 +177,7 @@ impl Slot {
     fn cell(&self, cell: IVec3) -> Cell {
         match &self.data {
             Data::Uniform(c) => c.decode(),
-            Data::Sparse(sparse) => sparse.get(SectionCells::index(cell)).decode(),
+            Data::Sparse(sparse) => sparse.view().get(SectionCells::index(cell)).decode(),
             Data::Cells(cells) => cells.get(cell),
         }
     }
@@ -530,6 +531,12 @@ macro_rules! impl_probe {
                 match &self.frozen.slot(section)?.data {
                     Data::Cells(c) => Some(c),
                     Data::Uniform(_) | Data::Sparse(_) => None,
+                }
+            }
+            fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
+                match &self.frozen.slot(section)?.data {
+                    Data::Sparse(s) => Some(s.view()),
+                    Data::Uniform(_) | Data::Cells(_) => None,
                 }
             }
             fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
