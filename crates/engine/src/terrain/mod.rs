@@ -214,13 +214,13 @@ impl TerrainWorld {
                 id,
                 source: Box::new(e),
             })?;
-        if let Some(b) = &block {
-            if b.id != id {
-                return Err(TerrainError::WrongId {
-                    asked: id,
-                    got: b.id,
-                });
-            }
+        if let Some(b) = &block
+            && b.id != id
+        {
+            return Err(TerrainError::WrongId {
+                asked: id,
+                got: b.id,
+            });
         }
         Ok(block)
     }
