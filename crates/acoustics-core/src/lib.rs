@@ -70,7 +70,7 @@ pub use budget::{Budget, Budgets};
 pub use echo::{Plane, Tap};
 pub use model::{
     AcousticModel, AcousticResult, DirectResult, EchoResult, Mode, OwnModel, Paths, RequestError,
-    RoomResult, SoundRequest, Telemetry,
+    RoomResult, SoundRequest, Stages, Telemetry, run_stages,
 };
 pub use room::Space;
 pub use world::heightfield::{

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use resound_engine::acoustics::scene::{Scene, parse_mode};
 use resound_engine::acoustics::{
-    AcousticModel, AcousticResult, Budget, Budgets, DirectResult, EchoResult, MaterialTable, Mode,
-    OwnModel, Paths, RoomResult, SoundRequest, Space, Telemetry, WorldProbe,
+    AcousticModel, Budgets, MaterialTable, Mode, OwnModel, Paths, SoundRequest, Space, Stages,
+    WorldProbe, run_stages,
 };
 use resound_engine::ambient::{DatSource, Position, glam::Vec3};
 use resound_engine::datformat::container::DatReader;
@@ -95,22 +95,6 @@ pub struct Header {
     pub voices: usize,
 }
 
-/// The stages' results.
-pub struct Outcome {
-    /// Stage 1.
-    pub direct: DirectResult,
-    /// Stage 2 (reflect, full).
-    pub echo: Option<EchoResult>,
-    /// Stage 3 (full).
-    pub room: Option<RoomResult>,
-    /// In `full` mode: the model's own joined evaluation (`AcousticModel::evaluate`). For SPR
-    /// this is the one pass that applies the shared-airspace floor and the redirection, which
-    /// the separate stages above do not.
-    pub joined: Option<AcousticResult>,
-    /// Sum of the stages' telemetry.
-    pub total: Telemetry,
-}
-
 /// One evaluation.
 pub struct Evaluation {
     /// What.
@@ -122,7 +106,7 @@ pub struct Evaluation {
     /// Direct paths.
     pub paths: u32,
     /// Results.
-    pub outcome: Outcome,
+    pub outcome: Stages,
 }
 
 /// Runs `resound acoustics`.
@@ -247,38 +231,8 @@ fn stages(
     request: &SoundRequest,
     mode: Mode,
 ) -> anyhow::Result<Evaluation> {
-    let budgets = Budgets::offline();
-    let mut total = Telemetry::default();
-    let direct = model.direct(world, request, &mut Budget::new(budgets.direct))?;
-    total.merge(&direct.telemetry);
-    let echo = if mode >= Mode::Reflect {
-        let e = model.reflections(world, request, &mut Budget::new(budgets.echo))?;
-        total.merge(&e.telemetry);
-        Some(e)
-    } else {
-        None
-    };
-    let (room, joined) = if mode >= Mode::Full {
-        let r = model.room(world, request, &mut Budget::new(budgets.room))?;
-        total.merge(&r.telemetry);
-        let j = model.evaluate(
-            world,
-            request,
-            Mode::Full,
-            &mut Budget::new(budgets.total()),
-        )?;
-        (Some(r), Some(j))
-    } else {
-        (None, None)
-    };
+    let outcome = run_stages(model, world, request, mode, Budgets::offline())?;
     let paths = if request.paths == Paths::Nine { 9 } else { 1 };
-    let outcome = Outcome {
-        direct,
-        echo,
-        room,
-        joined,
-        total,
-    };
     Ok(Evaluation {
         header,
         model: model.name(),
