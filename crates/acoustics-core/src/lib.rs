@@ -77,6 +77,6 @@ pub use world::heightfield::{
     Diagonal, Heightfield, HeightfieldError, Layers, PlacedBox, VertexGrid,
 };
 pub use world::material::{Material, MaterialId, MaterialTable};
-pub use world::probe::{Cell, SectionBox, SectionClass, WorldProbe, section_of};
+pub use world::probe::{Cell, SectionAccess, SectionBox, SectionClass, WorldProbe, section_of};
 pub use world::section::{CellCode, SectionCells, SparseCells};
 pub use world::store::{Absent, Change, EditError, SectionData, WorldSnapshot, WorldStore};

@@ -152,14 +152,20 @@ impl SparseCells<'_> {
             .map_or(self.fill, |k| self.cells[k].1)
     }
 
-    /// A 4096-bit mask of the listed cells (bit `index`), for walks that test many cells.
+    /// A 64-bit mask of the 4 × 4 × 4 bricks holding listed cells (bit [`brick_of_index`] of a
+    /// cell): a walk tests it and searches the list only inside marked bricks.
     #[must_use]
-    pub fn mask(&self) -> [u64; 64] {
-        let mut bits = [0u64; 64];
-        for &(i, _) in self.cells {
-            let i = usize::from(i) & (SECTION_CELLS - 1);
-            bits[i >> 6] |= 1 << (i & 63);
-        }
-        bits
+    pub fn brick_mask(&self) -> u64 {
+        self.cells
+            .iter()
+            .fold(0, |m, &(i, _)| m | 1 << brick_of_index(usize::from(i)))
     }
+}
+
+/// The brick (0..64) of a cell index: 4 × 4 × 4 cells, `bx + 4·(bz + 4·by)`.
+#[must_use]
+pub fn brick_of_index(index: usize) -> u32 {
+    // index = x + 16·(z + 16·y): x in bits 0–3, z in 4–7, y in 8–11.
+    let (x, z, y) = (index & 15, (index >> 4) & 15, (index >> 8) & 15);
+    ((x >> 2) + 4 * ((z >> 2) + 4 * (y >> 2))) as u32
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use glam::IVec3;
 
-use super::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe, section_of};
+use super::probe::{Cell, SECTION_SIZE, SectionAccess, SectionClass, WorldProbe, section_of};
 use super::section::{CellCode, SectionCells, SparseCells};
 
 /// How sections that were never stored read.
@@ -537,6 +537,21 @@ macro_rules! impl_probe {
                 match &self.frozen.slot(section)?.data {
                     Data::Sparse(s) => Some(s.view()),
                     Data::Uniform(_) | Data::Cells(_) => None,
+                }
+            }
+            fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
+                let (class, cells, sparse) = match self.frozen.slot(section) {
+                    None => (self.frozen.absent_class(), None, None),
+                    Some(slot) => match &slot.data {
+                        Data::Cells(c) => (slot.class, Some(&**c), None),
+                        Data::Sparse(s) => (slot.class, None, Some(s.view())),
+                        Data::Uniform(_) => (slot.class, None, None),
+                    },
+                };
+                SectionAccess {
+                    class,
+                    cells,
+                    sparse,
                 }
             }
             fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
