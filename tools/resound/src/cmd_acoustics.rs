@@ -11,10 +11,12 @@ use resound_engine::acoustics::{
     AcousticModel, Budgets, MaterialTable, Mode, OwnModel, Paths, SoundRequest, Space, Stages,
     WorldProbe, run_stages,
 };
-use resound_engine::ambient::{DatSource, Position, glam::Vec3};
+use resound_engine::ambient::DatSource;
 use resound_engine::datformat::container::DatReader;
 use resound_engine::datformat::record::Region;
-use resound_engine::terrain::{EAR_HEIGHT, TerrainWorld, ac_to_voxel};
+use resound_engine::terrain::{
+    EAR_HEIGHT, TerrainWorld, ac_to_voxel, parse_position, show_position,
+};
 
 /// Largest scene file accepted (a scene is a list of boxes; 64 MiB is far beyond any real one).
 const MAX_SCENE_BYTES: u64 = 64 << 20;
@@ -247,70 +249,6 @@ fn open(path: &Path) -> anyhow::Result<DatSource<BufReader<File>>> {
     let reader = DatReader::new(BufReader::new(file))
         .with_context(|| format!("reading {}", path.display()))?;
     Ok(DatSource::new(reader))
-}
-
-/// `0xXXYYCCCC:X,Y,Z` (landblock-relative metres, as `resound ambient --at` takes them).
-///
-/// # Errors
-/// A malformed id or number, an invalid cell, a point outside its cell or beyond ±10 km up.
-pub fn parse_position(text: &str) -> anyhow::Result<Position> {
-    let (cell, xyz) = text
-        .split_once(':')
-        .with_context(|| format!("{text:?}: expected 0xXXYYCCCC:X,Y,Z"))?;
-    let digits = cell
-        .trim()
-        .trim_start_matches("0x")
-        .trim_start_matches("0X");
-    let id = u32::from_str_radix(digits, 16)
-        .with_context(|| format!("{cell:?} is not a hexadecimal cell id"))?;
-    let v = xyz
-        .split(',')
-        .map(|s| {
-            s.trim()
-                .parse::<f32>()
-                .with_context(|| format!("{s:?} is not a number"))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let [x, y, z] = v[..] else {
-        bail!("{text:?}: expected three coordinates X,Y,Z");
-    };
-    let low = id & 0xFFFF;
-    let [bx, by, _, _] = id.to_be_bytes();
-    if !(matches!(low, 0x0001..=0x0040 | 0x0100..=0xFFFD) && bx < 255 && by < 255) {
-        bail!(
-            "cell {id:#010X} is not a land cell (0xXXYY0001..0xXXYY0040) or an EnvCell (0xXXYY0100..0xXXYYFFFD) of a landblock 0x00..0xFE"
-        );
-    }
-    // Land cells: the point lies in the named 24 m cell; EnvCells: in the landblock.
-    let (lo, hi) = if low <= 0x40 {
-        let (cx, cy) = ((low - 1) / 8, (low - 1) % 8);
-        (
-            [24.0 * cx as f32, 24.0 * cy as f32],
-            [24.0 * (cx + 1) as f32, 24.0 * (cy + 1) as f32],
-        )
-    } else {
-        ([0.0; 2], [192.0; 2])
-    };
-    if !(lo[0]..hi[0]).contains(&x)
-        || !(lo[1]..hi[1]).contains(&y)
-        || !(-10_000.0..=10_000.0).contains(&z)
-    {
-        bail!(
-            "{x},{y},{z} is outside cell {id:#010X} (X in [{}, {}), Y in [{}, {}), Z in [-10000, 10000])",
-            lo[0],
-            hi[0],
-            lo[1],
-            hi[1]
-        );
-    }
-    Ok(Position::new(id, Vec3::new(x, y, z)))
-}
-
-fn show_position(p: &Position) -> String {
-    format!(
-        "{:#010X}:{:.2},{:.2},{:.2}",
-        p.objcell_id, p.origin.x, p.origin.y, p.origin.z
-    )
 }
 
 fn mode_name(mode: Mode) -> &'static str {

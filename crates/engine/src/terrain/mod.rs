@@ -17,6 +17,7 @@
 
 pub mod axes;
 pub mod material;
+pub mod position;
 pub mod split;
 
 use std::collections::BTreeMap;
@@ -31,6 +32,7 @@ use resound_datformat::record::{LandBlock, Region};
 
 pub use axes::{ac_to_voxel, voxel_dir_to_ac, voxel_to_ac};
 pub use material::{MissingMaterial, TerrainMaterials};
+pub use position::{PositionError, parse_position, show_position};
 pub use split::{Split, cell_split, split_hash};
 
 /// Landblocks resident on each side of the listener's block (2: a 5 × 5 ring, 960 m across).
