@@ -103,6 +103,32 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
         })
     });
 
+    // Issue 16's worst case: a 512-block ray along the ground, through sections that hold
+    // the ground's bumps (a 1-cell stone every 6 blocks on the ground at y = -1), so every
+    // section it crosses is Mixed and walked cell by cell.
+    let mut bumpy = empty.clone();
+    for x in (-512..512).step_by(6) {
+        for z in (-512..512).step_by(6) {
+            bumpy
+                .set_cell(IVec3::new(x, 0, z), Cell::solid(Default::default()))
+                .expect("bump");
+        }
+    }
+    let along = DVec3::new(1.0, 0.0, 0.6).normalize();
+    let ground_origin = DVec3::new(-255.5, 1.5, -150.3);
+    c.bench_function("ground_512_block_ray", |b| {
+        b.iter(|| {
+            walk_solid(
+                black_box(&bumpy),
+                ground_origin,
+                along,
+                512.0,
+                &mut Budget::unlimited(),
+                |_| Flow::Continue,
+            )
+        })
+    });
+
     let model = OwnModel::default();
     let (gs, gw) = scene(include_str!("../scenes/G.json"));
     let greq = gs.request().expect("request");
@@ -138,6 +164,22 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
             ..s.request().expect("request")
         };
         c.bench_function(format!("room_measurement_{name}"), |b| {
+            b.iter(|| model.room(black_box(&w), &req, &mut Budget::unlimited()))
+        });
+    }
+
+    // Room measurement of both the listener's and the source's space (issue 16).
+    for (name, text) in [
+        ("room", include_str!("../scenes/R.json")),
+        ("gorge", include_str!("../scenes/G.json")),
+        ("field", include_str!("../scenes/F.json")),
+    ] {
+        let (s, w) = scene(text);
+        let req = SoundRequest {
+            measure_source_space: true,
+            ..s.request().expect("request")
+        };
+        c.bench_function(format!("room_measurement_both_spaces_{name}"), |b| {
             b.iter(|| model.room(black_box(&w), &req, &mut Budget::unlimited()))
         });
     }

@@ -60,3 +60,36 @@ impl Budget {
         self.used = (self.used + child.used).min(self.limit);
     }
 }
+
+/// The cell budgets of one context of spec §3.3's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// Direct sound (occlusion paths).
+    pub direct: u64,
+    /// Echo search.
+    pub echo: u64,
+    /// Room measurement (listener and source spaces).
+    pub room: u64,
+}
+
+impl Budgets {
+    /// Offline rendering (spec §3.3): occlusion inline 600 000 cells, echoes synchronous
+    /// 480 000; room measurement is synchronous and cell-counted (given the echo figure).
+    #[must_use]
+    pub const fn offline() -> Self {
+        Self {
+            direct: 600_000,
+            echo: 480_000,
+            room: 480_000,
+        }
+    }
+
+    /// All three together (one joined evaluation).
+    #[must_use]
+    pub const fn total(&self) -> u64 {
+        self.direct + self.echo + self.room
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -326,3 +326,6 @@ pub fn anchor_material<P: WorldProbe + ?Sized>(probe: &P, tap: &Tap) -> Option<M
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -66,17 +66,17 @@ pub mod room;
 pub mod scene;
 pub mod world;
 
-pub use budget::Budget;
+pub use budget::{Budget, Budgets};
 pub use echo::{Plane, Tap};
 pub use model::{
     AcousticModel, AcousticResult, DirectResult, EchoResult, Mode, OwnModel, Paths, RequestError,
-    RoomResult, SoundRequest, Telemetry,
+    RoomResult, SoundRequest, Stages, Telemetry, run_stages,
 };
 pub use room::Space;
+pub use world::heightfield::{
+    Diagonal, Heightfield, HeightfieldError, Layers, PlacedBox, VertexGrid,
+};
 pub use world::material::{Material, MaterialId, MaterialTable};
-pub use world::probe::{Cell, SectionBox, SectionClass, WorldProbe, section_of};
-pub use world::section::{CellCode, SectionCells};
+pub use world::probe::{Cell, SectionAccess, SectionBox, SectionClass, WorldProbe, section_of};
+pub use world::section::{CellCode, SectionCells, SparseCells};
 pub use world::store::{Absent, Change, EditError, SectionData, WorldSnapshot, WorldStore};
-
-#[cfg(test)]
-mod tests;

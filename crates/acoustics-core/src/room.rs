@@ -233,3 +233,6 @@ pub fn reverb(space: &Space, distance: f64, range: f64) -> Reverb {
         effective_decay: effective_decay(&amplitudes),
     }
 }
+
+#[cfg(test)]
+mod tests;

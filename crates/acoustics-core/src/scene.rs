@@ -34,9 +34,10 @@ use crate::world::store::{Absent, EditError, WorldStore};
 /// Most cells all boxes of a scene may cover together (2^28).
 pub const MAX_SCENE_CELLS: u64 = 1 << 28;
 
-/// Most sections all boxes of a scene may cut partially (2^16). Each such section is stored
-/// cell by cell (8 KiB), so this bounds a scene's memory at 512 MiB whatever its cell count:
-/// a one-cell slab of 2^28 cells would otherwise cut 2^20 sections (8 GiB).
+/// Most sections all boxes of a scene may cut partially (2^16). A cut section with few
+/// differing cells is stored sparsely (bytes per cell); one with many is stored cell by cell
+/// (8 KiB), so this bounds a scene's memory at 512 MiB whatever its cell count: a one-cell
+/// slab of 2^28 cells would otherwise cut 2^20 sections (8 GiB).
 pub const MAX_SCENE_MIXED_SECTIONS: u64 = 1 << 16;
 
 /// Sections a box covers only in part (an upper bound of the cell-by-cell sections it creates):
@@ -152,9 +153,9 @@ fn default_mode() -> String {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SceneError {
-    /// Not valid scene JSON.
+    /// Not valid scene JSON (the parser's message is in the text; there is no `source()`).
     #[error("scene JSON: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
     /// A box has `min > max` on some axis.
     #[error("box {index} is inverted ({min:?} > {max:?} on some axis)")]
     InvertedBox {
@@ -179,18 +180,33 @@ pub enum SceneError {
     /// A position or the range is not finite / positive.
     #[error("bad {0}: must be finite (range > 0)")]
     BadValue(&'static str),
-    /// `absent`, `paths`, `mode` or a plane axis has an unknown value.
-    #[error("bad {0} value")]
-    BadOption(&'static str),
-    /// Building the world failed.
-    #[error("box {index}: {source}")]
+    /// `absent`, `paths`, `mode`, a voice kind or a plane axis / normal has an unknown value.
+    #[error("bad {what} value (allowed: {allowed})")]
+    BadOption {
+        /// The field.
+        what: &'static str,
+        /// The values it takes.
+        allowed: &'static str,
+    },
+    /// Building the world failed (the store's message is in the text; no `source()`).
+    #[error("box {index}: {error}")]
     Edit {
         /// Box index.
         index: usize,
         /// The store error.
-        #[source]
-        source: EditError,
+        error: EditError,
     },
+}
+
+impl From<serde_json::Error> for SceneError {
+    fn from(e: serde_json::Error) -> Self {
+        Self::Json(e)
+    }
+}
+
+/// A [`SceneError::BadOption`].
+const fn bad(what: &'static str, allowed: &'static str) -> SceneError {
+    SceneError::BadOption { what, allowed }
 }
 
 impl Scene {
@@ -251,7 +267,7 @@ impl Scene {
                 return Err(SceneError::BadValue("voice"));
             }
             if !matches!(v.kind.as_str(), "loop" | "click" | "shot") {
-                return Err(SceneError::BadOption("voice kind"));
+                return Err(bad("voice kind", "loop, click, shot"));
             }
         }
         self.absent_kind()?;
@@ -276,7 +292,7 @@ impl Scene {
         match self.absent.as_str() {
             "air" => Ok(Absent::Air),
             "unknown" => Ok(Absent::Unknown),
-            _ => Err(SceneError::BadOption("absent")),
+            _ => Err(bad("absent", "air, unknown")),
         }
     }
 
@@ -288,7 +304,7 @@ impl Scene {
         match self.paths {
             1 => Ok(Paths::One),
             9 => Ok(Paths::Nine),
-            _ => Err(SceneError::BadOption("paths")),
+            _ => Err(bad("paths", "1, 9")),
         }
     }
 
@@ -297,7 +313,7 @@ impl Scene {
     /// # Errors
     /// [`SceneError::BadOption`] for an unknown name.
     pub fn mode_value(&self) -> Result<Mode, SceneError> {
-        parse_mode(&self.mode).ok_or(SceneError::BadOption("mode"))
+        parse_mode(&self.mode).ok_or(bad("mode", "off, direct, reflect, full"))
     }
 
     /// The injected planes.
@@ -313,11 +329,11 @@ impl Scene {
                     "x" => 0,
                     "y" => 1,
                     "z" => 2,
-                    _ => return Err(SceneError::BadOption("plane axis")),
+                    _ => return Err(bad("plane axis", "x, y, z")),
                 };
                 let normal_sign = match p.normal {
                     Some(n @ (1 | -1)) => n,
-                    Some(_) => return Err(SceneError::BadOption("plane normal")),
+                    Some(_) => return Err(bad("plane normal", "1, -1")),
                     None => {
                         if l[axis] >= f64::from(p.coord) {
                             1
@@ -358,7 +374,7 @@ impl Scene {
                 })?;
             world
                 .fill_box(IVec3::from_array(b.min), IVec3::from_array(b.max), cell)
-                .map_err(|source| SceneError::Edit { index, source })?;
+                .map_err(|error| SceneError::Edit { index, error })?;
         }
         Ok(world)
     }

@@ -63,6 +63,7 @@ pub mod signal;
 pub mod sound;
 mod source;
 mod status;
+pub mod terrain;
 pub mod wav;
 mod worker;
 mod world;
@@ -90,3 +91,4 @@ pub use resound_mixer as mixer;
 /// The Sound Physics Remastered model (GNU GPL version 3 only; only with the `spr-gpl` feature).
 #[cfg(feature = "spr-gpl")]
 pub use resound_spr as spr;
+pub use terrain::{TerrainError, TerrainWorld};

@@ -310,3 +310,6 @@ pub fn evaluate_counted<W: SprWorld + ?Sized>(
     *count = walk.count;
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -137,3 +137,6 @@ pub fn distance_fade(distance: f32, max_distance: Option<f32>, reverb_distance: 
 pub fn al_max_distance(volume: f32, range: f32, attenuation_factor: f32) -> f32 {
     volume.max(1.0) * range / attenuation_factor
 }
+
+#[cfg(test)]
+mod tests;

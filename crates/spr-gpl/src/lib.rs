@@ -54,4 +54,4 @@ pub use table::{BlockId, DEFAULT_OCCLUSION, DEFAULT_REFLECTIVITY, SprBlock};
 pub use world::SprWorld;
 
 #[cfg(test)]
-mod tests;
+mod test_support;

@@ -80,3 +80,6 @@ pub fn sound_occlusion<W: SprWorld + ?Sized>(
     }
     occ.min(config.max_occlusion)
 }
+
+#[cfg(test)]
+mod tests;

@@ -297,3 +297,6 @@ fn skip_section(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

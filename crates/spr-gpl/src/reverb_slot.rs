@@ -90,3 +90,6 @@ pub fn reverb_slots(config: &SprConfig) -> [ReverbSlot; 4] {
 pub const fn al_send_index(slot: usize) -> Option<usize> {
     if slot < 4 { Some(3 - slot) } else { None }
 }
+
+#[cfg(test)]
+mod tests;

@@ -31,3 +31,6 @@ pub fn ray_direction(i: u32, n: u32) -> DVec3 {
 pub fn ray_directions(n: u32) -> Vec<DVec3> {
     (0..n).map(|i| ray_direction(i, n)).collect()
 }
+
+#[cfg(test)]
+mod tests;

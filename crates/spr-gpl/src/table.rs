@@ -18,7 +18,7 @@ pub const DEFAULT_REFLECTIVITY: f32 = 0.5;
 pub enum BlockId {
     /// `minecraft:water` (occlusion 0.25; sound type `EMPTY`, never sturdy).
     Water,
-    /// `minecraft:lava` (occlusion 0.75; sound type `EMPTY`).
+    /// `minecraft:lava` (occlusion 0.75; sound type `EMPTY`, never sturdy: 0.1875 per cell).
     Lava,
     /// `minecraft:jukebox` (occlusion 0; sound type `WOOD`).
     Jukebox,
@@ -163,3 +163,6 @@ impl SprBlock {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

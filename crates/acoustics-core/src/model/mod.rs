@@ -7,6 +7,7 @@
 //! the GPL crate `resound-spr` provides `SprModel`.
 
 pub mod own;
+pub mod stages;
 
 use glam::DVec3;
 
@@ -19,6 +20,7 @@ use crate::world::probe::{SectionBox, WorldProbe, union_box};
 use crate::world::store::WORLD_LIMIT;
 
 pub use own::OwnModel;
+pub use stages::{Stages, run_stages};
 
 /// Which stages run (spec §3.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

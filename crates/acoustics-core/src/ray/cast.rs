@@ -93,3 +93,6 @@ where
     });
     Cast { hit, stats }
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,7 +4,7 @@ use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
-use crate::world::section::CellCode;
+use crate::world::section::{CellCode, SectionCells, brick_of_index};
 use crate::world::store::WORLD_LIMIT;
 
 /// One visited (non-skipped) cell.
@@ -194,7 +194,8 @@ where
             break WalkEnd::LeftWorld;
         }
         let mut s = section_of(c).to_array();
-        let (mut class, mut cells_ref) = probe.section_view(IVec3::from_array(s));
+        let mut access = probe.section_access(IVec3::from_array(s));
+        let (mut class, mut cells_ref) = (access.class, access.cells);
         first_section.get_or_insert(s);
         last_section = s;
         if is_skippable(class) {
@@ -240,7 +241,8 @@ where
                 if s[a].abs() >= WORLD_LIMIT / SECTION_SIZE {
                     break 'outer WalkEnd::LeftWorld;
                 }
-                (class, cells_ref) = probe.section_view(IVec3::from_array(s));
+                access = probe.section_access(IVec3::from_array(s));
+                (class, cells_ref) = (access.class, access.cells);
                 last_section = s;
                 t = t_exit.max(t);
                 axis = Some(a);
@@ -266,6 +268,9 @@ where
         }
         let lo = s.map(|v| v * SECTION_SIZE);
         let hi = lo.map(|v| v + SECTION_SIZE);
+        // A sparsely stored section: its differing cells as a bit mask, so that the cells
+        // walked cost a bit test (and a search only on the few listed ones).
+        let sparse = access.sparse.map(|v| (v.brick_mask(), v));
         // Walk the cells of a Full or Mixed section, with the DDA state in scalars so that the
         // axis choice compiles to conditional moves (it is data-dependent: as a branch it
         // mispredicts) and the loop-carried chain stays in registers.
@@ -296,7 +301,22 @@ where
                         Some(code.decode())
                     }
                 }
-                _ => Some(probe.cell(c)),
+                _ => match &sparse {
+                    Some((bricks, view)) => {
+                        let i = SectionCells::index(c);
+                        let code = if bricks >> brick_of_index(i) & 1 == 0 {
+                            view.fill
+                        } else {
+                            view.get(i)
+                        };
+                        if !AIR && code == CellCode::AIR {
+                            None
+                        } else {
+                            Some(code.decode())
+                        }
+                    }
+                    None => Some(probe.cell(c)),
+                },
             };
             if let Some(value) = value {
                 if value == Cell::Unknown {
@@ -359,3 +379,6 @@ where
     let _ = budget.try_take(used);
     stats
 }
+
+#[cfg(test)]
+mod tests;

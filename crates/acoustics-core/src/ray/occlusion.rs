@@ -81,3 +81,6 @@ pub fn trace_occlusion<P: WorldProbe + ?Sized>(
     out.stats = stats;
     out
 }
+
+#[cfg(test)]
+mod tests;

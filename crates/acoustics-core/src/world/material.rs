@@ -213,3 +213,6 @@ impl MaterialTable {
             .map(|(i, m)| (MaterialId(u16::try_from(i).unwrap_or(u16::MAX)), m))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,5 +1,6 @@
 //! The voxel world: probe trait, sections, store, materials.
 
+pub mod heightfield;
 pub mod material;
 pub mod probe;
 pub mod section;

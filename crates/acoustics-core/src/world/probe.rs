@@ -3,7 +3,7 @@
 use glam::IVec3;
 
 use super::material::MaterialId;
-use super::section::SectionCells;
+use super::section::{SectionCells, SparseCells};
 
 /// Edge length of a section in cells.
 pub const SECTION_SIZE: i32 = 16;
@@ -82,6 +82,13 @@ pub trait WorldProbe {
         None
     }
 
+    /// Fast path for sparsely stored `Mixed` sections (a fill and a few differing cells);
+    /// traversal asks once per such section it enters. Default: `None`.
+    fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
+        let _ = section;
+        None
+    }
+
     /// Class and (for `Mixed`) cells of a section in one call; traversal uses this. Default:
     /// [`WorldProbe::section_class`] then [`WorldProbe::section_cells`].
     fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
@@ -92,6 +99,23 @@ pub trait WorldProbe {
             None
         };
         (class, cells)
+    }
+
+    /// Class and, for `Mixed`, the dense or sparse cells of a section in one call; traversal
+    /// uses this once per section it enters. Default: [`WorldProbe::section_view`], then
+    /// [`WorldProbe::section_sparse`] for a `Mixed` section without dense cells.
+    fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
+        let (class, cells) = self.section_view(section);
+        let sparse = if class == SectionClass::Mixed && cells.is_none() {
+            self.section_sparse(section)
+        } else {
+            None
+        };
+        SectionAccess {
+            class,
+            cells,
+            sparse,
+        }
     }
 
     /// World epoch: bumped by the host on a world switch / teleport; clears all caches.
@@ -120,6 +144,12 @@ impl<P: WorldProbe + ?Sized> WorldProbe for &P {
     fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
         (**self).section_view(section)
     }
+    fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
+        (**self).section_sparse(section)
+    }
+    fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
+        (**self).section_access(section)
+    }
     fn epoch(&self) -> u64 {
         (**self).epoch()
     }
@@ -129,6 +159,17 @@ impl<P: WorldProbe + ?Sized> WorldProbe for &P {
     fn section_revision(&self, section: IVec3) -> u64 {
         (**self).section_revision(section)
     }
+}
+
+/// What traversal learns about a section on entering it ([`WorldProbe::section_access`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SectionAccess<'a> {
+    /// The class.
+    pub class: SectionClass,
+    /// Dense cells of a `Mixed` section, if stored so.
+    pub cells: Option<&'a SectionCells>,
+    /// Sparse cells of a `Mixed` section, if stored so.
+    pub sparse: Option<SparseCells<'a>>,
 }
 
 /// An inclusive box of section coordinates (the sections a trace touched).

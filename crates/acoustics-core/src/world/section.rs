@@ -102,6 +102,13 @@ impl SectionCells {
         self.cells[Self::index(local)] = code;
     }
 
+    /// Sets a cell code by its [`SectionCells::index`] (ignored beyond 4095).
+    pub fn set_index(&mut self, index: usize, code: CellCode) {
+        if let Some(c) = self.cells.get_mut(index) {
+            *c = code;
+        }
+    }
+
     /// Class of the section: uniform classes when all cells are equal, else `Mixed`.
     #[must_use]
     pub fn class(&self) -> SectionClass {
@@ -121,4 +128,44 @@ impl SectionCells {
     pub fn codes(&self) -> &[CellCode; SECTION_CELLS] {
         &self.cells
     }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A sparsely stored section (see [`crate::world::store::SPARSE_MAX_CELLS`]): one fill code and
+/// the few cells that differ from it, sorted by [`SectionCells::index`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SparseCells<'a> {
+    /// The code of every cell not listed.
+    pub fill: CellCode,
+    /// `(index, code)` of the cells that differ from `fill`, ascending by index.
+    pub cells: &'a [(u16, CellCode)],
+}
+
+impl SparseCells<'_> {
+    /// The code of the cell at `index`.
+    #[must_use]
+    pub fn get(&self, index: usize) -> CellCode {
+        self.cells
+            .binary_search_by_key(&index, |&(i, _)| usize::from(i))
+            .map_or(self.fill, |k| self.cells[k].1)
+    }
+
+    /// A 64-bit mask of the 4 × 4 × 4 bricks holding listed cells (bit [`brick_of_index`] of a
+    /// cell): a walk tests it and searches the list only inside marked bricks.
+    #[must_use]
+    pub fn brick_mask(&self) -> u64 {
+        self.cells
+            .iter()
+            .fold(0, |m, &(i, _)| m | 1 << brick_of_index(usize::from(i)))
+    }
+}
+
+/// The brick (0..64) of a cell index: 4 × 4 × 4 cells, `bx + 4·(bz + 4·by)`.
+#[must_use]
+pub fn brick_of_index(index: usize) -> u32 {
+    // index = x + 16·(z + 16·y): x in bits 0–3, z in 4–7, y in 8–11.
+    let (x, z, y) = (index & 15, (index >> 4) & 15, (index >> 8) & 15);
+    ((x >> 2) + 4 * ((z >> 2) + 4 * (y >> 2))) as u32
 }

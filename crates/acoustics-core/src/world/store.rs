@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use glam::IVec3;
 
-use super::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe, section_of};
-use super::section::{CellCode, SectionCells};
+use super::probe::{Cell, SECTION_SIZE, SectionAccess, SectionClass, WorldProbe, section_of};
+use super::section::{CellCode, SectionCells, SparseCells};
 
 /// How sections that were never stored read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,9 +113,56 @@ impl Hasher for SectionHasher {
 
 type SectionMap = HashMap<IVec3, Slot, BuildHasherDefault<SectionHasher>>;
 
+/// Sections whose cells differ from one fill value in at most this many places are stored as
+/// a sorted list (4 bytes a cell) instead of all 4096 cells (8 KiB): a scene of many small
+/// boxes in separate sections then costs bytes per box, not 8 KiB (issue 9).
+pub const SPARSE_MAX_CELLS: usize = 64;
+
+/// A section stored as a fill value plus the cells that differ from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Sparse {
+    fill: CellCode,
+    /// `(SectionCells::index, code)`, sorted by index, codes never equal to `fill`.
+    cells: Vec<(u16, CellCode)>,
+}
+
+impl Sparse {
+    fn view(&self) -> SparseCells<'_> {
+        SparseCells {
+            fill: self.fill,
+            cells: &self.cells,
+        }
+    }
+
+    fn set(&mut self, index: usize, code: CellCode) {
+        // `index` is below 4096 (SectionCells::index masks every axis to 0..16).
+        let i = u16::try_from(index).unwrap_or(u16::MAX);
+        match (
+            self.cells.binary_search_by_key(&i, |&(i, _)| i),
+            code == self.fill,
+        ) {
+            (Ok(k), true) => {
+                self.cells.remove(k);
+            }
+            (Ok(k), false) => self.cells[k].1 = code,
+            (Err(_), true) => {}
+            (Err(k), false) => self.cells.insert(k, (i, code)),
+        }
+    }
+
+    fn to_cells(&self) -> SectionCells {
+        let mut cells = SectionCells::filled(self.fill);
+        for &(i, code) in &self.cells {
+            cells.set_index(usize::from(i), code);
+        }
+        cells
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Data {
     Uniform(CellCode),
+    Sparse(Arc<Sparse>),
     Cells(Arc<SectionCells>),
 }
 
@@ -130,6 +177,7 @@ impl Slot {
     fn cell(&self, cell: IVec3) -> Cell {
         match &self.data {
             Data::Uniform(c) => c.decode(),
+            Data::Sparse(sparse) => sparse.view().get(SectionCells::index(cell)).decode(),
             Data::Cells(cells) => cells.get(cell),
         }
     }
@@ -336,32 +384,16 @@ impl WorldStore {
                             revision,
                         }
                     } else {
-                        let old = map.get(&s);
-                        let mut cells = match old.map(|o| &o.data) {
-                            Some(Data::Cells(c)) => (**c).clone(),
-                            Some(Data::Uniform(c)) => SectionCells::filled(*c),
-                            None => SectionCells::filled(
-                                CellCode::encode(absent).unwrap_or(CellCode::UNKNOWN),
-                            ),
+                        let fill = CellCode::encode(absent).unwrap_or(CellCode::UNKNOWN);
+                        let data = edit_part(map.get(&s).map(|o| &o.data), fill, lo, hi, code);
+                        let class = match &data {
+                            Data::Uniform(u) => u.uniform_class(),
+                            Data::Sparse(_) | Data::Cells(_) => SectionClass::Mixed,
                         };
-                        for y in lo.y..=hi.y {
-                            for z in lo.z..=hi.z {
-                                for x in lo.x..=hi.x {
-                                    cells.set(IVec3::new(x, y, z), code);
-                                }
-                            }
-                        }
-                        match cells.uniform_code() {
-                            Some(u) => Slot {
-                                data: Data::Uniform(u),
-                                class: u.uniform_class(),
-                                revision,
-                            },
-                            None => Slot {
-                                data: Data::Cells(Arc::new(cells)),
-                                class: SectionClass::Mixed,
-                                revision,
-                            },
+                        Slot {
+                            data,
+                            class,
+                            revision,
                         }
                     };
                     map.insert(s, slot);
@@ -394,7 +426,7 @@ impl WorldStore {
         };
         let class = match &data {
             Data::Uniform(c) => c.uniform_class(),
-            Data::Cells(_) => SectionClass::Mixed,
+            Data::Sparse(_) | Data::Cells(_) => SectionClass::Mixed,
         };
         let revision = self.begin_edit();
         self.frozen.residency += 1;
@@ -428,8 +460,57 @@ impl WorldStore {
     pub fn section_data(&self, section: IVec3) -> Option<SectionData> {
         self.frozen.slot(section).map(|s| match &s.data {
             Data::Uniform(c) => SectionData::Uniform(c.decode()),
+            Data::Sparse(c) => SectionData::Cells(c.to_cells()),
             Data::Cells(c) => SectionData::Cells((**c).clone()),
         })
+    }
+}
+
+/// A section's data after setting the cells `lo..=hi` (inside the section) to `code`: sparse
+/// while few cells differ from the fill, all 4096 cells beyond [`SPARSE_MAX_CELLS`], uniform
+/// when every cell ends up equal.
+fn edit_part(old: Option<&Data>, fill: CellCode, lo: IVec3, hi: IVec3, code: CellCode) -> Data {
+    let box_cells = ((hi - lo + IVec3::ONE).as_i64vec3().element_product()).unsigned_abs();
+    let mut sparse = match old {
+        None => Some(Sparse {
+            fill,
+            cells: Vec::new(),
+        }),
+        Some(Data::Uniform(c)) => Some(Sparse {
+            fill: *c,
+            cells: Vec::new(),
+        }),
+        Some(Data::Sparse(s)) => Some((**s).clone()),
+        Some(Data::Cells(_)) => None,
+    }
+    .filter(|s| s.cells.len() as u64 + box_cells <= SPARSE_MAX_CELLS as u64);
+    let mut cells = match (&sparse, old) {
+        (Some(_), _) => None,
+        (None, Some(Data::Cells(c))) => Some((**c).clone()),
+        (None, Some(Data::Sparse(s))) => Some(s.to_cells()),
+        (None, Some(Data::Uniform(c))) => Some(SectionCells::filled(*c)),
+        (None, None) => Some(SectionCells::filled(fill)),
+    };
+    for y in lo.y..=hi.y {
+        for z in lo.z..=hi.z {
+            for x in lo.x..=hi.x {
+                let c = IVec3::new(x, y, z);
+                if let Some(s) = &mut sparse {
+                    s.set(SectionCells::index(c), code);
+                } else if let Some(cells) = &mut cells {
+                    cells.set(c, code);
+                }
+            }
+        }
+    }
+    match (sparse, cells) {
+        (Some(s), _) if s.cells.is_empty() => Data::Uniform(s.fill),
+        (Some(s), _) => Data::Sparse(Arc::new(s)),
+        (None, Some(cells)) => match cells.uniform_code() {
+            Some(u) => Data::Uniform(u),
+            None => Data::Cells(Arc::new(cells)),
+        },
+        (None, None) => Data::Uniform(fill),
     }
 }
 
@@ -449,7 +530,28 @@ macro_rules! impl_probe {
             fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
                 match &self.frozen.slot(section)?.data {
                     Data::Cells(c) => Some(c),
-                    Data::Uniform(_) => None,
+                    Data::Uniform(_) | Data::Sparse(_) => None,
+                }
+            }
+            fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
+                match &self.frozen.slot(section)?.data {
+                    Data::Sparse(s) => Some(s.view()),
+                    Data::Uniform(_) | Data::Cells(_) => None,
+                }
+            }
+            fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
+                let (class, cells, sparse) = match self.frozen.slot(section) {
+                    None => (self.frozen.absent_class(), None, None),
+                    Some(slot) => match &slot.data {
+                        Data::Cells(c) => (slot.class, Some(&**c), None),
+                        Data::Sparse(s) => (slot.class, None, Some(s.view())),
+                        Data::Uniform(_) => (slot.class, None, None),
+                    },
+                };
+                SectionAccess {
+                    class,
+                    cells,
+                    sparse,
                 }
             }
             fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
@@ -457,7 +559,7 @@ macro_rules! impl_probe {
                     None => (self.frozen.absent_class(), None),
                     Some(slot) => match &slot.data {
                         Data::Cells(c) => (slot.class, Some(c)),
-                        Data::Uniform(_) => (slot.class, None),
+                        Data::Uniform(_) | Data::Sparse(_) => (slot.class, None),
                     },
                 }
             }
@@ -476,3 +578,6 @@ macro_rules! impl_probe {
 
 impl_probe!(WorldStore);
 impl_probe!(WorldSnapshot);
+
+#[cfg(test)]
+mod tests;

@@ -120,7 +120,7 @@ fn bad_scene_files_are_typed_errors() {
     let bad_mode = base("").replace("\"boxes\"", "\"mode\":\"loud\",\"boxes\"");
     assert!(matches!(
         Scene::from_json(&bad_mode, &m),
-        Err(SceneError::BadOption("mode"))
+        Err(SceneError::BadOption { what: "mode", .. })
     ));
     let out = base(r#"{"min":[300000000,0,0],"max":[300000001,0,0],"material":"stone"}"#);
     let s = Scene::from_json(&out, &m).unwrap();
@@ -241,4 +241,62 @@ fn injected_planes_with_bad_values_do_not_panic() {
         .reflections(&w, &scene.request().unwrap(), &mut Budget::unlimited())
         .unwrap();
     assert!(r.taps.is_empty());
+}
+
+/// Issue 9 item 4: a scene error formats its cause or exposes it, never both.
+#[test]
+fn scene_errors_say_their_cause_once() {
+    use std::error::Error as _;
+    let m = resound_acoustics::MaterialTable::standard();
+    let base =
+        |b: &str| format!(r#"{{"boxes":[{b}],"source":[0.5,1.5,0.5],"listener":[60.5,1.5,0.5]}}"#);
+    let out = base(r#"{"min":[300000000,0,0],"max":[300000001,0,0],"material":"stone"}"#);
+    let errors = [
+        Scene::from_json(&out, &m)
+            .unwrap()
+            .build_world(&m, 0)
+            .unwrap_err(),
+        Scene::from_json("{\"boxes\":[", &m).unwrap_err(),
+        Scene::from_json(&base("").replace("0.5,1.5", "0.5,1e999"), &m).unwrap_err(),
+    ];
+    for err in errors {
+        let text = err.to_string();
+        if let Some(source) = err.source() {
+            assert!(
+                !text.contains(&source.to_string()),
+                "{text:?} repeats its source"
+            );
+        }
+        // The store's message appears once in the box error.
+        assert!(
+            text.matches("outside the supported world").count() <= 1,
+            "{text}"
+        );
+    }
+}
+
+/// Issue 9 item 8: an unknown option value lists the allowed ones.
+#[test]
+fn bad_option_values_list_the_allowed_ones() {
+    let m = resound_acoustics::MaterialTable::standard();
+    let base = r#"{"boxes":[],"source":[0.5,1.5,0.5],"listener":[60.5,1.5,0.5]"#;
+    let cases = [
+        (",\"paths\":4}", "bad paths value (allowed: 1, 9)"),
+        (
+            ",\"mode\":\"loud\"}",
+            "bad mode value (allowed: off, direct, reflect, full)",
+        ),
+        (
+            ",\"absent\":\"void\"}",
+            "bad absent value (allowed: air, unknown)",
+        ),
+        (
+            ",\"inject_planes\":[{\"axis\":\"w\",\"coord\":1}]}",
+            "bad plane axis value (allowed: x, y, z)",
+        ),
+    ];
+    for (tail, want) in cases {
+        let err = Scene::from_json(&format!("{base}{tail}"), &m).unwrap_err();
+        assert_eq!(err.to_string(), want);
+    }
 }

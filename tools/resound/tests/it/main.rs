@@ -1,5 +1,6 @@
 //! Integration tests of the `resound` command-line tool (they run the built binary).
 
+mod acoustics;
 mod ambient;
 mod bad_input;
 mod dat;

@@ -1,0 +1,42 @@
+//! Tests of the room measurement and slot cross-fade.
+#[test]
+fn slot_cross_fade_follows_the_spec_formula() {
+    use crate::room::{effective_decay, slot_amplitudes};
+    // Spec §6 written out independently: D between adjacent slots T_lo..T_hi,
+    // t = ln(D/T_lo)/ln(T_hi/T_lo), a_hi = sin(πt²/2), a_lo = cos(πt²/2).
+    let slots = [0.15f64, 0.55, 1.68, 4.142];
+    for (d, lo) in [(0.3f64, 0usize), (0.82, 1), (1.0, 1), (1.38, 1), (2.5, 2)] {
+        let t = (d / slots[lo]).ln() / (slots[lo + 1] / slots[lo]).ln();
+        let x = std::f64::consts::FRAC_PI_2 * t * t;
+        let a = slot_amplitudes(d);
+        for (k, ak) in a.iter().enumerate() {
+            let expect = if k == lo {
+                x.cos()
+            } else if k == lo + 1 {
+                x.sin()
+            } else {
+                0.0
+            };
+            assert!((ak - expect).abs() < 1e-12, "D {d}: a{k} {ak} vs {expect}");
+        }
+    }
+    assert_eq!(slot_amplitudes(0.15), [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        slot_amplitudes(0.01),
+        [1.0, 0.0, 0.0, 0.0],
+        "clamped to the shortest slot"
+    );
+    assert_eq!(
+        slot_amplitudes(9.0),
+        [0.0, 0.0, 0.0, 1.0],
+        "clamped to the longest slot"
+    );
+    // One slot alone: the −5/−35 dB reading gives that slot's decay (×ln(1e6)/13.82, the
+    // spec's rounded constant).
+    for (k, t) in slots.iter().enumerate() {
+        let mut a = [0.0; 4];
+        a[k] = 1.0;
+        let expect = t * 1e6f64.ln() / 13.82;
+        assert!((effective_decay(&a) - expect).abs() < 1e-9, "slot {k}");
+    }
+}

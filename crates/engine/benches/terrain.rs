@@ -1,0 +1,138 @@
+//! Acoustics on the fixture terrain (issue 11 cost targets, issue 16 worst cases).
+//!
+//! Thread CPU time (the machine is shared), through acoustics-core's bench clock.
+
+#[path = "../../acoustics-core/benches/support/cpu_time.rs"]
+mod cpu_time;
+
+use std::hint::black_box;
+
+use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use glam::{DVec3, Vec3};
+use resound_engine::acoustics::ray::dda::{Flow, walk};
+use resound_engine::acoustics::{
+    AcousticModel, Budget, MaterialTable, OwnModel, Paths, SoundRequest,
+};
+use resound_engine::ambient::{MemoryLandBlocks, Position};
+use resound_fixture::{self as fixture, terrain as fx};
+use resound_engine::terrain::{EAR_HEIGHT, TerrainWorld, ac_to_voxel};
+
+/// A fixture position from fixture-area metres (east, north), standing on the ground.
+fn at(world: &TerrainWorld, east: f64, north: f64) -> DVec3 {
+    let (bx, by) = ((east / 192.0).floor(), (north / 192.0).floor());
+    let (lx, ly) = (east - bx * 192.0, north - by * 192.0);
+    let cell = (lx / 24.0) as u32 * 8 + (ly / 24.0) as u32 + 1;
+    let id = (u32::from(fx::FIRST_X) + bx as u32) << 24
+        | (u32::from(fx::FIRST_Y) + by as u32) << 16
+        | cell;
+    let p = Position::new(id, Vec3::new(lx as f32, ly as f32, 0.0));
+    ac_to_voxel(&world.on_ground(&p, EAR_HEIGHT).expect("resident"))
+}
+
+fn world_at(east: f64, north: f64) -> TerrainWorld {
+    let mut t = TerrainWorld::new(&fixture::region(), &MaterialTable::standard()).expect("world");
+    let mut src = MemoryLandBlocks::new(fixture::land_blocks());
+    let id = (u32::from(fx::FIRST_X) + (east / 192.0) as u32) << 24
+        | (u32::from(fx::FIRST_Y) + (north / 192.0) as u32) << 16
+        | 1;
+    t.update_listener(&Position::new(id, Vec3::ZERO), &mut src)
+        .expect("ring");
+    t
+}
+
+fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
+    let model = OwnModel::new(MaterialTable::standard());
+    let mut g = c.benchmark_group("terrain");
+    g.sampling_mode(SamplingMode::Flat);
+
+    // 9-path occlusion: valley → behind the shoulder (192 m, blocked), ridge feet (240 m,
+    // blocked), open flat land (150 m, clear).
+    let cases = [
+        ("occlusion_9_valley_to_flat", (222.0, 438.0), (414.0, 438.0)),
+        ("occlusion_9_across_ridge", (672.0, 480.0), (912.0, 480.0)),
+        ("occlusion_9_open_flat", (486.0, 222.0), (534.0, 366.0)),
+    ];
+    for (name, l, s) in cases {
+        let world = world_at(l.0, l.1);
+        let mut request = SoundRequest::new(at(&world, s.0, s.1), at(&world, l.0, l.1));
+        request.paths = Paths::Nine;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                model
+                    .direct(
+                        black_box(world.probe()),
+                        &request,
+                        &mut Budget::new(400_000),
+                    )
+                    .expect("direct")
+            });
+        });
+    }
+
+    let world = world_at(480.0, 480.0);
+    // A 512 m ray over open terrain (above every hill): sections skipped.
+    let sky = at(&world, 2.0, 480.0) + DVec3::new(0.0, 400.0, 0.0);
+    g.bench_function("ray_512_open_sky", |b| {
+        b.iter(|| {
+            walk(
+                black_box(world.probe()),
+                sky,
+                DVec3::X,
+                512.0,
+                &mut Budget::unlimited(),
+                |_| Flow::Continue,
+            )
+        });
+    });
+    // A 512 m ray along the ground (1.75 m over the flat land, diagonal): every section it
+    // crosses holds the surface (Mixed), so it walks cell by cell (issue 16's worst case).
+    let ground = at(&world, 340.0, 150.0);
+    let dir = DVec3::new(0.5, 0.0, -0.866).normalize();
+    let cells = walk(
+        world.probe(),
+        ground,
+        dir,
+        512.0,
+        &mut Budget::unlimited(),
+        |_| Flow::Continue,
+    );
+    println!(
+        "ground ray: {} cells, {} skipped sections",
+        cells.cells, cells.skipped_sections
+    );
+    g.bench_function("ray_512_along_ground", |b| {
+        b.iter(|| {
+            walk(
+                black_box(world.probe()),
+                ground,
+                dir,
+                512.0,
+                &mut Budget::unlimited(),
+                |_| Flow::Continue,
+            )
+        });
+    });
+    // Room measurement of both spaces (listener in the valley, source on the flat land).
+    let valley = world_at(222.0, 438.0);
+    let mut request = SoundRequest::new(at(&valley, 414.0, 438.0), at(&valley, 222.0, 438.0));
+    request.measure_source_space = true;
+    g.bench_function("room_both_spaces_valley", |b| {
+        b.iter(|| {
+            model
+                .room(
+                    black_box(valley.probe()),
+                    &request,
+                    &mut Budget::new(480_000),
+                )
+                .expect("room")
+        });
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = terrain;
+    config = Criterion::default().with_measurement(cpu_time::CpuTime::new());
+    targets = benches
+}
+criterion_main!(terrain);
