@@ -55,8 +55,8 @@ fn params(i: usize, shelf: bool, sends: bool) -> VoiceParams {
         ..VoiceParams::default()
     };
     if shelf {
-        p.gain = 0.6;
-        p.hf = 0.05;
+        p.shelf_gain = 0.6;
+        p.shelf_hf = 0.05;
     }
     if sends {
         p.sends = [0.2, 0.3, 0.1, 0.05];
@@ -111,7 +111,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                             delay: 0.04 + 0.045 * k as f32,
                             level: 0.3,
                             path: 10.0,
-                            hf_gain: 0.5,
+                            hf: 0.5,
                             pan: (k as f32 / 3.0) - 1.0,
                         })
                         .collect();

@@ -7,7 +7,7 @@ use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
-use crate::resample::{FRAC_BITS, resample, resample_lane, resample_mix};
+use resound_dsp::interpolate::{FRAC_BITS, resample, resample_lane, resample_mix};
 
 const SHELF: usize = 0;
 const LEFT: usize = 1;
@@ -144,7 +144,7 @@ impl Voice {
         self.clock = 0;
         self.synced = [0; 3 + SENDS];
         self.shelf.reset();
-        self.shelf.set_immediate(t.shelf_gain, t.hf);
+        self.shelf.set_immediate(t.shelf_gain, t.shelf_hf);
         self.left.reset();
         self.left.set_immediate(t.left);
         self.right.reset();
@@ -163,9 +163,9 @@ impl Voice {
         }
         let old = self.targets;
         self.targets = *t;
-        if (old.shelf_gain, old.hf) != (t.shelf_gain, t.hf) {
+        if (old.shelf_gain, old.shelf_hf) != (t.shelf_gain, t.shelf_hf) {
             self.sync_shelf();
-            self.shelf.set_targets(t.shelf_gain, t.hf);
+            self.shelf.set_targets(t.shelf_gain, t.shelf_hf);
         }
         if old.left != t.left {
             sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);

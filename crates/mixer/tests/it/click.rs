@@ -100,7 +100,10 @@ fn measure_catches_an_unsmoothed_step() {
 #[test]
 fn occlusion_gain_step_is_click_free() {
     let a = VoiceParams::default();
-    let b = VoiceParams { gain: 0.25, ..a };
+    let b = VoiceParams {
+        shelf_gain: 0.25,
+        ..a
+    };
     check("gain down", 40.0, true, a, b, 0.75);
     check("gain up", 40.0, true, b, a, 0.75);
 }
@@ -115,7 +118,10 @@ fn volume_step_is_click_free() {
 #[test]
 fn hf_step_is_click_free() {
     let a = VoiceParams::default();
-    let b = VoiceParams { hf: 0.0025, ..a };
+    let b = VoiceParams {
+        shelf_hf: 0.0025,
+        ..a
+    };
     check("hf down", 4000.0, true, a, b, 1.0 - 0.0025);
     check("hf up", 4000.0, true, b, a, 1.0 - 0.0025);
 }
@@ -149,7 +155,7 @@ fn tap_set_change_is_click_free() {
         delay,
         level,
         path: 0.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan,
     };
     let p = VoiceParams::default();
@@ -203,7 +209,7 @@ fn stopping_a_voice_fades_its_taps_too() {
         delay: 0.1,
         level: 1.0,
         path: 0.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: -1.0,
     };
     h.set_taps(v, &[t]).unwrap();

@@ -25,8 +25,8 @@ fn params(rng: &mut Lcg) -> VoiceParams {
         volume: 0.05 + 0.2 * rng.next(),
         range: 100.0,
         distance: 60.0 * rng.next(),
-        gain: 0.3 + 0.7 * rng.next(),
-        hf: rng.next(),
+        shelf_gain: 0.3 + 0.7 * rng.next(),
+        shelf_hf: rng.next(),
         pan: Pan::EqualPower(2.0 * rng.next() - 1.0),
         sends: [rng.next() * 0.5, rng.next() * 0.5, 0.0, rng.next() * 0.3],
     }
@@ -98,7 +98,7 @@ fn scene(call: usize) -> Vec<f32> {
                     delay: 0.03 + 0.045 * k as f32 + 0.01 * rng.next(),
                     level: 0.5 * rng.next(),
                     path: 40.0 * rng.next(),
-                    hf_gain: 0.2 + 0.79 * rng.next(),
+                    hf: 0.2 + 0.79 * rng.next(),
                     pan: 2.0 * rng.next() - 1.0,
                 })
                 .collect();
@@ -108,8 +108,8 @@ fn scene(call: usize) -> Vec<f32> {
             for (i, v) in plain.iter().enumerate() {
                 let p = VoiceParams {
                     volume: 0.04,
-                    hf: 0.3,
-                    gain: 0.8,
+                    shelf_hf: 0.3,
+                    shelf_gain: 0.8,
                     pan: Pan::EqualPower(0.5 - 0.1 * i as f32),
                     sends: [0.0, 0.3, 0.0, 0.0],
                     ..VoiceParams::default()
