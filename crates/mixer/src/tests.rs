@@ -198,6 +198,92 @@ fn lazy_smoothers_match_eager_ones() {
     }
 }
 
+/// Under motion (new targets every 512 frames, the ramps never settle) the fused paths (moving
+/// plain voices: resample into ramped gains; open sends: one six-output pass) give the same bits
+/// as the eager reference, for any block split.
+#[test]
+fn moving_voices_match_eager_ones() {
+    use crate::params::VoiceTargets;
+    use crate::voice::Voice;
+    let samples: Vec<f32> = (0..7000)
+        .map(|i| ((i * 7919) % 211) as f32 / 211.0 - 0.5)
+        .collect();
+    let mut seed = 5u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 40) as f32) / (1u64 << 24) as f32
+    };
+    // Per tick: plain voices (volume and pan moving), shelf + four open sends, shelf + no sends.
+    let targets: Vec<[VoiceTargets; 3]> = (0..40)
+        .map(|_| {
+            let plain = VoiceTargets {
+                generation: 1,
+                shelf_gain: 1.0,
+                shelf_hf: 1.0,
+                sends: [0.0; 4],
+                left: next(),
+                right: next(),
+            };
+            let full = VoiceTargets {
+                shelf_gain: 0.3 + next(),
+                shelf_hf: 0.02 + 0.9 * next(),
+                sends: [next(), next(), 0.5 * next() + 0.01, 0.01 + next()],
+                ..plain
+            };
+            let shelf = VoiceTargets {
+                sends: [0.0; 4],
+                ..full
+            };
+            [plain, full, shelf]
+        })
+        .collect();
+    const TICK: usize = 512;
+    let total = TICK * targets.len();
+    let run = |eager: bool, split: usize, kind: usize| {
+        let mut v = Voice::new(48_000.0, 0.01);
+        v.eager = eager;
+        v.start(1, 0, true, step_for(11_025, 48_000), targets[0][kind]);
+        let (mut l, mut r) = (vec![0.0f32; total], vec![0.0f32; total]);
+        let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; total]);
+        let mut scratch = vec![0.0f32; split];
+        let mut done = 0;
+        while done < total {
+            if done % TICK == 0 {
+                v.retarget(&targets[done / TICK][kind]);
+            }
+            let n = split.min(TICK - done % TICK);
+            let mut b: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; n]);
+            v.render(
+                &samples,
+                &mut scratch[..n],
+                &mut l[done..done + n],
+                &mut r[done..done + n],
+                &mut b,
+            );
+            for (dst, src) in bus.iter_mut().zip(&b) {
+                dst[done..done + n].copy_from_slice(src);
+            }
+            done += n;
+        }
+        (l, r, bus)
+    };
+    let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+    for kind in 0..3 {
+        let reference = run(true, TICK, kind);
+        assert!(reference.0.iter().any(|x| *x != 0.0));
+        for split in [512, 100, 37] {
+            let lazy = run(false, split, kind);
+            assert!(same(&reference.0, &lazy.0), "left, kind {kind}, split {split}");
+            assert!(same(&reference.1, &lazy.1), "right, kind {kind}, split {split}");
+            for k in 0..4 {
+                assert!(same(&reference.2[k], &lazy.2[k]), "send {k}, kind {kind}, split {split}");
+            }
+        }
+    }
+}
+
 #[test]
 fn shelves_in_lanes_match_shelves_one_by_one() {
     use crate::{PlaySettings, SoundData, build};

@@ -7,7 +7,9 @@ use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
-use resound_dsp::interpolate::{FRAC_BITS, resample, resample_lane, resample_mix};
+use resound_dsp::interpolate::{
+    FRAC_BITS, resample, resample_lane, resample_mix, resample_mix_ramp,
+};
 
 const SHELF: usize = 0;
 const LEFT: usize = 1;
@@ -232,6 +234,17 @@ impl Voice {
             && self.sends.iter().all(SmoothedGain::is_silent)
     }
 
+    /// True when the voice is only resample × moving stereo gain this block (volume or pan
+    /// ramping; shelf bypassed, no sends, no fade).
+    fn is_moving_plain(&self) -> bool {
+        !self.is_eager()
+            && self.state == VoiceState::Playing
+            && self.fade.is_settled()
+            && self.fade.target() == 1.0
+            && self.shelf.is_bypassed()
+            && self.sends.iter().all(SmoothedGain::is_silent)
+    }
+
     /// Renders up to `scratch.len()` frames and adds them to the dry mix and the bus inputs.
     ///
     /// A voice ends on an exact frame (the stop fade reaching 0, or a one-shot's last sample
@@ -304,6 +317,24 @@ impl Voice {
             );
             let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
             resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
+        } else if active > 0 && self.is_moving_plain() {
+            // Ramping gains, shelf bypassed, no sends: resample straight into the mix, one
+            // 64-frame segment at a time (bit-identical to resampling, then `mix_ramp`).
+            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
+            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
+            let mut done = 0;
+            while done < active {
+                let m = (active - done)
+                    .min(self.left.smoothed().segment_left())
+                    .min(self.right.smoothed().segment_left());
+                let gains = (self.left.advance(m), self.right.advance(m));
+                let (l, r) = (&mut mix_l[done..done + m], &mut mix_r[done..done + m]);
+                resample_mix_ramp(samples, &mut self.pos, self.step, self.looping, gains, l, r);
+                done += m;
+            }
+            let end = self.clock + active as u64;
+            self.synced[LEFT] = end;
+            self.synced[RIGHT] = end;
         } else if active > 0 {
             self.source(samples, x);
             let end = self.clock + active as u64;
@@ -317,11 +348,11 @@ impl Voice {
     }
 
     /// True when the voice's shelf can be filtered together with other voices' shelves
-    /// ([`OcclusionShelf::process_rows`]): a steady shelf (so the voice is not plain) and no
-    /// stop fade in progress (its source is the plain resampled sound).
+    /// ([`OcclusionShelf::process_rows`]): a filtering shelf, steady or ramping (so the voice is
+    /// not plain) and no stop fade in progress (its source is the plain resampled sound).
     pub(crate) fn lane_ready(&self) -> bool {
         !self.is_eager()
-            && self.shelf.is_steady()
+            && self.shelf.is_lane_ready()
             && self.fade.is_settled()
             && self.fade.target() == 1.0
     }
@@ -412,6 +443,48 @@ impl Voice {
                 *o1 += v * g[1];
                 *o2 += v * g[2];
                 *o3 += v * g[3];
+            }
+        } else if !eager && self.sends.iter().all(|g| !g.is_silent()) {
+            // Moving gains with all four sends open: one pass over `x` per 64-frame segment
+            // for the six outputs (the same products and sums as six `mix_ramp` passes).
+            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
+            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
+            for k in 0..SENDS {
+                sync_gain(&mut self.sends[k], &mut self.synced[SEND0 + k], self.clock);
+            }
+            let [b0, b1, b2, b3] = bus_in;
+            let mut done = 0;
+            while done < active {
+                let m = self
+                    .sends
+                    .iter()
+                    .chain([&self.left, &self.right])
+                    .map(|g| g.smoothed().segment_left())
+                    .fold(active - done, usize::min);
+                let (rl, rr) = (self.left.advance(m), self.right.advance(m));
+                let rs = [0, 1, 2, 3].map(|k| self.sends[k].advance(m));
+                let range = done..done + m;
+                let outs = l[range.clone()]
+                    .iter_mut()
+                    .zip(r[range.clone()].iter_mut())
+                    .zip(b0[range.clone()].iter_mut().zip(b1[range.clone()].iter_mut()));
+                let outs = outs.zip(b2[range.clone()].iter_mut().zip(b3[range.clone()].iter_mut()));
+                for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
+                    x[range].iter().zip(outs).enumerate()
+                {
+                    *ol += v * rl.at(i);
+                    *or += v * rr.at(i);
+                    *o0 += v * rs[0].at(i);
+                    *o1 += v * rs[1].at(i);
+                    *o2 += v * rs[2].at(i);
+                    *o3 += v * rs[3].at(i);
+                }
+                done += m;
+            }
+            self.synced[LEFT] = end;
+            self.synced[RIGHT] = end;
+            for k in 0..SENDS {
+                self.synced[SEND0 + k] = end;
             }
         } else {
             for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
