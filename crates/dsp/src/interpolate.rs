@@ -14,8 +14,6 @@
 //!   gives identical samples whenever the split positions are exact in it (e.g. a dyadic step
 //!   such as 0.5, 0.75 or 1.0); in every case the error is below 2⁻³² frames.
 
-use crate::smoothing::Ramp;
-
 /// Fractional bits of a read position.
 pub const FRAC_BITS: u32 = 32;
 /// One source frame in fixed point.
@@ -86,33 +84,6 @@ pub fn resample_mix(
         step,
         looping,
         &mut Mix {
-            left: &mut left[..n],
-            right: &mut right[..n],
-            gl: gains.0,
-            gr: gains.1,
-        },
-    );
-}
-
-/// Like [`resample_mix`], but with ramped gains: frame `i` adds `x·left_gain.at(i)` and
-/// `x·right_gain.at(i)` (the fused path of a voice whose volume or pan moves, without shelf or
-/// sends). Bit-identical to storing and then mixing with [`crate::mix_ramp`].
-pub fn resample_mix_ramp(
-    samples: &[f32],
-    pos: &mut u64,
-    step: u64,
-    looping: bool,
-    gains: (Ramp, Ramp),
-    left: &mut [f32],
-    right: &mut [f32],
-) {
-    let n = left.len().min(right.len());
-    drive(
-        samples,
-        pos,
-        step,
-        looping,
-        &mut MixRamp {
             left: &mut left[..n],
             right: &mut right[..n],
             gl: gains.0,
@@ -248,41 +219,6 @@ impl Sink for Mix<'_> {
     fn put(&mut self, i: usize, x: f32) {
         self.left[i] += x * self.gl;
         self.right[i] += x * self.gr;
-    }
-
-    fn silence(&mut self, _start: usize) {}
-}
-
-struct MixRamp<'a> {
-    left: &'a mut [f32],
-    right: &'a mut [f32],
-    gl: Ramp,
-    gr: Ramp,
-}
-
-impl Sink for MixRamp<'_> {
-    fn len(&self) -> usize {
-        self.left.len()
-    }
-
-    #[inline]
-    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
-        let (gl, gr) = (self.gl, self.gr);
-        let l = &mut self.left[start..start + n];
-        let r = &mut self.right[start..start + n];
-        let mut q = *p;
-        for (i, (ol, or)) in l.iter_mut().zip(r.iter_mut()).enumerate() {
-            let x = read_inside(samples, q);
-            *ol += x * gl.at(start + i);
-            *or += x * gr.at(start + i);
-            q += step;
-        }
-        *p = q;
-    }
-
-    fn put(&mut self, i: usize, x: f32) {
-        self.left[i] += x * self.gl.at(i);
-        self.right[i] += x * self.gr.at(i);
     }
 
     fn silence(&mut self, _start: usize) {}

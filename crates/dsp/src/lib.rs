@@ -56,7 +56,7 @@ mod tests;
 pub use denormal::{flush, flush_small, is_denormal};
 pub use gain::{SmoothedGain, apply_ramp, mix_ramp};
 pub use interpolate::{
-    read_linear, render_linear, resample, resample_lane, resample_mix, resample_mix_ramp, step_for,
+    read_linear, render_linear, resample, resample_lane, resample_mix, step_for,
 };
 pub use limiter::PeakLimiter;
 pub use one_pole::{

@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
-    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap,
-    VoiceId, VoiceParams, build,
+    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, VoiceId,
+    VoiceParams, build,
 };
 
 const FS: u32 = 48_000;
@@ -267,11 +267,27 @@ impl Lcg {
 /// The rates of the motion scenes' sounds, in turn.
 const RATES: [u32; 3] = [11_025, 22_050, 44_100];
 
+/// Sound `i` of the motion scenes (built once, shared by every rebuild).
+fn distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
+    static SOUNDS: std::sync::OnceLock<[Vec<(Arc<[f32]>, u32)>; 2]> = std::sync::OnceLock::new();
+    let all = SOUNDS.get_or_init(|| {
+        [false, true].map(|long| {
+            let n = if long { 8 } else { VOICES };
+            (0..n).map(|i| make_distinct_sound(i, long)).collect()
+        })
+    });
+    all[usize::from(long)][i].clone()
+}
+
 /// Sound `i` of the motion scenes: a distinct two-partial tone at `RATES[i % 3]`, 1.0–1.99 s
 /// long (`long`: 12 s, for one-shots).
-fn distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
+fn make_distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
     let rate = RATES[i % RATES.len()];
-    let seconds = if long { 12.0 } else { 1.0 + (i % 100) as f32 * 0.01 };
+    let seconds = if long {
+        12.0
+    } else {
+        1.0 + (i % 100) as f32 * 0.01
+    };
     let f = 110.0 + 7.3 * i as f32;
     let n = (seconds * rate as f32) as usize;
     let samples = (0..n)
@@ -356,7 +372,10 @@ fn build_motion(motion: Motion) -> Moving {
     let mut m = Moving {
         h,
         r,
-        voices: voices.into_iter().map(|v| v.expect("every voice started")).collect(),
+        voices: voices
+            .into_iter()
+            .map(|v| v.expect("every voice started"))
+            .collect(),
         motion,
         rng,
         block: 0,

@@ -275,10 +275,19 @@ fn moving_voices_match_eager_ones() {
         assert!(reference.0.iter().any(|x| *x != 0.0));
         for split in [512, 100, 37] {
             let lazy = run(false, split, kind);
-            assert!(same(&reference.0, &lazy.0), "left, kind {kind}, split {split}");
-            assert!(same(&reference.1, &lazy.1), "right, kind {kind}, split {split}");
+            assert!(
+                same(&reference.0, &lazy.0),
+                "left, kind {kind}, split {split}"
+            );
+            assert!(
+                same(&reference.1, &lazy.1),
+                "right, kind {kind}, split {split}"
+            );
             for k in 0..4 {
-                assert!(same(&reference.2[k], &lazy.2[k]), "send {k}, kind {kind}, split {split}");
+                assert!(
+                    same(&reference.2[k], &lazy.2[k]),
+                    "send {k}, kind {kind}, split {split}"
+                );
             }
         }
     }

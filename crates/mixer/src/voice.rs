@@ -7,9 +7,7 @@ use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
-use resound_dsp::interpolate::{
-    FRAC_BITS, resample, resample_lane, resample_mix, resample_mix_ramp,
-};
+use resound_dsp::interpolate::{FRAC_BITS, resample, resample_lane, resample_mix};
 
 const SHELF: usize = 0;
 const LEFT: usize = 1;
@@ -234,17 +232,6 @@ impl Voice {
             && self.sends.iter().all(SmoothedGain::is_silent)
     }
 
-    /// True when the voice is only resample × moving stereo gain this block (volume or pan
-    /// ramping; shelf bypassed, no sends, no fade).
-    fn is_moving_plain(&self) -> bool {
-        !self.is_eager()
-            && self.state == VoiceState::Playing
-            && self.fade.is_settled()
-            && self.fade.target() == 1.0
-            && self.shelf.is_bypassed()
-            && self.sends.iter().all(SmoothedGain::is_silent)
-    }
-
     /// Renders up to `scratch.len()` frames and adds them to the dry mix and the bus inputs.
     ///
     /// A voice ends on an exact frame (the stop fade reaching 0, or a one-shot's last sample
@@ -317,24 +304,6 @@ impl Voice {
             );
             let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
             resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
-        } else if active > 0 && self.is_moving_plain() {
-            // Ramping gains, shelf bypassed, no sends: resample straight into the mix, one
-            // 64-frame segment at a time (bit-identical to resampling, then `mix_ramp`).
-            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
-            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
-            let mut done = 0;
-            while done < active {
-                let m = (active - done)
-                    .min(self.left.smoothed().segment_left())
-                    .min(self.right.smoothed().segment_left());
-                let gains = (self.left.advance(m), self.right.advance(m));
-                let (l, r) = (&mut mix_l[done..done + m], &mut mix_r[done..done + m]);
-                resample_mix_ramp(samples, &mut self.pos, self.step, self.looping, gains, l, r);
-                done += m;
-            }
-            let end = self.clock + active as u64;
-            self.synced[LEFT] = end;
-            self.synced[RIGHT] = end;
         } else if active > 0 {
             self.source(samples, x);
             let end = self.clock + active as u64;
@@ -463,21 +432,47 @@ impl Voice {
                     .fold(active - done, usize::min);
                 let (rl, rr) = (self.left.advance(m), self.right.advance(m));
                 let rs = [0, 1, 2, 3].map(|k| self.sends[k].advance(m));
+                // All six run on the voice's grid, so they share the segment offset: the frame
+                // index is converted once per frame, giving exactly `Ramp::at`.
+                let offset = rl.offset;
+                let shared = rr.offset == offset && rs.iter().all(|r| r.offset == offset);
                 let range = done..done + m;
                 let outs = l[range.clone()]
                     .iter_mut()
                     .zip(r[range.clone()].iter_mut())
-                    .zip(b0[range.clone()].iter_mut().zip(b1[range.clone()].iter_mut()));
-                let outs = outs.zip(b2[range.clone()].iter_mut().zip(b3[range.clone()].iter_mut()));
-                for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
-                    x[range].iter().zip(outs).enumerate()
-                {
-                    *ol += v * rl.at(i);
-                    *or += v * rr.at(i);
-                    *o0 += v * rs[0].at(i);
-                    *o1 += v * rs[1].at(i);
-                    *o2 += v * rs[2].at(i);
-                    *o3 += v * rs[3].at(i);
+                    .zip(
+                        b0[range.clone()]
+                            .iter_mut()
+                            .zip(b1[range.clone()].iter_mut()),
+                    );
+                let outs = outs.zip(
+                    b2[range.clone()]
+                        .iter_mut()
+                        .zip(b3[range.clone()].iter_mut()),
+                );
+                if shared {
+                    for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
+                        x[range].iter().zip(outs).enumerate()
+                    {
+                        let t = ((offset + i) as i32) as f32;
+                        *ol += v * (rl.start + rl.step * t);
+                        *or += v * (rr.start + rr.step * t);
+                        *o0 += v * (rs[0].start + rs[0].step * t);
+                        *o1 += v * (rs[1].start + rs[1].step * t);
+                        *o2 += v * (rs[2].start + rs[2].step * t);
+                        *o3 += v * (rs[3].start + rs[3].step * t);
+                    }
+                } else {
+                    for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
+                        x[range].iter().zip(outs).enumerate()
+                    {
+                        *ol += v * rl.at(i);
+                        *or += v * rr.at(i);
+                        *o0 += v * rs[0].at(i);
+                        *o1 += v * rs[1].at(i);
+                        *o2 += v * rs[2].at(i);
+                        *o3 += v * rs[3].at(i);
+                    }
                 }
                 done += m;
             }

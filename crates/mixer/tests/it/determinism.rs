@@ -160,7 +160,11 @@ fn motion_scene(call: usize) -> Vec<f32> {
     let voices: Vec<VoiceId> = (0..24)
         .map(|i| {
             let rate = rates[i % 3];
-            let s = load(&mut h, sine(90.0 + 13.0 * i as f32, rate, 0.5, 0.1 * i as f32), rate);
+            let s = load(
+                &mut h,
+                sine(90.0 + 13.0 * i as f32, rate, 0.5, 0.1 * i as f32),
+                rate,
+            );
             h.play(
                 s,
                 PlaySettings {
