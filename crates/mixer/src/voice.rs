@@ -28,6 +28,41 @@ fn sync_gain(g: &mut SmoothedGain, synced: &mut u64, clock: u64) {
     *synced = clock;
 }
 
+/// `left += x·gain_l`, `right += x·gain_r` with both gains ramping, in one pass over `x` (the same
+/// products and sums as [`SmoothedGain::mix`] on each side; both run on the voice's grid).
+fn mix_stereo(
+    gl: &mut SmoothedGain,
+    gr: &mut SmoothedGain,
+    x: &[f32],
+    left: &mut [f32],
+    right: &mut [f32],
+) {
+    let mut done = 0;
+    while done < x.len() {
+        let m = (x.len() - done)
+            .min(gl.smoothed().segment_left())
+            .min(gr.smoothed().segment_left());
+        let (rl, rr) = (gl.advance(m), gr.advance(m));
+        let range = done..done + m;
+        let outs = left[range.clone()].iter_mut().zip(right[range.clone()].iter_mut());
+        if rl.offset == rr.offset {
+            // One frame index for both (exactly `Ramp::at`).
+            let offset = rl.offset;
+            for (i, (v, (ol, or))) in x[range].iter().zip(outs).enumerate() {
+                let t = ((offset + i) as i32) as f32;
+                *ol += v * (rl.start + rl.step * t);
+                *or += v * (rr.start + rr.step * t);
+            }
+        } else {
+            for (i, (v, (ol, or))) in x[range].iter().zip(outs).enumerate() {
+                *ol += v * rl.at(i);
+                *or += v * rr.at(i);
+            }
+        }
+        done += m;
+    }
+}
+
 /// Where a voice is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum VoiceState {
@@ -497,8 +532,12 @@ impl Voice {
             } else {
                 sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
                 sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
-                self.left.mix(x, l);
-                self.right.mix(x, r);
+                if eager {
+                    self.left.mix(x, l);
+                    self.right.mix(x, r);
+                } else {
+                    mix_stereo(&mut self.left, &mut self.right, x, l, r);
+                }
                 self.synced[LEFT] = end;
                 self.synced[RIGHT] = end;
             }
