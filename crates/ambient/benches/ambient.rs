@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use resound_ambient::{
-    Ambient, AmbientRegion, MemoryLandBlocks, MemorySoundTables, Outcome, Position,
-    PositionChange, Seeds, SoundSettings,
+    Ambient, AmbientRegion, MemoryLandBlocks, MemorySoundTables, Outcome, Position, PositionChange,
+    Seeds, SoundSettings,
 };
 use resound_datformat::fixture;
 use resound_datformat::record::{

@@ -44,7 +44,9 @@ fn mix_stereo(
             .min(gr.smoothed().segment_left());
         let (rl, rr) = (gl.advance(m), gr.advance(m));
         let range = done..done + m;
-        let outs = left[range.clone()].iter_mut().zip(right[range.clone()].iter_mut());
+        let outs = left[range.clone()]
+            .iter_mut()
+            .zip(right[range.clone()].iter_mut());
         if rl.offset == rr.offset {
             // One frame index for both (exactly `Ramp::at`).
             let offset = rl.offset;
