@@ -17,7 +17,7 @@ use crate::gain::{MAX_GAIN, mix_ramp};
 use crate::interpolate::render_linear;
 use crate::one_pole::air_coefficient;
 use crate::pan::equal_power_pan;
-use crate::smoothing::{DEFAULT_SAMPLE_RATE, LinearRamp, RAMP_SEGMENT, TAP_FADE_S};
+use crate::smoothing::{DEFAULT_SAMPLE_RATE, LinearRamp, RAMP_SEGMENT, Ramp, TAP_FADE_S};
 use crate::{sanitize, sanitize_sample_rate};
 
 /// Most taps in one set (acoustics.md §5 item 6).
@@ -293,8 +293,7 @@ impl EchoTaps {
                 let gl = slot.left.advance(n);
                 let gr = slot.right.advance(n);
                 if lv {
-                    mix_ramp(&x[..n], l, gl);
-                    mix_ramp(&x[..n], r, gr);
+                    mix_ramp_stereo(&x[..n], l, r, gl, gr);
                 }
             }
             self.phase += n;
@@ -328,6 +327,41 @@ impl EchoTaps {
             s.right.reset();
         }
         self.phase = 0;
+    }
+}
+
+/// `mix_ramp(x, left, gl)` and `mix_ramp(x, right, gr)` in one pass over `x` when neither ramp
+/// is exactly 0 (then both add; the same products and sums), else the two calls.
+#[inline]
+fn mix_ramp_stereo(x: &[f32], left: &mut [f32], right: &mut [f32], gl: Ramp, gr: Ramp) {
+    if gl.is_exactly(0.0) || gr.is_exactly(0.0) {
+        mix_ramp(x, left, gl);
+        mix_ramp(x, right, gr);
+        return;
+    }
+    let n = x.len().min(left.len()).min(right.len());
+    let (x, left, right) = (&x[..n], &mut left[..n], &mut right[..n]);
+    if gl.offset == gr.offset {
+        // One frame index for both: exactly `Ramp::at`.
+        let offset = gl.offset;
+        for (i, (v, (ol, or))) in x
+            .iter()
+            .zip(left.iter_mut().zip(right.iter_mut()))
+            .enumerate()
+        {
+            let t = ((offset + i) as i32) as f32;
+            *ol += v * (gl.start + gl.step * t);
+            *or += v * (gr.start + gr.step * t);
+        }
+    } else {
+        for (i, (v, (ol, or))) in x
+            .iter()
+            .zip(left.iter_mut().zip(right.iter_mut()))
+            .enumerate()
+        {
+            *ol += v * gl.at(i);
+            *or += v * gr.at(i);
+        }
     }
 }
 
