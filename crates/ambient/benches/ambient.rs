@@ -1,15 +1,23 @@
 //! Criterion benches of the two hot paths: one rebuild (576 `AddSound` calls over the 3×3 ring)
-//! and one `UseTime` frame with 64 live sounds.
+//! and one `UseTime` frame with 64 live sounds (the criterion figure averages over every frame,
+//! most of which play nothing).
+//!
+//! `use_time_playing_frames` (printed, not a criterion bench): the per-frame cost of `UseTime`
+//! over the frames that actually play something (at least one `Outcome::Play`), as median and
+//! 99th percentile, timed frame by frame (criterion has no percentiles). Wall clock per frame
+//! (`Instant`, a few ns to read; a frame is far shorter than a scheduler slice), minus the
+//! clock's own median cost.
 
 #![allow(clippy::unwrap_used, reason = "bench setup from constants")]
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use resound_ambient::{
-    Ambient, AmbientRegion, MemoryLandBlocks, MemorySoundTables, Position, PositionChange, Seeds,
-    SoundSettings,
+    Ambient, AmbientRegion, MemoryLandBlocks, MemorySoundTables, Outcome, Position, PositionChange,
+    Seeds, SoundSettings,
 };
 use resound_datformat::record::{
     AmbientSoundDesc, AmbientStbDesc, LandBlock, SceneDesc, SceneType, Sound, SoundData, SoundDesc,
@@ -177,5 +185,67 @@ fn bench_use_time(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_rebuild, bench_use_time);
+/// Frames timed by [`use_time_playing_frames`]: 30 000 s of game time at 60 frames a second.
+const TIMED_FRAMES: usize = 1_800_000;
+
+/// The `p`-quantile (0..=1) of sorted `xs` (nearest rank).
+fn quantile(xs: &[Duration], p: f64) -> Duration {
+    let i = ((xs.len() as f64 * p).ceil() as usize).clamp(1, xs.len()) - 1;
+    xs[i]
+}
+
+/// Median and 99th percentile of `UseTime` over the frames that play something.
+fn use_time_playing_frames(_c: &mut Criterion) {
+    let (mut a, mut t, mut lb) = use_time_world();
+    let mut events = Vec::with_capacity(256);
+    a.change_position(&cell(3, 3), false, 0.0, &mut t, &mut lb, &mut events)
+        .unwrap();
+    // The clock's own cost, to subtract.
+    let mut empty: Vec<Duration> = (0..10_000)
+        .map(|_| {
+            let t0 = Instant::now();
+            black_box(());
+            t0.elapsed()
+        })
+        .collect();
+    empty.sort_unstable();
+    let overhead = quantile(&empty, 0.5);
+    let mut playing = Vec::with_capacity(TIMED_FRAMES / 4);
+    let mut plays = 0_usize;
+    let mut now = 0.0;
+    for _ in 0..TIMED_FRAMES {
+        now += 1.0 / 60.0;
+        events.clear();
+        let t0 = Instant::now();
+        a.use_time(black_box(now), &mut events);
+        let dt = t0.elapsed();
+        let n = events
+            .iter()
+            .filter(|e| matches!(e.outcome, Outcome::Play(_)))
+            .count();
+        if n > 0 {
+            plays += n;
+            playing.push(dt.saturating_sub(overhead));
+        }
+    }
+    assert!(!playing.is_empty(), "no frame played a sound");
+    playing.sort_unstable();
+    println!(
+        "use_time_playing_frames: {} of {TIMED_FRAMES} frames play ({plays} sounds); \
+         median {:.3} µs, p99 {:.3} µs, max {:.3} µs (wall per frame, clock overhead {} ns \
+         subtracted)",
+        playing.len(),
+        quantile(&playing, 0.5).as_secs_f64() * 1e6,
+        quantile(&playing, 0.99).as_secs_f64() * 1e6,
+        quantile(&playing, 1.0).as_secs_f64() * 1e6,
+        overhead.as_nanos(),
+    );
+}
+
+criterion_group!(
+    benches,
+    bench_rebuild,
+    bench_use_time,
+    use_time_playing_frames
+);
 criterion_main!(benches);

@@ -120,9 +120,9 @@ fn taps(c: &mut Criterion) {
     taps.prepare(FS, BLOCK);
     let set: Vec<TapParams> = (0..6)
         .map(|k| TapParams {
-            delay_s: 0.05 + 0.07 * k as f32,
+            delay: 0.05 + 0.07 * k as f32,
             level: 0.2,
-            hf_gain: 0.3 + 0.1 * k as f32,
+            hf: 0.3 + 0.1 * k as f32,
             pan: -0.8 + 0.3 * k as f32,
         })
         .collect();

@@ -87,6 +87,13 @@ impl SmoothedGain {
         }
     }
 
+    /// Consumes `frames` frames (at most the current segment's, see [`Smoothed::advance`]) and
+    /// returns the ramp covering them, for callers that apply the gain in their own loop.
+    #[inline]
+    pub fn advance(&mut self, frames: usize) -> Ramp {
+        self.value.advance(frames)
+    }
+
     /// Advances time by `frames` without producing output (keeps the segment grid).
     pub fn skip(&mut self, frames: usize) {
         let mut left = frames;

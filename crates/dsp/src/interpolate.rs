@@ -1,47 +1,408 @@
-//! Linear-interpolation reading of decoded sample buffers (voice resampling and echo taps).
+//! Linear-interpolation resampling of decoded sample buffers: the one resampler of the
+//! workspace (mixer voices and echo taps).
 //!
-//! A buffer is treated as zero outside its frames: position `p` reads
-//! `s[i] + (s[i + 1] − s[i])·f` with `i = floor(p)`, `f = p − i`, and `s[k] = 0` for
-//! `k < 0` or `k >= len`.
+//! Positions are 32.32 fixed point, so they are exact and identical on every platform (no
+//! float drift over a long loop). Every read is `s[i] + (s[i + 1] − s[i])·f` with
+//! `i = floor(p)` and `f` the 32 fractional bits of `p` rounded to `f32` ([`lerp`]).
 //!
-//! Positions are given as `f64` and quantised to 32.32 fixed point (truncated to a
-//! multiple of 2⁻³² frames); frame `i` of a render reads `start + i·step` computed exactly
-//! in that fixed point, and the interpolation fraction uses its top 24 bits. So a render split into several calls gives identical samples
-//! whenever the split positions are exact in it (e.g. a dyadic step such as 0.5 or
-//! 0.75, or 1.0), and in every case the error is below 2⁻³² frames. Buffers longer than
-//! 2³¹ frames read as silence beyond that.
+//! - Voices ([`resample`], [`resample_lane`], [`resample_mix`]): an unsigned position that
+//!   advances by a fixed step ([`step_for`]); a looping sound wraps and its last frame
+//!   interpolates toward frame 0, a one-shot reads silence past its end.
+//! - Taps ([`read_linear`], [`render_linear`]): `f64` positions (truncated to 32.32, within
+//!   ±2³¹ frames), the buffer read as zero outside its frames. Frame `i` of a render reads
+//!   `start + i·step` computed exactly in fixed point, so a render split into several calls
+//!   gives identical samples whenever the split positions are exact in it (e.g. a dyadic step
+//!   such as 0.5, 0.75 or 1.0); in every case the error is below 2⁻³² frames.
 
-/// One frame in 32.32 fixed point.
-const ONE: f64 = 4_294_967_296.0;
-/// Scale from the top 24 fraction bits to `0..1`.
-const INV_FRAC24: f32 = 1.0 / 16_777_216.0;
-/// Mask of the fractional bits.
-const FRAC_MASK: i64 = 0xFFFF_FFFF;
-/// Positions must lie within ±2³¹ frames.
+use wide::{f32x4, i32x4, u32x4};
+
+/// Fractional bits of a read position.
+pub const FRAC_BITS: u32 = 32;
+/// One source frame in fixed point.
+pub const ONE: u64 = 1 << FRAC_BITS;
+const FRAC_SCALE: f32 = 1.0 / 4_294_967_296.0;
+
+/// Fixed-point step per output frame for a source at `source_rate` played at `output_rate`.
+#[must_use]
+pub fn step_for(source_rate: u32, output_rate: u32) -> u64 {
+    let out = u64::from(output_rate.max(1));
+    ((u64::from(source_rate) << FRAC_BITS) + out / 2) / out
+}
+
+/// Converts a duration in source frames (fractional) to fixed point (saturating, ≥ 0).
+#[must_use]
+pub fn frames_to_fixed(frames: f64) -> u64 {
+    if frames.is_nan() || frames <= 0.0 {
+        return 0;
+    }
+    let v = frames * ONE as f64;
+    if v >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        v as u64
+    }
+}
+
+/// Reads `out.len()` frames of `samples` from `*pos` (fixed point) with linear interpolation,
+/// advancing `*pos` by `step` per frame.
+///
+/// - looping: the position wraps at the end and the last frame interpolates toward frame 0;
+/// - one-shot: past the end the output is 0 and `*pos` keeps counting (the tail).
+///
+/// `samples` must not be empty (the handle refuses empty sounds); an empty slice gives silence.
+pub fn resample(samples: &[f32], pos: &mut u64, step: u64, looping: bool, out: &mut [f32]) {
+    drive(samples, pos, step, looping, &mut Store(out));
+}
+
+/// Like [`resample`], but into lane `lane` of interleaved frames (`rows[i][lane]`), for
+/// shelves filtered side by side. Same values as [`resample`].
+pub fn resample_lane<const L: usize>(
+    samples: &[f32],
+    pos: &mut u64,
+    step: u64,
+    looping: bool,
+    rows: &mut [[f32; L]],
+    lane: usize,
+) {
+    drive(samples, pos, step, looping, &mut Lane { rows, lane });
+}
+
+/// Like [`resample`], but adds `x·gain_l` / `x·gain_r` into `left` / `right` instead of storing
+/// `x` (the fused path of a voice with constant gains and no shelf or sends). Bit-identical to
+/// storing and then mixing with constant gains.
+pub fn resample_mix(
+    samples: &[f32],
+    pos: &mut u64,
+    step: u64,
+    looping: bool,
+    gains: (f32, f32),
+    left: &mut [f32],
+    right: &mut [f32],
+) {
+    let n = left.len().min(right.len());
+    drive(
+        samples,
+        pos,
+        step,
+        looping,
+        &mut Mix {
+            left: &mut left[..n],
+            right: &mut right[..n],
+            gl: gains.0,
+            gr: gains.1,
+        },
+    );
+}
+
+/// Where resampled frames go.
+trait Sink {
+    fn len(&self) -> usize;
+    /// Frames `start..start + n`, all with `p < (len − 1)·2³²` (both neighbours in bounds).
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize);
+    fn put(&mut self, i: usize, x: f32);
+    /// Frames `start..` are silent.
+    fn silence(&mut self, start: usize);
+}
+
+struct Store<'a>(&'a mut [f32]);
+
+impl Sink for Store<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline]
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
+        let chunk = &mut self.0[start..start + n];
+        if step == ONE && *p & (ONE - 1) == 0 {
+            // Same rate, on a sample: a plain copy.
+            let first = (*p >> FRAC_BITS) as usize;
+            if let Some(src) = samples.get(first..first + n) {
+                chunk.copy_from_slice(src);
+                *p += ONE * n as u64;
+                return;
+            }
+        }
+        if step == ONE {
+            // Same rate between samples: one fraction for the whole chunk (vectorises).
+            let first = (*p >> FRAC_BITS) as usize;
+            if let Some(src) = samples.get(first..first + n + 1) {
+                let f = frac(*p);
+                for (o, w) in chunk.iter_mut().zip(src.windows(2)) {
+                    *o = lerp(w[0], w[1], f);
+                }
+                *p += ONE * n as u64;
+                return;
+            }
+        }
+        let mut q = *p;
+        let mut quads = chunk.chunks_exact_mut(4);
+        let mut fr = Quad::fractions(q, step);
+        for o in &mut quads {
+            o.copy_from_slice(&read_quad(samples, q, step, fr.get()));
+            q += 4 * step;
+            fr.advance();
+        }
+        for o in quads.into_remainder() {
+            *o = read_inside(samples, q);
+            q += step;
+        }
+        *p = q;
+    }
+
+    fn put(&mut self, i: usize, x: f32) {
+        self.0[i] = x;
+    }
+
+    fn silence(&mut self, start: usize) {
+        self.0[start..].fill(0.0);
+    }
+}
+
+struct Lane<'a, const L: usize> {
+    rows: &'a mut [[f32; L]],
+    lane: usize,
+}
+
+impl<const L: usize> Sink for Lane<'_, L> {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    #[inline]
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
+        let k = self.lane;
+        let mut q = *p;
+        let mut quads = self.rows[start..start + n].chunks_exact_mut(4);
+        let mut fr = Quad::fractions(q, step);
+        for rows in &mut quads {
+            let x = read_quad(samples, q, step, fr.get());
+            for (r, v) in rows.iter_mut().zip(x) {
+                if let Some(o) = r.get_mut(k) {
+                    *o = v;
+                }
+            }
+            q += 4 * step;
+            fr.advance();
+        }
+        for r in quads.into_remainder() {
+            if let Some(o) = r.get_mut(k) {
+                *o = read_inside(samples, q);
+            }
+            q += step;
+        }
+        *p = q;
+    }
+
+    fn put(&mut self, i: usize, x: f32) {
+        if let Some(o) = self.rows.get_mut(i).and_then(|r| r.get_mut(self.lane)) {
+            *o = x;
+        }
+    }
+
+    fn silence(&mut self, start: usize) {
+        let k = self.lane;
+        for r in self.rows.get_mut(start..).unwrap_or_default() {
+            if let Some(o) = r.get_mut(k) {
+                *o = 0.0;
+            }
+        }
+    }
+}
+
+struct Mix<'a> {
+    left: &'a mut [f32],
+    right: &'a mut [f32],
+    gl: f32,
+    gr: f32,
+}
+
+impl Sink for Mix<'_> {
+    fn len(&self) -> usize {
+        self.left.len()
+    }
+
+    #[inline]
+    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
+        let (gl, gr) = (self.gl, self.gr);
+        let l = &mut self.left[start..start + n];
+        let r = &mut self.right[start..start + n];
+        let mut q = *p;
+        let mut fr = Quad::fractions(q, step);
+        let mut quads = l.chunks_exact_mut(4).zip(r.chunks_exact_mut(4));
+        for (ql, qr) in &mut quads {
+            let x = read_quad(samples, q, step, fr.get());
+            for ((ol, or), v) in ql.iter_mut().zip(qr.iter_mut()).zip(x) {
+                *ol += v * gl;
+                *or += v * gr;
+            }
+            q += 4 * step;
+            fr.advance();
+        }
+        let done = n - n % 4;
+        for (ol, or) in l[done..].iter_mut().zip(r[done..].iter_mut()) {
+            let x = read_inside(samples, q);
+            *ol += x * gl;
+            *or += x * gr;
+            q += step;
+        }
+        *p = q;
+    }
+
+    fn put(&mut self, i: usize, x: f32) {
+        self.left[i] += x * self.gl;
+        self.right[i] += x * self.gr;
+    }
+
+    fn silence(&mut self, _start: usize) {}
+}
+
+/// The interpolation fraction of a position: its 32 fractional bits rounded to `f32`.
+#[inline(always)]
+fn frac(p: u64) -> f32 {
+    (p as u32) as f32 * FRAC_SCALE
+}
+
+/// The fractional parts (low 32 bits) of four consecutive positions `q + k·step`, advanced four
+/// frames at a time: the low 32 bits of a sum are the wrapping sum of the low 32 bits.
+struct Quad {
+    low: u32x4,
+    step4: u32x4,
+}
+
+impl Quad {
+    #[inline(always)]
+    fn fractions(q: u64, step: u64) -> Self {
+        let (q, s) = (q as u32, step as u32);
+        Self {
+            low: u32x4::new([
+                q,
+                q.wrapping_add(s),
+                q.wrapping_add(s.wrapping_mul(2)),
+                q.wrapping_add(s.wrapping_mul(3)),
+            ]),
+            step4: u32x4::splat(s.wrapping_mul(4)),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self) -> u32x4 {
+        self.low
+    }
+
+    #[inline(always)]
+    fn advance(&mut self) {
+        self.low += self.step4;
+    }
+}
+
+/// [`frac`] of four positions given their low 32 bits, in one SIMD pass: the 32-bit value as
+/// `hi·2¹⁶ + lo` (both exact in `f32`) rounded once by the sum, which is the rounded
+/// conversion of the whole value; the scale by 2⁻³² is exact.
+#[inline(always)]
+fn frac4(low: u32x4) -> f32x4 {
+    // Both halves are below 2¹⁶, so they are the same as i32.
+    let hi = i32x4::new((low >> 16_u32).to_array().map(|v| v as i32));
+    let lo = i32x4::new((low & u32x4::splat(0xFFFF)).to_array().map(|v| v as i32));
+    (hi.round_float() * f32x4::splat(65_536.0) + lo.round_float()) * f32x4::splat(FRAC_SCALE)
+}
+
+/// Four interpolated reads at `q + k·step` (`fr`: their low 32 bits), all with both neighbours
+/// in bounds (else 0 for that frame); the same values as four [`read_inside`] calls.
+#[inline(always)]
+fn read_quad(samples: &[f32], q: u64, step: u64, fr: u32x4) -> [f32; 4] {
+    let pair = |k: u64| {
+        let idx = ((q + k * step) >> FRAC_BITS) as usize;
+        match samples.get(idx..idx + 2) {
+            Some(&[a, b]) => (a, b),
+            _ => (0.0, 0.0),
+        }
+    };
+    let (p0, p1, p2, p3) = (pair(0), pair(1), pair(2), pair(3));
+    let a = f32x4::new([p0.0, p1.0, p2.0, p3.0]);
+    let b = f32x4::new([p0.1, p1.1, p2.1, p3.1]);
+    (a + (b - a) * frac4(fr)).to_array()
+}
+
+/// The interpolation formula every read uses: `a + (b − a)·f`.
+#[inline(always)]
+#[must_use]
+pub fn lerp(a: f32, b: f32, f: f32) -> f32 {
+    a + (b - a) * f
+}
+
+/// One interpolated read; `p` must satisfy `p < (len − 1)·2³²` (else 0).
+#[inline(always)]
+fn read_inside(samples: &[f32], p: u64) -> f32 {
+    let idx = (p >> FRAC_BITS) as usize;
+    match samples.get(idx..idx + 2) {
+        Some(&[a, b]) => lerp(a, b, frac(p)),
+        _ => 0.0,
+    }
+}
+
+fn drive(samples: &[f32], pos: &mut u64, step: u64, looping: bool, sink: &mut impl Sink) {
+    let total = sink.len();
+    let len = samples.len() as u64;
+    if len == 0 {
+        sink.silence(0);
+        *pos = pos.saturating_add(step.saturating_mul(total as u64));
+        return;
+    }
+    let end = len << FRAC_BITS;
+    let safe_end = (len - 1) << FRAC_BITS;
+    let mut p = *pos;
+    let mut i = 0;
+    while i < total {
+        if p >= end {
+            if looping {
+                p %= end;
+            } else {
+                sink.silence(i);
+                p = p.saturating_add(step.saturating_mul((total - i) as u64));
+                break;
+            }
+        }
+        if p < safe_end {
+            let left = total - i;
+            let avail = if step == 0 {
+                left as u64
+            } else {
+                (safe_end - p).div_ceil(step)
+            };
+            let n = left.min(usize::try_from(avail).unwrap_or(usize::MAX));
+            sink.interpolate(samples, &mut p, step, i, n);
+            i += n;
+        } else {
+            // The last source frame: interpolate toward frame 0 (loop) or silence (one-shot).
+            let a = samples[(len - 1) as usize];
+            let b = if looping { samples[0] } else { 0.0 };
+            let f = frac(p);
+            sink.put(i, lerp(a, b, f));
+            p += step;
+            i += 1;
+        }
+    }
+    *pos = p;
+}
+
+/// Positions of the `f64` API must lie within ±2³¹ frames.
 const LIMIT: f64 = 2_147_483_648.0;
 
-/// `pos` in 32.32 fixed point (truncated toward zero), or `None` if NaN or too large.
+/// `pos` in signed 32.32 fixed point (truncated toward zero), or `None` if NaN or too large.
 #[inline]
 fn to_fixed(pos: f64) -> Option<i64> {
     if pos.abs() < LIMIT {
-        Some((pos * ONE) as i64)
+        Some((pos * ONE as f64) as i64)
     } else {
         None
     }
 }
 
-/// The interpolation fraction of fixed-point position `p`: its top 24 fractional bits
-/// (exact in `f32`; an i32 → f32 conversion, which vectorises).
-#[inline(always)]
-fn frac_of(p: i64) -> f32 {
-    (((p & FRAC_MASK) >> 8) as i32) as f32 * INV_FRAC24
-}
-
-/// Reads at fixed-point position `p` with zero outside the buffer.
+/// Reads at signed fixed-point position `p`, zero outside the buffer.
 #[inline]
 fn read_fixed(samples: &[f32], p: i64) -> f32 {
-    let idx = p >> 32;
-    let frac = frac_of(p);
+    let idx = p >> FRAC_BITS;
     let at = |k: i64| {
         usize::try_from(k)
             .ok()
@@ -49,9 +410,8 @@ fn read_fixed(samples: &[f32], p: i64) -> f32 {
             .copied()
             .unwrap_or(0.0)
     };
-    let a = at(idx);
-    let b = at(idx + 1);
-    a + (b - a) * frac
+    // Two's complement: the low 32 bits are the fraction above `floor(p)` for negative `p` too.
+    lerp(at(idx), at(idx + 1), frac(p as u64))
 }
 
 /// Reads `samples` at fractional frame position `pos` (zero outside; NaN → 0).
@@ -61,96 +421,28 @@ pub fn read_linear(samples: &[f32], pos: f64) -> f32 {
     to_fixed(pos).map_or(0.0, |p| read_fixed(samples, p))
 }
 
-/// Reads `samples` at a fractional position wrapped into `0..len` (looping voices):
-/// the frame after the last one is the first one. Empty buffers and NaN read 0.
-#[inline]
-#[must_use]
-pub fn read_linear_looping(samples: &[f32], pos: f64) -> f32 {
-    let len = samples.len();
-    if len == 0 || len as f64 >= LIMIT {
-        return 0.0;
-    }
-    let Some(p) = to_fixed(pos) else { return 0.0 };
-    read_fixed_looping(samples, p.rem_euclid((len as i64) << 32))
-}
-
-/// Reads at a fixed-point position already wrapped into `0..len`.
-#[inline]
-fn read_fixed_looping(samples: &[f32], p: i64) -> f32 {
-    let len = samples.len();
-    let idx = (p >> 32) as usize;
-    let frac = frac_of(p);
-    let a = samples.get(idx).copied().unwrap_or(0.0);
-    let b = samples
-        .get(if idx + 1 >= len { 0 } else { idx + 1 })
-        .copied()
-        .unwrap_or(0.0);
-    a + (b - a) * frac
-}
-
-/// Fills `out[i] = read_linear(samples, start + i·step)` (one-shot, zero outside).
+/// Fills `out[i] = read_linear(samples, start + i·step)` (zero outside the buffer).
 ///
-/// Runs without per-frame range checks when the whole block lies inside the buffer
-/// (the usual case). Non-finite `start`/`step` give silence.
+/// Runs the voices' resampler (no per-frame range checks) over the part of the block that lies
+/// inside the buffer; non-finite `start`/`step` give silence.
 pub fn render_linear(samples: &[f32], start: f64, step: f64, out: &mut [f32]) {
     let (Some(s0), Some(st)) = (to_fixed(start), to_fixed(step)) else {
         out.fill(0.0);
         return;
     };
     let n = out.len() as i64;
-    let first = s0;
     let last = s0.saturating_add(st.saturating_mul(n.saturating_sub(1)));
     let len = samples.len() as i64;
-    let inside = |p: i64| p >= 0 && (p >> 32) + 1 < len;
-    if n > 0 && inside(first) && inside(last) && n < (1 << 31) {
-        if st == 1 << 32 {
-            // Step 1: the fraction is the same for every frame (same values as below).
-            let idx = (s0 >> 32) as usize;
-            let frac = frac_of(s0);
-            if let Some(src) = samples.get(idx..idx + out.len() + 1) {
-                for (o, w) in out.iter_mut().zip(src.windows(2)) {
-                    *o = w[0] + (w[1] - w[0]) * frac;
-                }
-                return;
-            }
-        }
-        let mut p = s0;
-        for o in out.iter_mut() {
-            let idx = (p >> 32) as usize;
-            let frac = frac_of(p);
-            *o = match samples.get(idx..idx + 2) {
-                Some(&[a, b]) => a + (b - a) * frac,
-                _ => 0.0,
-            };
-            p += st;
-        }
+    let inside = |p: i64| p >= 0 && (p >> FRAC_BITS) + 1 < len;
+    if n > 0 && st >= 0 && inside(s0) && inside(last) && n < (1 << 31) {
+        // Every frame has both neighbours in the buffer: the voices' inner loop.
+        let mut p = s0 as u64;
+        let frames = out.len();
+        Store(out).interpolate(samples, &mut p, st as u64, 0, frames);
     } else {
         for (i, o) in out.iter_mut().enumerate() {
             let p = s0.saturating_add((i as i64).saturating_mul(st));
             *o = read_fixed(samples, p);
-        }
-    }
-}
-
-/// Fills `out[i] = read_linear_looping(samples, start + i·step)`.
-pub fn render_linear_looping(samples: &[f32], start: f64, step: f64, out: &mut [f32]) {
-    let len = samples.len();
-    let (Some(s0), Some(st)) = (to_fixed(start), to_fixed(step)) else {
-        out.fill(0.0);
-        return;
-    };
-    if len == 0 || len as f64 >= LIMIT {
-        out.fill(0.0);
-        return;
-    }
-    let period = (len as i64) << 32;
-    let mut p = s0.rem_euclid(period);
-    let st = st.rem_euclid(period);
-    for o in out.iter_mut() {
-        *o = read_fixed_looping(samples, p);
-        p += st;
-        if p >= period {
-            p -= period;
         }
     }
 }

@@ -29,7 +29,7 @@
 //! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side, bit-identical), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
 //! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
 //! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
-//! | [`interpolate`] | [`read_linear`], [`render_linear`] (+ looping variants): linear-interpolation resampling, `f64` positions in 32.32 fixed point, zero outside the buffer |
+//! | [`interpolate`] | the one linear-interpolation resampler, 32.32 fixed-point positions: voices ([`resample`], [`resample_lane`], [`resample_mix`], [`step_for`]; looping or one-shot) and taps ([`read_linear`], [`render_linear`]: `f64` positions, zero outside the buffer) |
 //! | [`tap`] | [`EchoTaps`] (`set_taps(&[TapParams])`, `mix(source, position, step, left, right)`, `max_delay_s`), [`TapParams`] |
 //! | [`reverb`] | [`ReverbBus`] (`mix([&[f32]; 4], left, right)`, idle skip), [`ReverbBusSettings`], [`ReverbSlotSettings`] |
 //! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |
@@ -55,7 +55,9 @@ mod tests;
 
 pub use denormal::{flush, flush_small, is_denormal};
 pub use gain::{SmoothedGain, apply_ramp, mix_ramp};
-pub use interpolate::{read_linear, read_linear_looping, render_linear, render_linear_looping};
+pub use interpolate::{
+    read_linear, render_linear, resample, resample_lane, resample_mix, step_for,
+};
 pub use limiter::PeakLimiter;
 pub use one_pole::{
     OnePoleHighPass, OnePoleLowPass, air_coefficient, air_cutoff_hz, lowpass_coefficient,

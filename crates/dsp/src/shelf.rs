@@ -203,6 +203,164 @@ fn filter_rows_sse(
     };
 }
 
+/// Per-lane gain ramps of one chunk: lane `k`'s value at frame `i` is
+/// `start[k] + step[k]·(offset[k] + i)`, exactly as [`Ramp::at`] computes it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LaneRamps {
+    start: [f32; SHELF_LANES],
+    step: [f32; SHELF_LANES],
+    /// `offset` as `f32` (exact: offsets stay below 64).
+    offset: [f32; SHELF_LANES],
+}
+
+impl LaneRamps {
+    fn set(&mut self, k: usize, r: Ramp) {
+        self.start[k] = r.start;
+        self.step[k] = r.step;
+        self.offset[k] = (r.offset as i32) as f32;
+    }
+}
+
+/// Like [`filter_rows_portable`], but with ramped `g` and `h` (each lane's value computed as
+/// [`Ramp::at`] does, so the result is bit-identical to `process_chunk` lane by lane).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn filter_rows_ramped_portable(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: LaneRamps,
+    h: LaneRamps,
+) {
+    let LaneState {
+        mut x1,
+        mut s1_1,
+        mut s1_2,
+        mut s2_1,
+        mut s2_2,
+    } = *st;
+    let (mut tg, mut th) = (g.offset, h.offset);
+    for r in rows.iter_mut() {
+        let xs = *r;
+        let s1 = add(add(mul(av, xs), mul(cav, x1)), mul(c2v, s1_2));
+        let s2 = add(add(mul(av, s1), mul(cav, s1_1)), mul(c2v, s2_2));
+        x1 = xs;
+        s1_2 = s1_1;
+        s1_1 = s1;
+        s2_2 = s2_1;
+        s2_1 = s2;
+        let gv = add(g.start, mul(g.step, tg));
+        let hv = add(h.start, mul(h.step, th));
+        *r = mul(gv, add(s2, mul(hv, sub(xs, s2))));
+        tg = add(tg, [1.0; SHELF_LANES]);
+        th = add(th, [1.0; SHELF_LANES]);
+    }
+    *st = LaneState {
+        x1,
+        s1_1,
+        s1_2,
+        s2_1,
+        s2_2,
+    };
+}
+
+/// The ramped filter (no SSE: the portable one).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
+#[inline(always)]
+fn filter_rows_ramped(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: LaneRamps,
+    h: LaneRamps,
+) {
+    filter_rows_ramped_portable(st, rows, coef, g, h);
+}
+
+/// The ramped filter: [`filter_rows_ramped_sse`].
+#[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn filter_rows_ramped(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: LaneRamps,
+    h: LaneRamps,
+) {
+    // SAFETY: as for `filter_rows`: compiled only when the build's target features include
+    // SSE, so every CPU the binary runs on has it; the function itself is safe code.
+    unsafe { filter_rows_ramped_sse(st, rows, coef, g, h) }
+}
+
+/// [`filter_rows_ramped_portable`] with SSE registers: the same IEEE operations in the same
+/// order, so the results are identical.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+#[target_feature(enable = "sse")]
+#[inline]
+fn filter_rows_ramped_sse(
+    st: &mut LaneState,
+    rows: &mut [[f32; SHELF_LANES]],
+    (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
+    g: LaneRamps,
+    h: LaneRamps,
+) {
+    use core::arch::x86_64::{
+        __m128, _mm_add_ps, _mm_cvtss_f32, _mm_mul_ps, _mm_set1_ps, _mm_setr_ps, _mm_shuffle_ps,
+        _mm_sub_ps,
+    };
+    let load = |v: [f32; SHELF_LANES]| _mm_setr_ps(v[0], v[1], v[2], v[3]);
+    let store = |v: __m128| -> [f32; SHELF_LANES] {
+        [
+            _mm_cvtss_f32(v),
+            _mm_cvtss_f32(_mm_shuffle_ps::<0b01_01_01_01>(v, v)),
+            _mm_cvtss_f32(_mm_shuffle_ps::<0b10_10_10_10>(v, v)),
+            _mm_cvtss_f32(_mm_shuffle_ps::<0b11_11_11_11>(v, v)),
+        ]
+    };
+    let (a, ca, c2) = (load(av), load(cav), load(c2v));
+    let (g0, gs, h0, hs) = (load(g.start), load(g.step), load(h.start), load(h.step));
+    let one = _mm_set1_ps(1.0);
+    let mut tg = load(g.offset);
+    let mut th = load(h.offset);
+    let mut x1 = load(st.x1);
+    let mut s1_1 = load(st.s1_1);
+    let mut s1_2 = load(st.s1_2);
+    let mut s2_1 = load(st.s2_1);
+    let mut s2_2 = load(st.s2_2);
+    for r in rows.iter_mut() {
+        let xs = load(*r);
+        let s1 = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(a, xs), _mm_mul_ps(ca, x1)),
+            _mm_mul_ps(c2, s1_2),
+        );
+        let s2 = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(a, s1), _mm_mul_ps(ca, s1_1)),
+            _mm_mul_ps(c2, s2_2),
+        );
+        x1 = xs;
+        s1_2 = s1_1;
+        s1_1 = s1;
+        s2_2 = s2_1;
+        s2_1 = s2;
+        let gv = _mm_add_ps(g0, _mm_mul_ps(gs, tg));
+        let hv = _mm_add_ps(h0, _mm_mul_ps(hs, th));
+        *r = store(_mm_mul_ps(
+            gv,
+            _mm_add_ps(s2, _mm_mul_ps(hv, _mm_sub_ps(xs, s2))),
+        ));
+        tg = _mm_add_ps(tg, one);
+        th = _mm_add_ps(th, one);
+    }
+    *st = LaneState {
+        x1: store(x1),
+        s1_1: store(s1_1),
+        s1_2: store(s1_2),
+        s2_1: store(s2_1),
+        s2_2: store(s2_2),
+    };
+}
+
 /// Lane-wise `a + b` (one SIMD add).
 #[inline(always)]
 fn add(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
@@ -308,6 +466,15 @@ impl OcclusionShelf {
         self.gain.is_settled() && self.hf.is_settled() && self.hf.target() != 1.0
     }
 
+    /// True when [`OcclusionShelf::process_rows`] can filter the shelf together with others:
+    /// it filters (not bypassed) and no chunk of the coming frames has `hf` exactly 1 (its
+    /// target is not 1, and the segment in progress is not held at 1), whether `gain` and `hf`
+    /// are settled or ramping.
+    #[must_use]
+    pub fn is_lane_ready(&self) -> bool {
+        self.hf.target() != 1.0 && !self.hf.segment_is_exactly(1.0)
+    }
+
     /// Filters each `bufs[k]` in place with `shelves[k]`; exactly the same result, bit for bit,
     /// as calling [`OcclusionShelf::process`] on each pair (pairs beyond the shorter slice are
     /// left alone). Never allocates.
@@ -341,8 +508,9 @@ impl OcclusionShelf {
     }
 
     /// Filters interleaved frames in place: `rows[i][k]` is frame `i` of shelf `k`, for the
-    /// 1..=[`SHELF_LANES`] `shelves`, which must all be [steady](OcclusionShelf::is_steady)
-    /// and share a sample rate. Bit-identical to [`OcclusionShelf::process`] on each lane.
+    /// 1..=[`SHELF_LANES`] `shelves`, which must all be
+    /// [lane-ready](OcclusionShelf::is_lane_ready) (steady or ramping) and share a sample rate.
+    /// Bit-identical to [`OcclusionShelf::process`] on each lane.
     /// Lanes beyond `shelves.len()` are scratch (left with unspecified values).
     ///
     /// Returns `false`, touching nothing, when the shelves do not qualify (then filter them
@@ -356,7 +524,7 @@ impl OcclusionShelf {
             && shelves.len() <= SHELF_LANES
             && shelves
                 .iter()
-                .all(|s| s.is_steady() && s.a.to_bits() == a.to_bits());
+                .all(|s| s.is_lane_ready() && s.a.to_bits() == a.to_bits());
         if !ok {
             return false;
         }
@@ -368,6 +536,7 @@ impl OcclusionShelf {
             st.set(k, s.lp);
         }
         let (mut g, mut h) = ([0.0f32; L], [0.0f32; L]);
+        let (mut gr, mut hr) = (LaneRamps::default(), LaneRamps::default());
         let len = rows.len();
         let mut done = 0;
         while done < len {
@@ -375,12 +544,20 @@ impl OcclusionShelf {
                 .iter()
                 .map(|s| s.gain.segment_left())
                 .fold(len - done, usize::min);
+            let mut moving = false;
             for (k, s) in shelves.iter_mut().enumerate() {
-                // Settled: constant ramps, `at(i)` is the same for every `i`.
-                g[k] = s.gain.advance(m).at(0);
-                h[k] = s.hf.advance(m).at(0);
+                let (rg, rh) = (s.gain.advance(m), s.hf.advance(m));
+                moving |= !rg.is_constant() || !rh.is_constant();
+                // A constant ramp's `at(i)` is the same for every `i`.
+                (g[k], h[k]) = (rg.at(0), rh.at(0));
+                gr.set(k, rg);
+                hr.set(k, rh);
             }
-            filter_rows(&mut st, &mut rows[done..done + m], coef, g, h);
+            if moving {
+                filter_rows_ramped(&mut st, &mut rows[done..done + m], coef, gr, hr);
+            } else {
+                filter_rows(&mut st, &mut rows[done..done + m], coef, g, h);
+            }
             for (k, s) in shelves.iter().enumerate() {
                 if s.gain.at_segment_boundary() {
                     let mut lp = st.get(k);

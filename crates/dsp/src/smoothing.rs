@@ -192,6 +192,14 @@ impl Smoothed {
         self.seg_step == 0.0 && self.seg_end == self.target && self.seg_start == self.target
     }
 
+    /// True when the rest of the segment in progress holds exactly `value` (the next
+    /// [`Smoothed::advance`] inside it returns a ramp that [is exactly](Ramp::is_exactly) it).
+    /// At a segment boundary this is false: the next segment starts from the target's side.
+    #[must_use]
+    pub fn segment_is_exactly(&self, value: f32) -> bool {
+        self.pos != 0 && self.seg_step == 0.0 && self.seg_start == value
+    }
+
     /// Frames left in the current segment (1..=[`RAMP_SEGMENT`]).
     #[inline]
     #[must_use]

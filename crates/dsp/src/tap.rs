@@ -17,7 +17,7 @@ use crate::gain::{MAX_GAIN, mix_ramp};
 use crate::interpolate::render_linear;
 use crate::one_pole::air_coefficient;
 use crate::pan::equal_power_pan;
-use crate::smoothing::{DEFAULT_SAMPLE_RATE, LinearRamp, RAMP_SEGMENT, TAP_FADE_S};
+use crate::smoothing::{DEFAULT_SAMPLE_RATE, LinearRamp, RAMP_SEGMENT, Ramp, TAP_FADE_S};
 use crate::{sanitize, sanitize_sample_rate};
 
 /// Most taps in one set (acoustics.md §5 item 6).
@@ -35,13 +35,13 @@ pub const MAX_TAP_DELAY_S: f32 = 10.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TapParams {
     /// Delay after the direct sound in seconds (clamped to `0..=10`; NaN drops the tap).
-    pub delay_s: f32,
+    pub delay: f32,
     /// Linear level, already including voice volume and `distance_gain(path)`
     /// (clamped to `0..=16`; NaN → 0).
     pub level: f32,
     /// Gain of the tap's air low-pass at 5 kHz (acoustics.md §5 item 7), `0.001..=0.999`;
     /// 1 (or more) bypasses the filter; NaN → 1.
-    pub hf_gain: f32,
+    pub hf: f32,
     /// Pan toward the reflection point, `-1..=1` (NaN → centre).
     pub pan: f32,
 }
@@ -50,7 +50,7 @@ pub struct TapParams {
 struct TapSlot {
     active: bool,
     retiring: bool,
-    delay_s: f32,
+    delay: f32,
     /// Low-pass coefficients `(a, 1 − a)`; `(1, 0)` passes the signal unchanged.
     lp: (f32, f32),
     state: f32,
@@ -63,7 +63,7 @@ impl TapSlot {
         Self {
             active: false,
             retiring: false,
-            delay_s: 0.0,
+            delay: 0.0,
             lp: (1.0, 0.0),
             state: 0.0,
             left: LinearRamp::new(0.0, TAP_FADE_S),
@@ -120,14 +120,13 @@ impl EchoTaps {
     pub fn set_taps(&mut self, taps: &[TapParams]) {
         let mut claimed = [false; TAP_SLOTS];
         for t in taps.iter().take(MAX_TAPS) {
-            if t.delay_s.is_nan() {
+            if t.delay.is_nan() {
                 continue;
             }
-            let delay = t.delay_s.clamp(0.0, MAX_TAP_DELAY_S);
+            let delay = t.delay.clamp(0.0, MAX_TAP_DELAY_S);
             let level = sanitize(t.level, 0.0, MAX_GAIN, 0.0);
             let (pl, pr) = equal_power_pan(t.pan);
-            let lp =
-                air_coefficient(t.hf_gain, self.sample_rate).map_or((1.0, 0.0), |a| (a, 1.0 - a));
+            let lp = air_coefficient(t.hf, self.sample_rate).map_or((1.0, 0.0), |a| (a, 1.0 - a));
             let index = self
                 .match_slot(delay, &claimed)
                 .or_else(|| self.free_slot(&claimed));
@@ -136,7 +135,7 @@ impl EchoTaps {
             let slot = &mut self.slots[k];
             if !slot.active {
                 slot.active = true;
-                slot.delay_s = delay;
+                slot.delay = delay;
                 slot.state = 0.0;
                 slot.left.set_immediate(0.0);
                 slot.right.set_immediate(0.0);
@@ -162,7 +161,7 @@ impl EchoTaps {
             if !s.active || claimed[k] {
                 continue;
             }
-            let d = (s.delay_s - delay).abs();
+            let d = (s.delay - delay).abs();
             if d > TAP_MATCH_S {
                 continue;
             }
@@ -223,7 +222,7 @@ impl EchoTaps {
         self.slots
             .iter()
             .filter(|s| s.active)
-            .map(|s| s.delay_s)
+            .map(|s| s.delay)
             .fold(0.0, f32::max)
     }
 
@@ -265,7 +264,7 @@ impl EchoTaps {
                 if !slot.active {
                     continue;
                 }
-                let start = base_pos - f64::from(slot.delay_s) * fs * step;
+                let start = base_pos - f64::from(slot.delay) * fs * step;
                 let end = start + n as f64 * step;
                 // Entirely outside the buffer with a silent filter: contributes exactly 0.
                 if slot.state == 0.0 && (end <= -1.0 || start >= source.len() as f64) {
@@ -294,8 +293,7 @@ impl EchoTaps {
                 let gl = slot.left.advance(n);
                 let gr = slot.right.advance(n);
                 if lv {
-                    mix_ramp(&x[..n], l, gl);
-                    mix_ramp(&x[..n], r, gr);
+                    mix_ramp_stereo(&x[..n], l, r, gl, gr);
                 }
             }
             self.phase += n;
@@ -322,13 +320,48 @@ impl EchoTaps {
         for s in &mut self.slots {
             s.active = false;
             s.retiring = false;
-            s.delay_s = 0.0;
+            s.delay = 0.0;
             s.lp = (1.0, 0.0);
             s.state = 0.0;
             s.left.reset();
             s.right.reset();
         }
         self.phase = 0;
+    }
+}
+
+/// `mix_ramp(x, left, gl)` and `mix_ramp(x, right, gr)` in one pass over `x` when neither ramp
+/// is exactly 0 (then both add; the same products and sums), else the two calls.
+#[inline]
+fn mix_ramp_stereo(x: &[f32], left: &mut [f32], right: &mut [f32], gl: Ramp, gr: Ramp) {
+    if gl.is_exactly(0.0) || gr.is_exactly(0.0) {
+        mix_ramp(x, left, gl);
+        mix_ramp(x, right, gr);
+        return;
+    }
+    let n = x.len().min(left.len()).min(right.len());
+    let (x, left, right) = (&x[..n], &mut left[..n], &mut right[..n]);
+    if gl.offset == gr.offset {
+        // One frame index for both: exactly `Ramp::at`.
+        let offset = gl.offset;
+        for (i, (v, (ol, or))) in x
+            .iter()
+            .zip(left.iter_mut().zip(right.iter_mut()))
+            .enumerate()
+        {
+            let t = ((offset + i) as i32) as f32;
+            *ol += v * (gl.start + gl.step * t);
+            *or += v * (gr.start + gr.step * t);
+        }
+    } else {
+        for (i, (v, (ol, or))) in x
+            .iter()
+            .zip(left.iter_mut().zip(right.iter_mut()))
+            .enumerate()
+        {
+            *ol += v * gl.at(i);
+            *or += v * gr.at(i);
+        }
     }
 }
 

@@ -100,9 +100,7 @@ mod smoothing_tests {
 }
 
 mod interpolate_tests {
-    use crate::interpolate::{
-        read_linear, read_linear_looping, render_linear, render_linear_looping,
-    };
+    use crate::interpolate::{ONE, read_linear, render_linear, resample, resample_mix, step_for};
     use proptest::prelude::*;
 
     const S: [f32; 4] = [1.0, 2.0, 4.0, 8.0];
@@ -122,13 +120,107 @@ mod interpolate_tests {
 
     #[test]
     fn looping_wraps_to_the_first_frame() {
-        assert_eq!(read_linear_looping(&S, 3.5), 4.5);
-        assert_eq!(read_linear_looping(&S, 4.0), 1.0);
-        assert_eq!(read_linear_looping(&S, -0.5), 4.5);
-        assert_eq!(read_linear_looping(&[], 1.0), 0.0);
         let mut out = [0.0f32; 6];
-        render_linear_looping(&S, 2.0, 1.0, &mut out);
+        let mut pos = 2 * ONE;
+        resample(&S, &mut pos, ONE, true, &mut out);
         assert_eq!(out, [4.0, 8.0, 1.0, 2.0, 4.0, 8.0]);
+        assert_eq!(pos, 4 * ONE);
+        // The last frame interpolates toward frame 0.
+        let mut pos = 3 * ONE + ONE / 2;
+        let mut one = [0.0f32; 1];
+        resample(&S, &mut pos, ONE, true, &mut one);
+        assert_eq!(one, [4.5]);
+    }
+
+    #[test]
+    fn step_is_exact_for_common_rates() {
+        assert_eq!(step_for(48_000, 48_000), ONE);
+        assert_eq!(step_for(24_000, 48_000), ONE / 2);
+        assert_eq!(step_for(96_000, 48_000), 2 * ONE);
+    }
+
+    #[test]
+    fn same_rate_copies_samples() {
+        let s: Vec<f32> = (0..10).map(|i| i as f32).collect();
+        let mut out = [0.0; 12];
+        let mut pos = 0;
+        resample(&s, &mut pos, ONE, false, &mut out);
+        assert_eq!(&out[..10], &s[..]);
+        assert_eq!(&out[10..], &[0.0, 0.0]);
+        assert_eq!(pos, 12 * ONE);
+    }
+
+    #[test]
+    fn half_rate_interpolates_linearly() {
+        let s = [0.0, 1.0, 3.0];
+        let mut out = [0.0; 6];
+        let mut pos = 0;
+        resample(&s, &mut pos, ONE / 2, false, &mut out);
+        // Frame 2.5 interpolates toward the silence after a one-shot's end.
+        assert_eq!(out, [0.0, 0.5, 1.0, 2.0, 3.0, 1.5]);
+    }
+
+    #[test]
+    fn looping_wraps_and_interpolates_across_the_seam() {
+        let s = [1.0, 2.0, 3.0, 4.0];
+        let mut out = [0.0; 10];
+        let mut pos = 0;
+        resample(&s, &mut pos, ONE / 2, true, &mut out);
+        assert_eq!(out, [1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 2.5, 1.0, 1.5]);
+        assert_eq!(pos, ONE); // 5.0 wrapped at the 4-frame loop
+    }
+
+    #[test]
+    fn resample_is_split_invariant() {
+        let s: Vec<f32> = (0..1000)
+            .map(|i| ((i * 7919) % 113) as f32 / 113.0)
+            .collect();
+        let step = step_for(22_050, 48_000);
+        let mut whole = vec![0.0; 3000];
+        let mut p = 0;
+        resample(&s, &mut p, step, true, &mut whole);
+        let mut parts = vec![0.0; 3000];
+        let mut q = 0;
+        for chunk in parts.chunks_mut(37) {
+            resample(&s, &mut q, step, true, chunk);
+        }
+        assert_eq!(whole, parts);
+        assert_eq!(p, q);
+    }
+
+    #[test]
+    fn empty_sound_reads_silence() {
+        let mut out = [1.0; 4];
+        let mut pos = 0;
+        resample(&[], &mut pos, ONE, true, &mut out);
+        assert_eq!(out, [0.0; 4]);
+    }
+
+    #[test]
+    fn fused_resample_mix_equals_store_then_mix() {
+        let s: Vec<f32> = (0..777)
+            .map(|i| ((i * 31) % 97) as f32 / 97.0 - 0.5)
+            .collect();
+        for (rate, looping) in [
+            (22_050, true),
+            (48_000, true),
+            (44_100, false),
+            (11_025, false),
+        ] {
+            let step = step_for(rate, 48_000);
+            let (mut p, mut q) = (123 * ONE / 7, 123 * ONE / 7);
+            let mut x = vec![0.0; 3000];
+            resample(&s, &mut p, step, looping, &mut x);
+            let (gl, gr) = (0.3f32, 0.8f32);
+            let base: Vec<f32> = (0..3000).map(|i| i as f32 * 1e-4).collect();
+            let (mut l, mut r) = (base.clone(), base.clone());
+            resample_mix(&s, &mut q, step, looping, (gl, gr), &mut l, &mut r);
+            for i in 0..3000 {
+                assert_eq!(l[i].to_bits(), (base[i] + x[i] * gl).to_bits());
+                assert_eq!(r[i].to_bits(), (base[i] + x[i] * gr).to_bits());
+            }
+            assert_eq!(p, q);
+        }
     }
 
     #[test]
@@ -162,11 +254,26 @@ mod interpolate_tests {
             for (i, &o) in out.iter().enumerate() {
                 prop_assert_eq!(o.to_bits(), read_linear(&data, start + i as f64 * step).to_bits());
             }
-            let mut out = [0.0f32; 70];
-            render_linear_looping(&data, start, step, &mut out);
-            for (i, &o) in out.iter().enumerate() {
-                prop_assert_eq!(o.to_bits(), read_linear_looping(&data, start + i as f64 * step).to_bits());
-            }
+        }
+
+        #[test]
+        fn resample_in_any_split_equals_one_call(
+            data in proptest::collection::vec(-1.0f32..1.0, 1..40),
+            start in 0u64..(80 << 32),
+            step in 1u64..(3 << 32),
+            looping in any::<bool>(),
+            cut in 0usize..70,
+        ) {
+            let mut whole = [0.0f32; 70];
+            let mut p = start;
+            resample(&data, &mut p, step, looping, &mut whole);
+            let mut parts = [0.0f32; 70];
+            let mut q = start;
+            let (a, b) = parts.split_at_mut(cut);
+            resample(&data, &mut q, step, looping, a);
+            resample(&data, &mut q, step, looping, b);
+            prop_assert_eq!(whole, parts);
+            prop_assert_eq!(p, q);
         }
     }
 }

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use resound_dsp::{
     EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS,
-    ReverbBus, ReverbBusSettings, SmoothedGain, StereoPanner, TapParams, render_linear,
-    render_linear_looping,
+    ReverbBus, ReverbBusSettings, SmoothedGain, StereoPanner, TapParams, render_linear, resample,
+    step_for,
 };
 
 struct Counting;
@@ -87,29 +87,29 @@ fn processing_never_allocates() {
     let sets = [
         [
             TapParams {
-                delay_s: 0.05,
+                delay: 0.05,
                 level: 0.3,
-                hf_gain: 0.2,
+                hf: 0.2,
                 pan: -0.5,
             },
             TapParams {
-                delay_s: 0.2,
+                delay: 0.2,
                 level: 0.2,
-                hf_gain: 0.9,
+                hf: 0.9,
                 pan: 0.5,
             },
         ],
         [
             TapParams {
-                delay_s: 0.051,
+                delay: 0.051,
                 level: 0.5,
-                hf_gain: 0.3,
+                hf: 0.3,
                 pan: -0.4,
             },
             TapParams {
-                delay_s: 0.4,
+                delay: 0.4,
                 level: 0.1,
-                hf_gain: 0.05,
+                hf: 0.05,
                 pan: 0.9,
             },
         ],
@@ -127,7 +127,14 @@ fn processing_never_allocates() {
                 lp.set_cutoff(200.0 + 100.0 * k as f32);
             }
             render_linear(&source, pos, 0.75, &mut voice);
-            render_linear_looping(&source, pos, 1.25, &mut buf);
+            let mut loop_pos = (b * block) as u64 * step_for(60_000, 48_000);
+            resample(
+                &source,
+                &mut loop_pos,
+                step_for(60_000, 48_000),
+                true,
+                &mut buf,
+            );
             shelf.process(&mut voice);
             lp.process(&mut buf);
             hp.process(&mut buf);

@@ -1,15 +1,28 @@
 //! Mixer benchmarks (acoustics §10): 48 kHz, 512-frame buffers, one thread.
 //!
-//! - `plain_100`: 100 looping voices at 22.05 kHz (resampled), no shelf, no sends;
+//! `mixer/settled/*`: the parameters never change while timing (the smoothers settle and the
+//! renderer takes its fast paths):
+//! - `plain_100`: 100 looping voices of one 22.05 kHz sound, no shelf, no sends;
 //! - `shelf_100` / `sends_100` / `shelf_sends_100`: the same with the occlusion shelf active,
 //!   4 reverb sends (bus included), or both;
-//! - `oneshots_8` / `oneshots_8_taps_6`: 8 one-shots without / with 6 echo taps each
-//!   (the difference is the tap cost);
-//! - `reverb_bus_4_busy`: the `resound_dsp::ReverbBus` as the mixer drives it, 4 slots busy;
+//! - `oneshots_8` / `oneshots_8_taps_6`: 8 one-shots without / with 6 fixed echo taps each;
 //! - `kira_100`: kira 0.12 (`MockBackend`) mixing the same 100 looping voices.
 //!
-//! Each measurement renders one 512-frame buffer; scenes are rebuilt (untimed) every 1000
-//! buffers so one-shots never run out.
+//! `mixer/motion/*`: what a game does (issue 16). 100 distinct sounds (different lengths and
+//! tones) at 11 025, 22 050 and 44 100 Hz, started at seeded random offsets; before **every**
+//! buffer every voice gets new volume and pan (and shelf and sends where the scene has them),
+//! so every smoothing ramp is always running. Only the render is timed (the game-thread
+//! `set_params`/`flush` are not):
+//! - `plain_100`, `shelf_100`, `sends_100`, `shelf_sends_100` as above;
+//! - `oneshots_8` / `oneshots_8_taps_6`: 8 distinct one-shots under motion, without / with 6
+//!   echo taps each whose delays move 0.25 ms every buffer (a 10 ms triangle, so taps keep
+//!   cross-fading to new delays as the 3 ms match rule hands them over) and whose levels move;
+//! - `kira_100`: kira with the same 100 sounds, offsets and per-buffer volume and pan changes
+//!   (10 ms tweens, the length of a buffer and a half).
+//!
+//! Also `reverb_bus_4_busy`: the `resound_dsp::ReverbBus` as the mixer drives it, 4 slots busy.
+//!
+//! Scenes are rebuilt (untimed) every 1000 buffers so one-shots never run out.
 //!
 //! Clock: the shared 2-core build machine is usually loaded several times over, which inflates
 //! wall-clock times by the time the bench thread waits for a core. On Unix the benches
@@ -23,7 +36,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
-    MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, Tap, VoiceParams, build,
+    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, VoiceId,
+    VoiceParams, build,
 };
 
 const FS: u32 = 48_000;
@@ -55,8 +69,8 @@ fn params(i: usize, shelf: bool, sends: bool) -> VoiceParams {
         ..VoiceParams::default()
     };
     if shelf {
-        p.gain = 0.6;
-        p.hf = 0.05;
+        p.shelf_gain = 0.6;
+        p.shelf_hf = 0.05;
     }
     if sends {
         p.sends = [0.2, 0.3, 0.1, 0.05];
@@ -111,7 +125,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                             delay: 0.04 + 0.045 * k as f32,
                             level: 0.3,
                             path: 10.0,
-                            hf_gain: 0.5,
+                            hf: 0.5,
                             pan: (k as f32 / 3.0) - 1.0,
                         })
                         .collect();
@@ -237,26 +251,335 @@ fn time_kira(iters: u64) -> Duration {
     total
 }
 
+/// A small seeded LCG (deterministic, no dependency): uniform in `0..1`.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 40) as f32) / (1u64 << 24) as f32
+    }
+}
+
+/// The rates of the motion scenes' sounds, in turn.
+const RATES: [u32; 3] = [11_025, 22_050, 44_100];
+
+/// Sound `i` of the motion scenes (built once, shared by every rebuild).
+fn distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
+    static SOUNDS: std::sync::OnceLock<[Vec<(Arc<[f32]>, u32)>; 2]> = std::sync::OnceLock::new();
+    let all = SOUNDS.get_or_init(|| {
+        [false, true].map(|long| {
+            let n = if long { 8 } else { VOICES };
+            (0..n).map(|i| make_distinct_sound(i, long)).collect()
+        })
+    });
+    all[usize::from(long)][i].clone()
+}
+
+/// Sound `i` of the motion scenes: a distinct two-partial tone at `RATES[i % 3]`, 1.0–1.99 s
+/// long (`long`: 12 s, for one-shots).
+fn make_distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
+    let rate = RATES[i % RATES.len()];
+    let seconds = if long {
+        12.0
+    } else {
+        1.0 + (i % 100) as f32 * 0.01
+    };
+    let f = 110.0 + 7.3 * i as f32;
+    let n = (seconds * rate as f32) as usize;
+    let samples = (0..n)
+        .map(|k| {
+            let t = k as f32 / rate as f32;
+            0.4 * (std::f32::consts::TAU * f * t).sin()
+                + 0.1 * (std::f32::consts::TAU * 2.9 * f * t).sin()
+        })
+        .collect();
+    (samples, rate)
+}
+
+/// Seeded start offsets in output frames (0..1 s), one per voice.
+fn start_offsets(n: usize, seed: u64) -> Vec<usize> {
+    let mut rng = Lcg(seed);
+    (0..n).map(|_| (rng.next() * FS as f32) as usize).collect()
+}
+
+#[derive(Clone, Copy)]
+struct Motion {
+    shelf: bool,
+    sends: bool,
+    oneshots: bool,
+    taps: bool,
+}
+
+/// A motion scene: the renderer, the handle that moves it, its voices and the motion state.
+struct Moving {
+    h: MixerHandle,
+    r: MixerRenderer,
+    voices: Vec<VoiceId>,
+    motion: Motion,
+    rng: Lcg,
+    block: u64,
+}
+
+fn build_motion(motion: Motion) -> Moving {
+    let (mut h, mut r) = build(MixerSettings::default()).expect("settings");
+    let count = if motion.oneshots { 8 } else { VOICES };
+    let sounds: Vec<SoundId> = (0..count)
+        .map(|i| {
+            let (samples, sample_rate) = distinct_sound(i, motion.oneshots);
+            h.load_sound(SoundData {
+                samples,
+                sample_rate,
+            })
+            .expect("load")
+        })
+        .collect();
+    // Start the voices at their offsets: the one with the largest offset first, rendering the
+    // frames between starts, so voice i has played `offsets[i]` frames when timing begins.
+    let offsets = start_offsets(count, 7);
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(offsets[i]));
+    let mut voices = vec![None; count];
+    let mut buf = vec![0.0f32; 2 * BLOCK];
+    let mut rng = Lcg(11);
+    for (k, &i) in order.iter().enumerate() {
+        let p = motion_params(&mut rng, motion);
+        let v = h
+            .play(
+                sounds[i],
+                PlaySettings {
+                    looping: !motion.oneshots,
+                    params: p,
+                },
+            )
+            .expect("play");
+        if motion.taps {
+            h.set_taps(v, &moving_taps(0, i)).expect("taps");
+        }
+        voices[i] = Some(v);
+        h.flush();
+        let next = order.get(k + 1).map_or(0, |&j| offsets[j]);
+        let mut gap = offsets[i] - next;
+        while gap > 0 {
+            let n = gap.min(BLOCK);
+            r.render(&mut buf[..2 * n]);
+            gap -= n;
+        }
+    }
+    let mut m = Moving {
+        h,
+        r,
+        voices: voices
+            .into_iter()
+            .map(|v| v.expect("every voice started"))
+            .collect(),
+        motion,
+        rng,
+        block: 0,
+    };
+    // Warm up past the tap fade-in so the measured state is the moving steady state.
+    for _ in 0..20 {
+        m.step();
+        m.r.render(&mut buf);
+    }
+    m
+}
+
+/// New parameters for one voice: every value moves every buffer.
+fn motion_params(rng: &mut Lcg, m: Motion) -> VoiceParams {
+    let mut p = VoiceParams {
+        volume: 0.005 + 0.01 * rng.next(),
+        pan: Pan::EqualPower(2.0 * rng.next() - 1.0),
+        ..VoiceParams::default()
+    };
+    if m.shelf {
+        p.shelf_gain = 0.3 + 0.7 * rng.next();
+        p.shelf_hf = 0.02 + 0.9 * rng.next();
+    }
+    if m.sends {
+        p.sends = [
+            0.3 * rng.next(),
+            0.3 * rng.next(),
+            0.2 * rng.next(),
+            0.1 * rng.next(),
+        ];
+    }
+    p
+}
+
+/// Voice `i`'s 6 taps at buffer `block`: delays 40 ms + 45 ms·k plus a 0..10 ms triangle that
+/// moves 0.25 ms per buffer, levels moving too.
+fn moving_taps(block: u64, i: usize) -> Vec<Tap> {
+    let phase = (block + 7 * i as u64) % 80;
+    let tri = if phase < 40 { phase } else { 80 - phase } as f32 * 0.000_25;
+    (0..6)
+        .map(|k| Tap {
+            delay: 0.04 + 0.045 * k as f32 + tri,
+            level: 0.25 + 0.05 * ((block as usize + k) % 3) as f32,
+            path: 10.0,
+            hf: 0.5,
+            pan: (k as f32 / 3.0) - 1.0,
+        })
+        .collect()
+}
+
+impl Moving {
+    /// The game's tick before a buffer: new parameters (and taps) for every voice.
+    fn step(&mut self) {
+        self.block += 1;
+        for (i, v) in self.voices.iter().enumerate() {
+            let p = motion_params(&mut self.rng, self.motion);
+            self.h.set_params(*v, p).expect("params");
+            if self.motion.taps {
+                self.h
+                    .set_taps(*v, &moving_taps(self.block, i))
+                    .expect("taps");
+            }
+        }
+        self.h.flush();
+    }
+}
+
+fn time_motion(motion: Motion, iters: u64) -> Duration {
+    let mut buf = vec![0.0f32; 2 * BLOCK];
+    let mut total = Duration::ZERO;
+    let mut left = iters;
+    while left > 0 {
+        let n = left.min(REBUILD_EVERY);
+        let mut m = build_motion(motion);
+        for _ in 0..n {
+            m.step();
+            let t = Clock::start();
+            m.r.render(black_box(&mut buf));
+            total += t.elapsed();
+        }
+        left -= n;
+    }
+    total
+}
+
+/// kira playing the motion scenes' 100 sounds from the same offsets, with handles to move them.
+fn kira_motion() -> (
+    kira::AudioManager<kira::backend::mock::MockBackend>,
+    Vec<kira::sound::static_sound::StaticSoundHandle>,
+) {
+    use kira::sound::PlaybackPosition;
+    use kira::sound::static_sound::{StaticSoundData, StaticSoundSettings};
+    use kira::{AudioManager, AudioManagerSettings, Frame};
+    let settings = AudioManagerSettings {
+        internal_buffer_size: BLOCK,
+        backend_settings: kira::backend::mock::MockBackendSettings { sample_rate: FS },
+        ..AudioManagerSettings::default()
+    };
+    let mut m = AudioManager::<kira::backend::mock::MockBackend>::new(settings).expect("kira");
+    let offsets = start_offsets(VOICES, 7);
+    let mut handles = Vec::with_capacity(VOICES);
+    for (i, off) in offsets.iter().enumerate() {
+        let (samples, rate) = distinct_sound(i, false);
+        let frames: Arc<[Frame]> = samples.iter().map(|s| Frame::from_mono(*s)).collect();
+        let len = frames.len();
+        // The same source position the staggered start gives our voice.
+        let at = (*off as u64 * u64::from(rate) / u64::from(FS)) as usize % len;
+        let data = StaticSoundData {
+            sample_rate: rate,
+            frames,
+            settings: StaticSoundSettings::new()
+                .loop_region(..)
+                .volume(-40.0)
+                .start_position(PlaybackPosition::Samples(at)),
+            slice: None,
+        };
+        handles.push(m.play(data).expect("play"));
+    }
+    m.backend_mut().on_start_processing();
+    m.backend_mut().process();
+    (m, handles)
+}
+
+fn time_kira_motion(iters: u64) -> Duration {
+    use kira::{Decibels, Panning, StartTime, Tween};
+    let tween = Tween {
+        start_time: StartTime::Immediate,
+        duration: Duration::from_millis(10),
+        easing: kira::Easing::Linear,
+    };
+    let mut total = Duration::ZERO;
+    let mut left = iters;
+    let mut rng = Lcg(11);
+    while left > 0 {
+        let n = left.min(REBUILD_EVERY);
+        let (mut m, mut handles) = kira_motion();
+        for _ in 0..n {
+            for h in &mut handles {
+                // The same volume range as ours (0.005..0.015 linear) and any pan.
+                let v = 0.005 + 0.01 * rng.next();
+                h.set_volume(Decibels(20.0 * v.log10()), tween);
+                h.set_panning(Panning(2.0 * rng.next() - 1.0), tween);
+            }
+            let t = Clock::start();
+            let b = m.backend_mut();
+            b.on_start_processing();
+            b.process();
+            total += t.elapsed();
+        }
+        left -= n;
+    }
+    total
+}
+
 fn mixer(c: &mut Criterion) {
     let mut g = c.benchmark_group("mixer");
-    g.bench_function("plain_100", |b| {
+    let still = |shelf, sends| Motion {
+        shelf,
+        sends,
+        oneshots: false,
+        taps: false,
+    };
+    for (name, m) in [
+        ("motion/plain_100", still(false, false)),
+        ("motion/shelf_100", still(true, false)),
+        ("motion/sends_100", still(false, true)),
+        ("motion/shelf_sends_100", still(true, true)),
+    ] {
+        g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
+    }
+    for taps in [false, true] {
+        let m = Motion {
+            shelf: false,
+            sends: false,
+            oneshots: true,
+            taps,
+        };
+        let name = if taps {
+            "motion/oneshots_8_taps_6"
+        } else {
+            "motion/oneshots_8"
+        };
+        g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
+    }
+    g.bench_function("motion/kira_100", |b| b.iter_custom(time_kira_motion));
+    g.bench_function("settled/plain_100", |b| {
         b.iter_custom(|n| time_scene(Scene::Plain, n))
     });
-    g.bench_function("shelf_100", |b| {
+    g.bench_function("settled/shelf_100", |b| {
         b.iter_custom(|n| time_scene(Scene::ShelfOnly, n))
     });
-    g.bench_function("sends_100", |b| {
+    g.bench_function("settled/sends_100", |b| {
         b.iter_custom(|n| time_scene(Scene::SendsOnly, n))
     });
-    g.bench_function("shelf_sends_100", |b| {
+    g.bench_function("settled/shelf_sends_100", |b| {
         b.iter_custom(|n| time_scene(Scene::ShelfSends, n))
     });
-    g.bench_function("oneshots_8", |b| {
+    g.bench_function("settled/oneshots_8", |b| {
         b.iter_custom(|n| time_scene(Scene::OneShots { taps: false }, n))
     });
-    g.bench_function("oneshots_8_taps_6", |b| {
+    g.bench_function("settled/oneshots_8_taps_6", |b| {
         b.iter_custom(|n| time_scene(Scene::OneShots { taps: true }, n))
     });
+    g.bench_function("settled/kira_100", |b| b.iter_custom(time_kira));
     g.bench_function("reverb_bus_4_busy", |b| {
         let mut bus = ReverbBus::new(ReverbBusSettings::default());
         bus.prepare(FS as f32, BLOCK);
@@ -272,7 +595,6 @@ fn mixer(c: &mut Criterion) {
             t.elapsed()
         });
     });
-    g.bench_function("kira_100", |b| b.iter_custom(time_kira));
     g.finish();
 }
 

@@ -309,7 +309,7 @@ impl MixerHandle {
                 delay: 0.0,
                 level: 0.0,
                 path: 0.0,
-                hf_gain: 1.0,
+                hf: 1.0,
                 pan: 0.0,
             }; MAX_TAPS],
             tap_count: 0,

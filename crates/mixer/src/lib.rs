@@ -1,13 +1,14 @@
 //! The lock-free real-time mixer: a game-thread handle and an audio-thread renderer.
 //!
-//! Spec: `shared/spec/acoustics.md` §4–§7, `shared/spec/ambient-runtime.md` §4.4–§4.5.
+//! Spec: `shared/spec/acoustics.md` §4–§7, `shared/spec/ambient-runtime.md` §4.5 (the DirectSound
+//! law; the retail voice policy itself is `resound-ambient`'s).
 //!
 //! [`build`] returns a [`MixerHandle`] (game thread, `Send + Sync`) and a [`MixerRenderer`]
 //! (audio thread, `Send`). They share nothing but wait-free `rtrb` rings (commands one way,
 //! retired voices and sample buffers the other) and `triple_buffer`s (the parameter block one
 //! way, [`MixerStatus`] the other). Capacities are fixed at build; a full one is a typed error.
 //!
-//! Voice chain (acoustics §7): linear-interpolation resample → occlusion shelf → reverb sends →
+//! Voice chain (acoustics §7): linear-interpolation resample (`resound_dsp::interpolate`) → occlusion shelf → reverb sends →
 //! volume · distance gain → pan; voices summed in slot order, then echo taps, then the reverb
 //! bus; master peak limiter.
 //!
@@ -25,9 +26,7 @@
 //! | `params` | [`VoiceParams`], [`Pan`], [`Tap`], [`distance_gain`], validation |
 //! | `command`, `block` | ring messages both ways; the triple-buffered parameter block |
 //! | `voice`, `tap`, `master` | renderer voices, echo-tap sets, reverb bus + limiter |
-//! | [`resample`] | 32.32 fixed-point linear-interpolation resampling |
-//! | [`pan`] | equal-power and retail (DirectSound) pan laws |
-//! | [`retail`] | the retail 16-voice pool, `GetAttenuation` dB and pan |
+//! | [`pan`] | equal-power and retail (DirectSound) pan laws, the retail dB limits |
 //! | `sound`, `status`, `error` | [`SoundData`]/[`SoundId`], [`MixerStatus`], one error enum per operation |
 //!
 //! ```
@@ -53,8 +52,6 @@ mod master;
 pub mod pan;
 mod params;
 mod renderer;
-pub mod resample;
-pub mod retail;
 mod settings;
 mod sound;
 mod status;

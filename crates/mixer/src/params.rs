@@ -24,7 +24,8 @@ pub const MAX_DISTANCE: f32 = 1.0e6;
 pub enum Pan {
     /// Equal-power pan, −1 (left) ..= 1 (right).
     EqualPower(f32),
-    /// The retail DirectSound law: `|pan|` dB off the far channel, ±15 (see [`pan::retail`]).
+    /// The retail DirectSound law: `|pan|` dB off the far channel, ±[`pan::MAX_PAN`]
+    /// (see [`pan::retail`]).
     Retail(i32),
 }
 
@@ -44,10 +45,11 @@ pub struct VoiceParams {
     pub range: f32,
     /// Distance from the listener, 0..=[`MAX_DISTANCE`].
     pub distance: f32,
-    /// Occlusion gain of the shelf below 1 kHz, 0..=[`MAX_SHELF_GAIN`] (acoustics §4 `gain`).
-    pub gain: f32,
-    /// High-band factor of the shelf, 0..=1 (acoustics §4 `hf`); the shelf gives `gain·hf` above 1 kHz.
-    pub hf: f32,
+    /// The occlusion shelf's gain below 1 kHz, 0..=[`MAX_SHELF_GAIN`] (acoustics §4 `gain`).
+    pub shelf_gain: f32,
+    /// The occlusion shelf's high-band factor, 0..=1 (acoustics §4 `hf`): the shelf gives
+    /// `shelf_gain·shelf_hf` above 1 kHz.
+    pub shelf_hf: f32,
     /// Stereo placement.
     pub pan: Pan,
     /// Sends into the four reverb slots (0.15/0.55/1.68/4.14 s), each 0..=[`MAX_GAIN`],
@@ -61,15 +63,16 @@ impl Default for VoiceParams {
             volume: 1.0,
             range: 1.0,
             distance: 0.0,
-            gain: 1.0,
-            hf: 1.0,
+            shelf_gain: 1.0,
+            shelf_hf: 1.0,
             pan: Pan::default(),
             sends: [0.0; SENDS],
         }
     }
 }
 
-/// One echo tap of a voice (acoustics §5).
+/// One echo tap of a voice (acoustics §5), in the vocabulary of `resound_acoustics::echo::Tap`
+/// (`delay`, `path`, `level`, `hf`) plus the pan the engine derives from its `direction`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tap {
     /// Delay behind the voice's play position in seconds, > 0 ..= [`MAX_TAP_DELAY`].
@@ -79,8 +82,8 @@ pub struct Tap {
     /// Reflected path length; the tap is scaled by `distance_gain(path, range)`.
     pub path: f32,
     /// Gain of the tap's one-pole air low-pass at 5 kHz (acoustics §5 item 7:
-    /// `0.994^(path − d)`), 0..=1; 0.999 and above bypass the filter.
-    pub hf_gain: f32,
+    /// `0.994^(path − d)`), 0..=1; 0.999 and above bypass the filter (`echo::Tap::hf`).
+    pub hf: f32,
     /// Equal-power pan toward the reflection point, −1..=1.
     pub pan: f32,
 }
@@ -113,6 +116,20 @@ fn check(field: &'static str, v: f32, lo: f32, hi: f32) -> Result<(), ParamError
 const SEND_FIELDS: [&str; SENDS] = ["sends[0]", "sends[1]", "sends[2]", "sends[3]"];
 
 impl VoiceParams {
+    /// The parameters `SoundBuf::Play(pan, dB)` gives a retail voice: level `dB` clamped to
+    /// [`pan::VOL_MIN`]`..=0` as a linear volume, pan clamped to ±[`pan::MAX_PAN`] under the
+    /// DirectSound law ([`pan::retail`]), no acoustics. `dB` and `pan` come from
+    /// `resound-ambient` (`GetAttenuation` and the `PlaySoundInternal` pan).
+    #[must_use]
+    pub fn retail(db: i32, pan: i32) -> Self {
+        let db = db.clamp(pan::VOL_MIN, 0);
+        Self {
+            volume: pan::db_to_amplitude(db as f32),
+            pan: Pan::Retail(pan.clamp(-pan::MAX_PAN, pan::MAX_PAN)),
+            ..Self::default()
+        }
+    }
+
     /// Checks every field: NaN/infinite values and values out of range are rejected.
     ///
     /// # Errors
@@ -121,12 +138,12 @@ impl VoiceParams {
         check("volume", self.volume, 0.0, MAX_GAIN)?;
         check("range", self.range, f32::MIN_POSITIVE, MAX_DISTANCE)?;
         check("distance", self.distance, 0.0, MAX_DISTANCE)?;
-        check("gain", self.gain, 0.0, MAX_SHELF_GAIN)?;
-        check("hf", self.hf, 0.0, 1.0)?;
+        check("shelf_gain", self.shelf_gain, 0.0, MAX_SHELF_GAIN)?;
+        check("shelf_hf", self.shelf_hf, 0.0, 1.0)?;
         match self.pan {
             Pan::EqualPower(p) => check("pan", p, -1.0, 1.0)?,
             Pan::Retail(p) => {
-                if !(-pan::RETAIL_PAN_LIMIT..=pan::RETAIL_PAN_LIMIT).contains(&p) {
+                if !(-pan::MAX_PAN..=pan::MAX_PAN).contains(&p) {
                     return Err(ParamError {
                         field: "pan",
                         problem: ParamProblem::OutOfRange,
@@ -149,8 +166,8 @@ impl VoiceParams {
         let dry = self.volume * distance_gain(self.distance, self.range);
         VoiceTargets {
             generation,
-            shelf_gain: self.gain,
-            hf: self.hf,
+            shelf_gain: self.shelf_gain,
+            shelf_hf: self.shelf_hf,
             sends: self.sends.map(|s| s * self.volume),
             left: dry * l,
             right: dry * r,
@@ -163,42 +180,42 @@ const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
         "taps[0].delay",
         "taps[0].level",
         "taps[0].path",
-        "taps[0].hf_gain",
+        "taps[0].hf",
         "taps[0].pan",
     ],
     [
         "taps[1].delay",
         "taps[1].level",
         "taps[1].path",
-        "taps[1].hf_gain",
+        "taps[1].hf",
         "taps[1].pan",
     ],
     [
         "taps[2].delay",
         "taps[2].level",
         "taps[2].path",
-        "taps[2].hf_gain",
+        "taps[2].hf",
         "taps[2].pan",
     ],
     [
         "taps[3].delay",
         "taps[3].level",
         "taps[3].path",
-        "taps[3].hf_gain",
+        "taps[3].hf",
         "taps[3].pan",
     ],
     [
         "taps[4].delay",
         "taps[4].level",
         "taps[4].path",
-        "taps[4].hf_gain",
+        "taps[4].hf",
         "taps[4].pan",
     ],
     [
         "taps[5].delay",
         "taps[5].level",
         "taps[5].path",
-        "taps[5].hf_gain",
+        "taps[5].hf",
         "taps[5].pan",
     ],
 ];
@@ -223,7 +240,7 @@ pub(crate) fn validate_taps(taps: &[Tap]) -> Result<(), ParamError> {
         }
         check(f[1], t.level, 0.0, MAX_GAIN)?;
         check(f[2], t.path, 0.0, MAX_DISTANCE)?;
-        check(f[3], t.hf_gain, 0.0, 1.0)?;
+        check(f[3], t.hf, 0.0, 1.0)?;
         check(f[4], t.pan, -1.0, 1.0)?;
     }
     Ok(())
@@ -237,7 +254,7 @@ pub(crate) struct VoiceTargets {
     /// Shelf gain below 1 kHz.
     pub shelf_gain: f32,
     /// Shelf high-band factor.
-    pub hf: f32,
+    pub shelf_hf: f32,
     /// Send levels (volume applied).
     pub sends: [f32; SENDS],
     /// Dry left gain (volume · distance gain · pan).
@@ -260,9 +277,9 @@ pub(crate) struct TapSetTargets {
 }
 
 const NO_TAP: TapParams = TapParams {
-    delay_s: 0.0,
+    delay: 0.0,
     level: 0.0,
-    hf_gain: 1.0,
+    hf: 1.0,
     pan: 0.0,
 };
 
@@ -282,9 +299,9 @@ pub(crate) fn tap_targets(taps: &[Tap], params: &VoiceParams) -> ([TapParams; MA
     let mut out = [NO_TAP; MAX_TAPS];
     for (o, t) in out.iter_mut().zip(taps) {
         *o = TapParams {
-            delay_s: t.delay,
+            delay: t.delay,
             level: t.level * params.volume * distance_gain(t.path, params.range),
-            hf_gain: t.hf_gain,
+            hf: t.hf,
             pan: t.pan,
         };
     }

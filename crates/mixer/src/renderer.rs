@@ -15,11 +15,11 @@ use crate::block::ParamBlock;
 use crate::command::{Command, Returned};
 use crate::master::Master;
 use crate::params::SENDS;
-use crate::resample::step_for;
 use crate::sound::SoundData;
 use crate::status::MixerStatus;
 use crate::tap::TapSetState;
 use crate::voice::{Voice, VoiceState};
+use resound_dsp::interpolate::step_for;
 
 #[derive(Debug, Default)]
 struct RenderSound {

@@ -9,9 +9,9 @@ use resound_dsp::tap::{EchoTaps, TapParams};
 
 use crate::params::{MAX_TAPS, TapSetTargets};
 use crate::renderer::SoundRates;
-use crate::resample::{FRAC_BITS, frames_to_fixed};
 use crate::sound::SoundData;
 use crate::voice::{Voice, VoiceState};
+use resound_dsp::interpolate::{FRAC_BITS, frames_to_fixed};
 
 const FIXED_SCALE: f64 = 1.0 / (1u64 << FRAC_BITS) as f64;
 

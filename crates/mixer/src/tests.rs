@@ -1,72 +1,8 @@
-//! Unit tests: resampling, pan laws, retail formulas, validation.
+//! Unit tests: pan laws, the DirectSound level law, validation.
 
-use crate::resample::{ONE, resample, step_for};
-use crate::retail::{attenuation_db, pan_db, retail_params};
+use resound_dsp::interpolate::step_for;
+
 use crate::{MixerSettings, Pan, ParamProblem, Tap, VoiceParams, distance_gain, pan};
-
-#[test]
-fn step_is_exact_for_common_rates() {
-    assert_eq!(step_for(48_000, 48_000), ONE);
-    assert_eq!(step_for(24_000, 48_000), ONE / 2);
-    assert_eq!(step_for(96_000, 48_000), 2 * ONE);
-}
-
-#[test]
-fn same_rate_copies_samples() {
-    let s: Vec<f32> = (0..10).map(|i| i as f32).collect();
-    let mut out = [0.0; 12];
-    let mut pos = 0;
-    resample(&s, &mut pos, ONE, false, &mut out);
-    assert_eq!(&out[..10], &s[..]);
-    assert_eq!(&out[10..], &[0.0, 0.0]);
-    assert_eq!(pos, 12 * ONE);
-}
-
-#[test]
-fn half_rate_interpolates_linearly() {
-    let s = [0.0, 1.0, 3.0];
-    let mut out = [0.0; 6];
-    let mut pos = 0;
-    resample(&s, &mut pos, ONE / 2, false, &mut out);
-    // Frame 2.5 interpolates toward the silence after a one-shot's end.
-    assert_eq!(out, [0.0, 0.5, 1.0, 2.0, 3.0, 1.5]);
-}
-
-#[test]
-fn looping_wraps_and_interpolates_across_the_seam() {
-    let s = [1.0, 2.0, 3.0, 4.0];
-    let mut out = [0.0; 10];
-    let mut pos = 0;
-    resample(&s, &mut pos, ONE / 2, true, &mut out);
-    assert_eq!(out, [1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 2.5, 1.0, 1.5]);
-    assert_eq!(pos, ONE); // 5.0 wrapped at the 4-frame loop
-}
-
-#[test]
-fn resample_is_split_invariant() {
-    let s: Vec<f32> = (0..1000)
-        .map(|i| ((i * 7919) % 113) as f32 / 113.0)
-        .collect();
-    let step = step_for(22_050, 48_000);
-    let mut whole = vec![0.0; 3000];
-    let mut p = 0;
-    resample(&s, &mut p, step, true, &mut whole);
-    let mut parts = vec![0.0; 3000];
-    let mut q = 0;
-    for chunk in parts.chunks_mut(37) {
-        resample(&s, &mut q, step, true, chunk);
-    }
-    assert_eq!(whole, parts);
-    assert_eq!(p, q);
-}
-
-#[test]
-fn empty_sound_reads_silence() {
-    let mut out = [1.0; 4];
-    let mut pos = 0;
-    resample(&[], &mut pos, ONE, true, &mut out);
-    assert_eq!(out, [0.0; 4]);
-}
 
 #[test]
 fn distance_gain_is_linear_and_clamped() {
@@ -88,41 +24,13 @@ fn retail_pan_law_attenuates_far_channel_by_pan_db() {
 }
 
 #[test]
-fn retail_attenuation_matches_the_worked_values() {
-    // ambient-runtime.md §4.4: d = 1…10 m → 0,0,0,0,0,−3,−5,−8,−10,−12 dB.
-    let expect = [0, 0, 0, 0, 0, -3, -5, -8, -10, -12];
-    for (d, e) in (1..=10).zip(expect) {
-        assert_eq!(attenuation_db(f64::from(d), 1.0, 1.0), Some(e), "{d} m");
-    }
-    assert_eq!(attenuation_db(20.0, 1.0, 1.0), Some(-24));
-    assert_eq!(attenuation_db(40.0, 1.0, 1.0), Some(-36));
-    assert_eq!(attenuation_db(80.0, 1.0, 1.0), Some(-48));
-    assert_eq!(attenuation_db(89.0, 1.0, 1.0), Some(-50));
-    assert_eq!(attenuation_db(94.18, 1.0, 1.0), Some(-50));
-    assert_eq!(attenuation_db(94.19, 1.0, 1.0), None);
-    assert_eq!(attenuation_db(3.0, 0.0, 1.0), None);
-    assert_eq!(attenuation_db(f64::NAN, 1.0, 1.0), None);
-}
-
-#[test]
-fn retail_pan_never_reaches_15() {
-    // Sound due east of a north-facing listener: bearing sound→listener is west (270°).
-    assert_eq!(pan_db(10.0, 270.0, 0.0, false), 14);
-    assert_eq!(pan_db(10.0, 90.0, 0.0, false), -14);
-    // North and south are centred; near sounds and mono are centred.
-    assert_eq!(pan_db(10.0, 180.0, 0.0, false), 0);
-    assert_eq!(pan_db(10.0, 0.0, 0.0, false), 0);
-    assert_eq!(pan_db(4.999, 270.0, 0.0, false), 0);
-    assert_eq!(pan_db(5.9, 270.0, 0.0, false), 14);
-    assert_eq!(pan_db(10.0, 270.0, 0.0, true), 0);
-}
-
-#[test]
 fn retail_params_are_integer_db_and_clamped_pan() {
-    let p = retail_params(-12, 20);
+    let p = VoiceParams::retail(-12, 20);
     assert!((20.0 * p.volume.log10() + 12.0).abs() < 1e-4);
     assert_eq!(p.pan, Pan::Retail(15));
-    assert!((20.0 * retail_params(-80, 0).volume.log10() + 50.0).abs() < 1e-4);
+    assert!((20.0 * VoiceParams::retail(-80, 0).volume.log10() + 50.0).abs() < 1e-4);
+    assert_eq!(VoiceParams::retail(3, -16).volume, 1.0);
+    assert_eq!(VoiceParams::retail(3, -16).pan, Pan::Retail(-15));
     p.validate().unwrap();
 }
 
@@ -134,7 +42,7 @@ fn nan_and_infinite_parameters_are_rejected() {
             ..VoiceParams::default()
         },
         VoiceParams {
-            hf: f32::INFINITY,
+            shelf_hf: f32::INFINITY,
             ..VoiceParams::default()
         },
         VoiceParams {
@@ -158,15 +66,15 @@ fn nan_and_infinite_parameters_are_rejected() {
         );
     }
     let range = VoiceParams {
-        hf: 1.5,
+        shelf_hf: 1.5,
         ..VoiceParams::default()
     };
-    assert_eq!(range.validate().unwrap_err().field, "hf");
+    assert_eq!(range.validate().unwrap_err().field, "shelf_hf");
     let tap = Tap {
         delay: f32::NAN,
         level: 1.0,
         path: 1.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: 0.0,
     };
     assert_eq!(
@@ -203,34 +111,6 @@ fn settings_are_validated() {
     assert!(nan_fade.validate().is_err());
 }
 
-#[test]
-fn fused_resample_mix_equals_store_then_mix() {
-    use crate::resample::resample_mix;
-    let s: Vec<f32> = (0..777)
-        .map(|i| ((i * 31) % 97) as f32 / 97.0 - 0.5)
-        .collect();
-    for (rate, looping) in [
-        (22_050, true),
-        (48_000, true),
-        (44_100, false),
-        (11_025, false),
-    ] {
-        let step = step_for(rate, 48_000);
-        let (mut p, mut q) = (123 * ONE / 7, 123 * ONE / 7);
-        let mut x = vec![0.0; 3000];
-        resample(&s, &mut p, step, looping, &mut x);
-        let (gl, gr) = (0.3f32, 0.8f32);
-        let base: Vec<f32> = (0..3000).map(|i| i as f32 * 1e-4).collect();
-        let (mut l, mut r) = (base.clone(), base.clone());
-        resample_mix(&s, &mut q, step, looping, (gl, gr), &mut l, &mut r);
-        for i in 0..3000 {
-            assert_eq!(l[i].to_bits(), (base[i] + x[i] * gl).to_bits());
-            assert_eq!(r[i].to_bits(), (base[i] + x[i] * gr).to_bits());
-        }
-        assert_eq!(p, q);
-    }
-}
-
 /// The fast path (fused resample + constant gains) and the lazy grid catch-up of idle smoothers
 /// give the same bits as advancing every smoother every block, for any block split.
 #[test]
@@ -243,14 +123,14 @@ fn lazy_smoothers_match_eager_ones() {
     let plain = VoiceTargets {
         generation: 1,
         shelf_gain: 1.0,
-        hf: 1.0,
+        shelf_hf: 1.0,
         sends: [0.0; 4],
         left: 0.6,
         right: 0.3,
     };
     let busy = VoiceTargets {
         shelf_gain: 0.7,
-        hf: 0.2,
+        shelf_hf: 0.2,
         sends: [0.3, 0.4, 0.2, 0.1],
         left: 0.2,
         right: 0.9,
@@ -318,6 +198,101 @@ fn lazy_smoothers_match_eager_ones() {
     }
 }
 
+/// Under motion (new targets every 512 frames, the ramps never settle) the fused paths (moving
+/// plain voices: resample into ramped gains; open sends: one six-output pass) give the same bits
+/// as the eager reference, for any block split.
+#[test]
+fn moving_voices_match_eager_ones() {
+    use crate::params::VoiceTargets;
+    use crate::voice::Voice;
+    let samples: Vec<f32> = (0..7000)
+        .map(|i| ((i * 7919) % 211) as f32 / 211.0 - 0.5)
+        .collect();
+    let mut seed = 5u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 40) as f32) / (1u64 << 24) as f32
+    };
+    // Per tick: plain voices (volume and pan moving), shelf + four open sends, shelf + no sends.
+    let targets: Vec<[VoiceTargets; 3]> = (0..40)
+        .map(|_| {
+            let plain = VoiceTargets {
+                generation: 1,
+                shelf_gain: 1.0,
+                shelf_hf: 1.0,
+                sends: [0.0; 4],
+                left: next(),
+                right: next(),
+            };
+            let full = VoiceTargets {
+                shelf_gain: 0.3 + next(),
+                shelf_hf: 0.02 + 0.9 * next(),
+                sends: [next(), next(), 0.5 * next() + 0.01, 0.01 + next()],
+                ..plain
+            };
+            let shelf = VoiceTargets {
+                sends: [0.0; 4],
+                ..full
+            };
+            [plain, full, shelf]
+        })
+        .collect();
+    const TICK: usize = 512;
+    let total = TICK * targets.len();
+    let run = |eager: bool, split: usize, kind: usize| {
+        let mut v = Voice::new(48_000.0, 0.01);
+        v.eager = eager;
+        v.start(1, 0, true, step_for(11_025, 48_000), targets[0][kind]);
+        let (mut l, mut r) = (vec![0.0f32; total], vec![0.0f32; total]);
+        let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; total]);
+        let mut scratch = vec![0.0f32; split];
+        let mut done = 0;
+        while done < total {
+            if done % TICK == 0 {
+                v.retarget(&targets[done / TICK][kind]);
+            }
+            let n = split.min(TICK - done % TICK);
+            let mut b: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; n]);
+            v.render(
+                &samples,
+                &mut scratch[..n],
+                &mut l[done..done + n],
+                &mut r[done..done + n],
+                &mut b,
+            );
+            for (dst, src) in bus.iter_mut().zip(&b) {
+                dst[done..done + n].copy_from_slice(src);
+            }
+            done += n;
+        }
+        (l, r, bus)
+    };
+    let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+    for kind in 0..3 {
+        let reference = run(true, TICK, kind);
+        assert!(reference.0.iter().any(|x| *x != 0.0));
+        for split in [512, 100, 37] {
+            let lazy = run(false, split, kind);
+            assert!(
+                same(&reference.0, &lazy.0),
+                "left, kind {kind}, split {split}"
+            );
+            assert!(
+                same(&reference.1, &lazy.1),
+                "right, kind {kind}, split {split}"
+            );
+            for k in 0..4 {
+                assert!(
+                    same(&reference.2[k], &lazy.2[k]),
+                    "send {k}, kind {kind}, split {split}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn shelves_in_lanes_match_shelves_one_by_one() {
     use crate::{PlaySettings, SoundData, build};
@@ -346,12 +321,12 @@ fn shelves_in_lanes_match_shelves_one_by_one() {
                 let i = b * 3 + k;
                 let params = VoiceParams {
                     volume: 0.1,
-                    gain: if i % 6 == 5 {
+                    shelf_gain: if i % 6 == 5 {
                         1.0
                     } else {
                         0.5 + 0.05 * i as f32
                     },
-                    hf: if i % 6 == 5 {
+                    shelf_hf: if i % 6 == 5 {
                         1.0
                     } else {
                         0.02 * (i % 7) as f32
@@ -371,7 +346,7 @@ fn shelves_in_lanes_match_shelves_one_by_one() {
                 // Ramping shelves on some voices.
                 for id in ids.iter().step_by(4) {
                     let mut p = h.params(*id).unwrap();
-                    p.hf = 0.5;
+                    p.shelf_hf = 0.5;
                     h.set_params(*id, p).unwrap();
                 }
                 h.stop(ids[1]).unwrap();

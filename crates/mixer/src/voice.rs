@@ -7,7 +7,7 @@ use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
-use crate::resample::{FRAC_BITS, resample, resample_lane, resample_mix};
+use resound_dsp::interpolate::{FRAC_BITS, resample, resample_lane, resample_mix};
 
 const SHELF: usize = 0;
 const LEFT: usize = 1;
@@ -26,6 +26,43 @@ fn sync_gain(g: &mut SmoothedGain, synced: &mut u64, clock: u64) {
         g.skip(lag);
     }
     *synced = clock;
+}
+
+/// `left += x·gain_l`, `right += x·gain_r` with both gains ramping, in one pass over `x` (the same
+/// products and sums as [`SmoothedGain::mix`] on each side; both run on the voice's grid).
+fn mix_stereo(
+    gl: &mut SmoothedGain,
+    gr: &mut SmoothedGain,
+    x: &[f32],
+    left: &mut [f32],
+    right: &mut [f32],
+) {
+    let mut done = 0;
+    while done < x.len() {
+        let m = (x.len() - done)
+            .min(gl.smoothed().segment_left())
+            .min(gr.smoothed().segment_left());
+        let (rl, rr) = (gl.advance(m), gr.advance(m));
+        let range = done..done + m;
+        let outs = left[range.clone()]
+            .iter_mut()
+            .zip(right[range.clone()].iter_mut());
+        if rl.offset == rr.offset {
+            // One frame index for both (exactly `Ramp::at`).
+            let offset = rl.offset;
+            for (i, (v, (ol, or))) in x[range].iter().zip(outs).enumerate() {
+                let t = ((offset + i) as i32) as f32;
+                *ol += v * (rl.start + rl.step * t);
+                *or += v * (rr.start + rr.step * t);
+            }
+        } else {
+            for (i, (v, (ol, or))) in x[range].iter().zip(outs).enumerate() {
+                *ol += v * rl.at(i);
+                *or += v * rr.at(i);
+            }
+        }
+        done += m;
+    }
 }
 
 /// Where a voice is in its life.
@@ -144,7 +181,7 @@ impl Voice {
         self.clock = 0;
         self.synced = [0; 3 + SENDS];
         self.shelf.reset();
-        self.shelf.set_immediate(t.shelf_gain, t.hf);
+        self.shelf.set_immediate(t.shelf_gain, t.shelf_hf);
         self.left.reset();
         self.left.set_immediate(t.left);
         self.right.reset();
@@ -163,9 +200,9 @@ impl Voice {
         }
         let old = self.targets;
         self.targets = *t;
-        if (old.shelf_gain, old.hf) != (t.shelf_gain, t.hf) {
+        if (old.shelf_gain, old.shelf_hf) != (t.shelf_gain, t.shelf_hf) {
             self.sync_shelf();
-            self.shelf.set_targets(t.shelf_gain, t.hf);
+            self.shelf.set_targets(t.shelf_gain, t.shelf_hf);
         }
         if old.left != t.left {
             sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
@@ -317,11 +354,11 @@ impl Voice {
     }
 
     /// True when the voice's shelf can be filtered together with other voices' shelves
-    /// ([`OcclusionShelf::process_rows`]): a steady shelf (so the voice is not plain) and no
-    /// stop fade in progress (its source is the plain resampled sound).
+    /// ([`OcclusionShelf::process_rows`]): a filtering shelf, steady or ramping (so the voice is
+    /// not plain) and no stop fade in progress (its source is the plain resampled sound).
     pub(crate) fn lane_ready(&self) -> bool {
         !self.is_eager()
-            && self.shelf.is_steady()
+            && self.shelf.is_lane_ready()
             && self.fade.is_settled()
             && self.fade.target() == 1.0
     }
@@ -413,6 +450,74 @@ impl Voice {
                 *o2 += v * g[2];
                 *o3 += v * g[3];
             }
+        } else if !eager && self.sends.iter().all(|g| !g.is_silent()) {
+            // Moving gains with all four sends open: one pass over `x` per 64-frame segment
+            // for the six outputs (the same products and sums as six `mix_ramp` passes).
+            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
+            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
+            for k in 0..SENDS {
+                sync_gain(&mut self.sends[k], &mut self.synced[SEND0 + k], self.clock);
+            }
+            let [b0, b1, b2, b3] = bus_in;
+            let mut done = 0;
+            while done < active {
+                let m = self
+                    .sends
+                    .iter()
+                    .chain([&self.left, &self.right])
+                    .map(|g| g.smoothed().segment_left())
+                    .fold(active - done, usize::min);
+                let (rl, rr) = (self.left.advance(m), self.right.advance(m));
+                let rs = [0, 1, 2, 3].map(|k| self.sends[k].advance(m));
+                // All six run on the voice's grid, so they share the segment offset: the frame
+                // index is converted once per frame, giving exactly `Ramp::at`.
+                let offset = rl.offset;
+                let shared = rr.offset == offset && rs.iter().all(|r| r.offset == offset);
+                let range = done..done + m;
+                let outs = l[range.clone()]
+                    .iter_mut()
+                    .zip(r[range.clone()].iter_mut())
+                    .zip(
+                        b0[range.clone()]
+                            .iter_mut()
+                            .zip(b1[range.clone()].iter_mut()),
+                    );
+                let outs = outs.zip(
+                    b2[range.clone()]
+                        .iter_mut()
+                        .zip(b3[range.clone()].iter_mut()),
+                );
+                if shared {
+                    for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
+                        x[range].iter().zip(outs).enumerate()
+                    {
+                        let t = ((offset + i) as i32) as f32;
+                        *ol += v * (rl.start + rl.step * t);
+                        *or += v * (rr.start + rr.step * t);
+                        *o0 += v * (rs[0].start + rs[0].step * t);
+                        *o1 += v * (rs[1].start + rs[1].step * t);
+                        *o2 += v * (rs[2].start + rs[2].step * t);
+                        *o3 += v * (rs[3].start + rs[3].step * t);
+                    }
+                } else {
+                    for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
+                        x[range].iter().zip(outs).enumerate()
+                    {
+                        *ol += v * rl.at(i);
+                        *or += v * rr.at(i);
+                        *o0 += v * rs[0].at(i);
+                        *o1 += v * rs[1].at(i);
+                        *o2 += v * rs[2].at(i);
+                        *o3 += v * rs[3].at(i);
+                    }
+                }
+                done += m;
+            }
+            self.synced[LEFT] = end;
+            self.synced[RIGHT] = end;
+            for k in 0..SENDS {
+                self.synced[SEND0 + k] = end;
+            }
         } else {
             for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
                 if eager || !send.is_silent() {
@@ -429,8 +534,12 @@ impl Voice {
             } else {
                 sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
                 sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
-                self.left.mix(x, l);
-                self.right.mix(x, r);
+                if eager {
+                    self.left.mix(x, l);
+                    self.right.mix(x, r);
+                } else {
+                    mix_stereo(&mut self.left, &mut self.right, x, l, r);
+                }
                 self.synced[LEFT] = end;
                 self.synced[RIGHT] = end;
             }

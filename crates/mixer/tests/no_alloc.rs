@@ -44,8 +44,8 @@ fn params(rng: &mut Lcg) -> VoiceParams {
         volume: 0.02 + 0.05 * rng.next(),
         range: 100.0,
         distance: 80.0 * rng.next(),
-        gain: 0.2 + 0.8 * rng.next(),
-        hf: rng.next(),
+        shelf_gain: 0.2 + 0.8 * rng.next(),
+        shelf_hf: rng.next(),
         pan: Pan::EqualPower(2.0 * rng.next() - 1.0),
         sends: [rng.next(), rng.next(), rng.next(), rng.next()],
     }
@@ -57,7 +57,7 @@ fn taps(rng: &mut Lcg) -> Vec<Tap> {
             delay: 0.03 + 0.05 * k as f32 + 0.02 * rng.next(),
             level: rng.next(),
             path: 50.0 * rng.next(),
-            hf_gain: 0.1 + 0.9 * rng.next(),
+            hf: 0.1 + 0.9 * rng.next(),
             pan: 2.0 * rng.next() - 1.0,
         })
         .collect()

@@ -23,8 +23,10 @@ fn get_attenuation() {
     // ceil rounds toward louder: −3.167 dB at 6 m plays as −3.
     let (g, _) = super::get_attenuation(6.0, 1.0, true, &s).unwrap();
     assert!((g.log2() * DB_PER_DOUBLING + 3.167).abs() < 1e-3);
-    // g <= 0 and NaN drop.
+    // g <= 0 and NaN drop, near or far; an infinite distance attenuates to 0 and drops.
     assert_eq!(super::get_attenuation(10.0, 0.0, true, &s), None);
+    assert_eq!(super::get_attenuation(3.0, 0.0, true, &s), None);
+    assert_eq!(super::get_attenuation(f32::INFINITY, 1.0, true, &s), None);
     assert_eq!(super::get_attenuation(10.0, f32::NAN, true, &s), None);
     // the effect slider is used for non-ambient sounds.
     let quiet = SoundSettings {

@@ -53,3 +53,29 @@ fn claim_steals_strictly_lower_priority() {
     assert_eq!(p.claim(1.0, 1.0, 0.3), Some(12));
     assert_eq!(p.claim(1.0, 1.0, f32::NAN), None);
 }
+
+/// `PlaySoundInternal` @ 0x54FEC0 pass 1 with several finished slots: the ring scan from the
+/// cursor takes them in order, each claim moving the cursor past it; once they are used up the
+/// next sound is dropped again.
+#[test]
+fn play_sound_internal_reuses_finished_slots_in_ring_order() {
+    let mut p = VoicePool::new();
+    for i in 0..16 {
+        let duration = if i == 3 || i == 9 { 0.05 } else { 2.0 };
+        assert_eq!(p.play_sound_internal(0.0, duration), Some(i));
+    }
+    assert_eq!(p.playing(0.1), 14);
+    assert_eq!(p.play_sound_internal(0.1, 2.0), Some(3));
+    assert_eq!(p.cursor(), 4);
+    assert_eq!(p.play_sound_internal(0.1, 2.0), Some(9));
+    assert_eq!(p.cursor(), 10);
+    assert_eq!(p.play_sound_internal(0.1, 2.0), None);
+    assert_eq!(p.cursor(), 10);
+}
+
+/// The pool is plain data a host may keep on any thread.
+#[test]
+fn voice_pool_is_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<VoicePool>();
+}

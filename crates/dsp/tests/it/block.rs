@@ -178,10 +178,10 @@ impl Subject for Taps {
         &[0, 4000, 9000, 15_000]
     }
     fn event(&mut self, f: usize) {
-        let t = |delay_s, level, hf_gain, pan| TapParams {
-            delay_s,
+        let t = |delay, level, hf, pan| TapParams {
+            delay,
             level,
-            hf_gain,
+            hf,
             pan,
         };
         match f {

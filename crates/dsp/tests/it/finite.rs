@@ -80,8 +80,8 @@ proptest! {
         let mut taps = EchoTaps::new();
         taps.prepare(p[7], 512);
         taps.set_taps(&[
-            TapParams { delay_s: p[0], level: p[1], hf_gain: p[2], pan: p[3] },
-            TapParams { delay_s: p[4], level: p[5], hf_gain: p[6], pan: p[7] },
+            TapParams { delay: p[0], level: p[1], hf: p[2], pan: p[3] },
+            TapParams { delay: p[4], level: p[5], hf: p[6], pan: p[7] },
         ]);
         let (mut l, mut r) = (vec![0.0f32; x.len()], vec![0.0f32; x.len()]);
         taps.mix(&x, pos, step, &mut l, &mut r);

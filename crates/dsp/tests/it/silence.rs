@@ -82,15 +82,15 @@ fn taps_ten_seconds_after_an_impulse() {
     let mut taps = EchoTaps::new();
     taps.set_taps(&[
         TapParams {
-            delay_s: 0.1,
+            delay: 0.1,
             level: 0.8,
-            hf_gain: 0.01,
+            hf: 0.01,
             pan: 0.3,
         },
         TapParams {
-            delay_s: 0.5,
+            delay: 0.5,
             level: 0.5,
-            hf_gain: 0.5,
+            hf: 0.5,
             pan: -0.3,
         },
     ]);

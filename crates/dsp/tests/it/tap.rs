@@ -5,11 +5,11 @@ use resound_dsp::{EchoTaps, MAX_TAPS, TapParams};
 
 const FS: f32 = 48_000.0;
 
-fn tap(delay_s: f32, level: f32) -> TapParams {
+fn tap(delay: f32, level: f32) -> TapParams {
     TapParams {
-        delay_s,
+        delay,
         level,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: 0.0,
     }
 }
@@ -46,9 +46,9 @@ fn tap_lands_on_its_exact_frame() {
     source[0] = 1.0;
     let mut taps = EchoTaps::new();
     taps.set_taps(&[TapParams {
-        delay_s: 0.15,
+        delay: 0.15,
         level: 1.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: -1.0,
     }]);
     let (l, r) = render(&mut taps, &source, 1.0, 20_000);
@@ -80,9 +80,9 @@ fn delay_is_in_output_time_for_any_resampling_step() {
     let mut taps = EchoTaps::new();
     taps.prepare(FS, 512);
     taps.set_taps(&[TapParams {
-        delay_s: 0.08,
+        delay: 0.08,
         level: 1.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: 1.0,
     }]);
     let (_, r) = render(&mut taps, &source, 0.5, 12_000);
@@ -94,9 +94,9 @@ fn new_set_fades_in_over_50_ms_and_old_set_fades_out() {
     let source = vec![1.0f32; 48_000];
     let mut taps = EchoTaps::new();
     taps.set_taps(&[TapParams {
-        delay_s: 0.0,
+        delay: 0.0,
         level: 1.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: -1.0,
     }]);
     let (l, _) = render(&mut taps, &source, 1.0, 4800);
@@ -105,9 +105,9 @@ fn new_set_fades_in_over_50_ms_and_old_set_fades_out() {
     assert!((l[2400] - 1.0).abs() < 1e-6 && (l[4799] - 1.0).abs() < 1e-6);
     // A tap 10 ms away is a new tap: the old one fades out, the new one in.
     taps.set_taps(&[TapParams {
-        delay_s: 0.01,
+        delay: 0.01,
         level: 1.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: -1.0,
     }]);
     assert_eq!(taps.active_count(), 2);
@@ -140,21 +140,21 @@ fn at_most_six_taps_and_bad_values_are_contained() {
     assert_eq!(taps.active_count(), MAX_TAPS);
     taps.set_taps(&[
         TapParams {
-            delay_s: f32::NAN,
+            delay: f32::NAN,
             level: 1.0,
-            hf_gain: 1.0,
+            hf: 1.0,
             pan: 0.0,
         },
         TapParams {
-            delay_s: f32::INFINITY,
+            delay: f32::INFINITY,
             level: f32::NAN,
-            hf_gain: f32::NAN,
+            hf: f32::NAN,
             pan: f32::NAN,
         },
         TapParams {
-            delay_s: 0.1,
+            delay: 0.1,
             level: f32::INFINITY,
-            hf_gain: -3.0,
+            hf: -3.0,
             pan: 9.0,
         },
     ]);
@@ -215,9 +215,9 @@ fn air_filter_darkens_the_tap() {
     bright.set_taps(&[tap(0.01, 1.0)]);
     let mut dark = EchoTaps::new();
     dark.set_taps(&[TapParams {
-        delay_s: 0.01,
+        delay: 0.01,
         level: 1.0,
-        hf_gain: 0.1,
+        hf: 0.1,
         pan: 0.0,
     }]);
     let e = |t: &mut EchoTaps| {

@@ -29,7 +29,7 @@ fn full_capacities_return_typed_errors() {
         delay: 0.05,
         level: 1.0,
         path: 0.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: 0.0,
     };
     h.set_taps(a, &[tap]).unwrap();
@@ -122,11 +122,11 @@ fn non_finite_parameters_never_reach_the_renderer() {
         .unwrap();
     for bad in [
         VoiceParams {
-            gain: f32::INFINITY,
+            shelf_gain: f32::INFINITY,
             ..VoiceParams::default()
         },
         VoiceParams {
-            hf: f32::NAN,
+            shelf_hf: f32::NAN,
             ..VoiceParams::default()
         },
         VoiceParams {
@@ -144,7 +144,7 @@ fn non_finite_parameters_never_reach_the_renderer() {
         delay: 0.05,
         level: f32::INFINITY,
         path: 0.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: 0.0,
     };
     let shot = h.play(s, PlaySettings::default()).unwrap();
@@ -156,7 +156,7 @@ fn non_finite_parameters_never_reach_the_renderer() {
     // The accepted values still render; loud settings are caught by the limiter.
     let loud = VoiceParams {
         volume: 16.0,
-        gain: 4.0,
+        shelf_gain: 4.0,
         sends: [16.0; 4],
         ..VoiceParams::default()
     };
@@ -279,8 +279,8 @@ fn extreme_accepted_values_stay_finite() {
     let s = load(&mut h, noise, 11_025);
     let loud = VoiceParams {
         volume: resound_mixer::MAX_GAIN,
-        gain: resound_mixer::MAX_SHELF_GAIN,
-        hf: 0.5,
+        shelf_gain: resound_mixer::MAX_SHELF_GAIN,
+        shelf_hf: 0.5,
         sends: [resound_mixer::MAX_GAIN; 4],
         ..VoiceParams::default()
     };
@@ -298,7 +298,7 @@ fn extreme_accepted_values_stay_finite() {
             delay: 0.05,
             level: resound_mixer::MAX_GAIN,
             path: 0.0,
-            hf_gain: 0.9,
+            hf: 0.9,
             pan: 1.0,
         };
         h.set_taps(v, &[t, Tap { delay: 0.2, ..t }, Tap { delay: 1.0, ..t }])

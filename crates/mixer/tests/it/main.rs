@@ -8,6 +8,6 @@ mod click;
 mod common;
 mod determinism;
 mod lifecycle;
-mod retail;
+mod retail_law;
 mod sync_send;
 mod taps;

@@ -1,6 +1,5 @@
 //! Compile-time checks: every handle is `Send + Sync`; the renderer is `Send`.
 
-use resound_mixer::retail::RetailVoicePool;
 use resound_mixer::{MixerHandle, MixerRenderer, MixerStatus, SoundId, VoiceId};
 
 fn send_sync<T: Send + Sync>() {}
@@ -11,7 +10,6 @@ fn handles_are_send_and_sync() {
     send_sync::<MixerHandle>();
     send_sync::<VoiceId>();
     send_sync::<SoundId>();
-    send_sync::<RetailVoicePool>();
     send_sync::<MixerStatus>();
 }
 

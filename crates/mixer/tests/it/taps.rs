@@ -17,7 +17,7 @@ fn tap(delay: f32) -> Tap {
         delay,
         level: 1.0,
         path: 0.0,
-        hf_gain: 1.0,
+        hf: 1.0,
         pan: 0.0,
     }
 }
@@ -72,7 +72,7 @@ fn taps_respect_hf_gain_and_level() {
             delay: 0.0625,
             level: 0.8,
             path: 50.0,
-            hf_gain: 0.5,
+            hf: 0.5,
             pan: -1.0,
         }],
     )
