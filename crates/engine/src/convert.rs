@@ -49,7 +49,7 @@ const NO_TAP: Tap = Tap {
     delay: 0.0,
     level: 0.0,
     path: 0.0,
-    hf_gain: 1.0,
+    hf: 1.0,
     pan: 0.0,
 };
 
@@ -100,8 +100,8 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
         volume: source.volume,
         range: source.range,
         distance: (distance as f32).min(MAX_DISTANCE),
-        gain: 1.0,
-        hf: 1.0,
+        shelf_gain: 1.0,
+        shelf_hf: 1.0,
         pan: Pan::EqualPower(pan_towards(direction, &orientation)),
         sends: [0.0; SENDS],
     };
@@ -114,12 +114,12 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
         Acoustics::Off => {}
         Acoustics::Free => {
             let air = air_absorption(distance, f64::from(source.range)) as f32;
-            params.hf = finite_or(air, 1.0, 0.0, 1.0);
+            params.shelf_hf = finite_or(air, 1.0, 0.0, 1.0);
             out.params = params;
         }
         Acoustics::Result(r) => {
-            params.gain = finite_or(r.gain, 1.0, 0.0, MAX_SHELF_GAIN);
-            params.hf = finite_or(r.hf, 1.0, 0.0, 1.0);
+            params.shelf_gain = finite_or(r.gain, 1.0, 0.0, MAX_SHELF_GAIN);
+            params.shelf_hf = finite_or(r.hf, 1.0, 0.0, 1.0);
             if r.apparent_direction != DVec3::ZERO {
                 params.pan = Pan::EqualPower(pan_towards(r.apparent_direction, &orientation));
             }
@@ -146,7 +146,7 @@ fn tap(t: &EchoTap, orientation: &Orientation) -> Option<Tap> {
         delay,
         level: finite_or(t.level, 0.0, 0.0, MAX_GAIN),
         path: finite_or(t.path as f32, 0.0, 0.0, MAX_DISTANCE),
-        hf_gain: finite_or(t.hf, 1.0, 0.0, 1.0),
+        hf: finite_or(t.hf, 1.0, 0.0, 1.0),
         pan: pan_towards(t.direction, orientation),
     })
 }
@@ -203,7 +203,7 @@ impl Converted {
                     delay_s: t.delay,
                     level: t.level,
                     path: t.path,
-                    hf: t.hf_gain,
+                    hf: t.hf,
                     pan: t.pan,
                 })
                 .collect()
@@ -214,8 +214,8 @@ impl Converted {
             volume: p.volume,
             distance: p.distance,
             range: p.range,
-            gain: p.gain,
-            hf: p.hf,
+            gain: p.shelf_gain,
+            hf: p.shelf_hf,
             pan,
             sends: p.sends,
             taps,

@@ -43,7 +43,7 @@ pub fn mixer(rate: u32) -> Result<(MixerHandle, MixerRenderer), String> {
     for (sound, pan, volume, hf) in [(a, -0.6, 0.5, 1.0), (b, 0.7, 0.3, 0.4)] {
         let params = VoiceParams {
             volume,
-            hf,
+            shelf_hf: hf,
             pan: Pan::EqualPower(pan),
             ..VoiceParams::default()
         };

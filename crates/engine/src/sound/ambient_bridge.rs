@@ -41,8 +41,7 @@ use resound_ambient::{
 use resound_datformat::container::{DatReader, OpenDatError};
 use resound_datformat::record::Region;
 use resound_mixer::pan::{self, db_to_amplitude};
-use resound_mixer::resample::{FRAC_BITS, step_for};
-use resound_mixer::retail::retail_params;
+use resound_dsp::interpolate::{FRAC_BITS, step_for};
 use resound_mixer::{MAX_TAP_DELAY, MixerHandle, Pan, SoundId, VoiceParams};
 use thiserror::Error;
 
@@ -189,13 +188,13 @@ impl AmbientPlay {
         }
     }
 
-    /// Mixer parameters for plays that need no placement: `Retail` (`retail_params(db, pan)`,
+    /// Mixer parameters for plays that need no placement: `Retail` (`VoiceParams::retail(db, pan)`,
     /// the DirectSound law) and `Centred` (volume, centred). `None` for `Positioned`, which the
     /// engine places.
     #[must_use]
     pub fn params(&self) -> Option<VoiceParams> {
         match *self {
-            Self::Retail { db, pan, .. } => Some(retail_params(db, pan)),
+            Self::Retail { db, pan, .. } => Some(VoiceParams::retail(db, pan)),
             Self::Centred { volume, .. } => Some(VoiceParams {
                 volume,
                 pan: Pan::EqualPower(0.0),
