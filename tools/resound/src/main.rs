@@ -40,7 +40,10 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return report::usage(&err),
+    };
     let result = match cli.command {
         Command::Dat(args) => cmd_dat::run(args),
         Command::Fixture(args) => cmd_fixture::run(args),

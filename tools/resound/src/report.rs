@@ -21,6 +21,20 @@ pub fn one_line(err: &anyhow::Error) -> String {
     line
 }
 
+/// Reports a command-line parse failure: `--help` and `--version` print in full on stdout (exit
+/// 0); a usage error is one plain line on stderr, with where to look for help (exit 2).
+pub fn usage(err: &clap::Error) -> std::process::ExitCode {
+    if !err.use_stderr() {
+        let _ = err.print();
+        return std::process::ExitCode::SUCCESS;
+    }
+    let text = plain(&err.to_string());
+    let first = text.split(" Usage:").next().unwrap_or(&text);
+    let first = first.split(" For more information").next().unwrap_or(first);
+    eprintln!("{} (see resound --help)", first.trim_end());
+    std::process::ExitCode::from(2)
+}
+
 /// `text` without ANSI escape sequences or control characters, whitespace runs collapsed.
 pub fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

@@ -61,3 +61,13 @@ fn scene_from_a_pipe_is_read() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_usage_error_is_one_line_with_exit_code_2() {
+    let out = resound(&["render", "--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    fails_with_one_line(&out, "unexpected argument '--bogus'");
+    let help = resound(&["--help"]);
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).lines().count() > 3);
+}
