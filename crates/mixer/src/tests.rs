@@ -169,7 +169,7 @@ fn lazy_smoothers_match_eager_ones() {
     let run = |eager: bool, split: usize, first: VoiceTargets| {
         let mut v = Voice::new(48_000.0, 0.01);
         v.eager = eager;
-        v.start(1, 0, true, step_for(22_050, 48_000), first);
+        v.start(1, 0, true, step_for(22_050, 48_000), first, 0);
         let (mut l, mut r) = (vec![0.0f32; 20_000], vec![0.0f32; 20_000]);
         let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 20_000]);
         let mut scratch = vec![0.0f32; split];
@@ -265,7 +265,7 @@ fn moving_voices_match_eager_ones() {
     let run = |eager: bool, split: usize, kind: usize| {
         let mut v = Voice::new(48_000.0, 0.01);
         v.eager = eager;
-        v.start(1, 0, true, step_for(11_025, 48_000), targets[0][kind]);
+        v.start(1, 0, true, step_for(11_025, 48_000), targets[0][kind], 17);
         let (mut l, mut r) = (vec![0.0f32; total], vec![0.0f32; total]);
         let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; total]);
         let mut scratch = vec![0.0f32; split];
