@@ -71,140 +71,9 @@ impl LaneState {
     }
 }
 
-/// The steady shelves' filter over interleaved frames, in place (lane-wise arithmetic, one
-/// SIMD register per state): the same operations, in the same order, as `process_chunk`.
-/// (Portable version: whole-lane `[f32; 4]` arithmetic the compiler may vectorise; the
-/// filter on targets without SSE, and the reference of the SSE version's tests.)
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse"), allow(dead_code))]
-#[inline(always)]
-pub(crate) fn filter_rows_portable(
-    st: &mut LaneState,
-    rows: &mut [[f32; SHELF_LANES]],
-    (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
-    g: [f32; SHELF_LANES],
-    h: [f32; SHELF_LANES],
-) {
-    // The state in locals (registers) for the loop, not behind the reference.
-    let LaneState {
-        mut x1,
-        mut s1_1,
-        mut s1_2,
-        mut s2_1,
-        mut s2_2,
-    } = *st;
-    for r in rows.iter_mut() {
-        let xs = *r;
-        let s1 = add(add(mul(av, xs), mul(cav, x1)), mul(c2v, s1_2));
-        let s2 = add(add(mul(av, s1), mul(cav, s1_1)), mul(c2v, s2_2));
-        x1 = xs;
-        s1_2 = s1_1;
-        s1_1 = s1;
-        s2_2 = s2_1;
-        s2_1 = s2;
-        *r = mul(g, add(s2, mul(h, sub(xs, s2))));
-    }
-    *st = LaneState {
-        x1,
-        s1_1,
-        s1_2,
-        s2_1,
-        s2_2,
-    };
-}
-
-/// The steady shelves' filter over interleaved frames, in place (no SSE: the portable one).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
-#[inline(always)]
-fn filter_rows(
-    st: &mut LaneState,
-    rows: &mut [[f32; SHELF_LANES]],
-    coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
-    g: [f32; SHELF_LANES],
-    h: [f32; SHELF_LANES],
-) {
-    filter_rows_portable(st, rows, coef, g, h);
-}
-
-/// The steady shelves' filter over interleaved frames, in place: [`filter_rows_sse`].
-#[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
-#[inline(always)]
-#[allow(unsafe_code)]
-pub(crate) fn filter_rows(
-    st: &mut LaneState,
-    rows: &mut [[f32; SHELF_LANES]],
-    coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
-    g: [f32; SHELF_LANES],
-    h: [f32; SHELF_LANES],
-) {
-    // SAFETY: the only requirement of calling a `#[target_feature(enable = "sse")]` function
-    // is that the CPU has SSE; this item is compiled only when the build's target features
-    // include SSE (`cfg(target_feature = "sse")`, part of the x86-64 baseline), so every CPU
-    // the binary may run on has it. The function itself is safe code.
-    unsafe { filter_rows_sse(st, rows, coef, g, h) }
-}
-
-/// The filter with SSE registers (x86-64 baseline, safe intrinsics): the state stays in
-/// registers across frames. The same IEEE operations in the same order as the portable
-/// version and as `process_chunk`, so the results are identical.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
-#[target_feature(enable = "sse")]
-#[inline]
-fn filter_rows_sse(
-    st: &mut LaneState,
-    rows: &mut [[f32; SHELF_LANES]],
-    (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
-    g: [f32; SHELF_LANES],
-    h: [f32; SHELF_LANES],
-) {
-    use core::arch::x86_64::{
-        __m128, _mm_add_ps, _mm_cvtss_f32, _mm_mul_ps, _mm_setr_ps, _mm_shuffle_ps, _mm_sub_ps,
-    };
-    let load = |v: [f32; SHELF_LANES]| _mm_setr_ps(v[0], v[1], v[2], v[3]);
-    let store = |v: __m128| -> [f32; SHELF_LANES] {
-        [
-            _mm_cvtss_f32(v),
-            _mm_cvtss_f32(_mm_shuffle_ps::<0b01_01_01_01>(v, v)),
-            _mm_cvtss_f32(_mm_shuffle_ps::<0b10_10_10_10>(v, v)),
-            _mm_cvtss_f32(_mm_shuffle_ps::<0b11_11_11_11>(v, v)),
-        ]
-    };
-    let (a, ca, c2, g, h) = (load(av), load(cav), load(c2v), load(g), load(h));
-    let mut x1 = load(st.x1);
-    let mut s1_1 = load(st.s1_1);
-    let mut s1_2 = load(st.s1_2);
-    let mut s2_1 = load(st.s2_1);
-    let mut s2_2 = load(st.s2_2);
-    for r in rows.iter_mut() {
-        let xs = load(*r);
-        let s1 = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(a, xs), _mm_mul_ps(ca, x1)),
-            _mm_mul_ps(c2, s1_2),
-        );
-        let s2 = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(a, s1), _mm_mul_ps(ca, s1_1)),
-            _mm_mul_ps(c2, s2_2),
-        );
-        x1 = xs;
-        s1_2 = s1_1;
-        s1_1 = s1;
-        s2_2 = s2_1;
-        s2_1 = s2;
-        *r = store(_mm_mul_ps(
-            g,
-            _mm_add_ps(s2, _mm_mul_ps(h, _mm_sub_ps(xs, s2))),
-        ));
-    }
-    *st = LaneState {
-        x1: store(x1),
-        s1_1: store(s1_1),
-        s1_2: store(s1_2),
-        s2_1: store(s2_1),
-        s2_2: store(s2_2),
-    };
-}
-
-/// Per-lane gain ramps of one chunk: lane `k`'s value at frame `i` is
-/// `start[k] + step[k]·(offset[k] + i)`, exactly as [`Ramp::at`] computes it.
+/// Per-lane gains of one chunk: lane `k`'s value at frame `i` is
+/// `start[k] + step[k]·(offset[k] + i)`, exactly as [`Ramp::at`] computes it; a constant chunk
+/// (the `RAMPED = false` filters) uses `start` as it is.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct LaneRamps {
     start: [f32; SHELF_LANES],
@@ -214,24 +83,37 @@ pub(crate) struct LaneRamps {
 }
 
 impl LaneRamps {
-    fn set(&mut self, k: usize, r: Ramp) {
+    /// Constant gains.
+    pub(crate) fn constant(values: [f32; SHELF_LANES]) -> Self {
+        Self {
+            start: values,
+            ..Self::default()
+        }
+    }
+
+    pub(crate) fn set(&mut self, k: usize, r: Ramp) {
         self.start[k] = r.start;
         self.step[k] = r.step;
         self.offset[k] = (r.offset as i32) as f32;
     }
 }
 
-/// Like [`filter_rows_portable`], but with ramped `g` and `h` (each lane's value computed as
-/// [`Ramp::at`] does, so the result is bit-identical to `process_chunk` lane by lane).
+/// The shelves' filter over interleaved frames, in place (lane-wise arithmetic, one SIMD
+/// register per state): the same operations, in the same order, as `process_chunk`, with
+/// constant gains (`RAMPED = false`: `g.start`, `h.start`) or ramped ones (each lane's value as
+/// [`Ramp::at`] computes it). (Portable version: whole-lane `[f32; 4]` arithmetic the compiler
+/// may vectorise; the filter on targets without SSE, and the reference of the SSE version's
+/// tests.)
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse"), allow(dead_code))]
 #[inline(always)]
-pub(crate) fn filter_rows_ramped_portable(
+pub(crate) fn filter_rows_portable<const RAMPED: bool>(
     st: &mut LaneState,
     rows: &mut [[f32; SHELF_LANES]],
     (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
     g: LaneRamps,
     h: LaneRamps,
 ) {
+    // The state in locals (registers) for the loop, not behind the reference.
     let LaneState {
         mut x1,
         mut s1_1,
@@ -249,11 +131,16 @@ pub(crate) fn filter_rows_ramped_portable(
         s1_1 = s1;
         s2_2 = s2_1;
         s2_1 = s2;
-        let gv = add(g.start, mul(g.step, tg));
-        let hv = add(h.start, mul(h.step, th));
+        let (gv, hv) = if RAMPED {
+            (add(g.start, mul(g.step, tg)), add(h.start, mul(h.step, th)))
+        } else {
+            (g.start, h.start)
+        };
         *r = mul(gv, add(s2, mul(hv, sub(xs, s2))));
-        tg = add(tg, [1.0; SHELF_LANES]);
-        th = add(th, [1.0; SHELF_LANES]);
+        if RAMPED {
+            tg = add(tg, [1.0; SHELF_LANES]);
+            th = add(th, [1.0; SHELF_LANES]);
+        }
     }
     *st = LaneState {
         x1,
@@ -264,41 +151,44 @@ pub(crate) fn filter_rows_ramped_portable(
     };
 }
 
-/// The ramped filter (no SSE: the portable one).
+/// The shelves' filter over interleaved frames, in place (no SSE: the portable one).
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
 #[inline(always)]
-fn filter_rows_ramped(
+pub(crate) fn filter_rows<const RAMPED: bool>(
     st: &mut LaneState,
     rows: &mut [[f32; SHELF_LANES]],
     coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
     g: LaneRamps,
     h: LaneRamps,
 ) {
-    filter_rows_ramped_portable(st, rows, coef, g, h);
+    filter_rows_portable::<RAMPED>(st, rows, coef, g, h);
 }
 
-/// The ramped filter: [`filter_rows_ramped_sse`].
+/// The shelves' filter over interleaved frames, in place: [`filter_rows_sse`].
 #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
 #[inline(always)]
 #[allow(unsafe_code)]
-pub(crate) fn filter_rows_ramped(
+pub(crate) fn filter_rows<const RAMPED: bool>(
     st: &mut LaneState,
     rows: &mut [[f32; SHELF_LANES]],
     coef: ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
     g: LaneRamps,
     h: LaneRamps,
 ) {
-    // SAFETY: as for `filter_rows`: compiled only when the build's target features include
-    // SSE, so every CPU the binary runs on has it; the function itself is safe code.
-    unsafe { filter_rows_ramped_sse(st, rows, coef, g, h) }
+    // SAFETY: the only requirement of calling a `#[target_feature(enable = "sse")]` function
+    // is that the CPU has SSE; this item is compiled only when the build's target features
+    // include SSE (`cfg(target_feature = "sse")`, part of the x86-64 baseline), so every CPU
+    // the binary may run on has it. The function itself is safe code.
+    unsafe { filter_rows_sse::<RAMPED>(st, rows, coef, g, h) }
 }
 
-/// [`filter_rows_ramped_portable`] with SSE registers: the same IEEE operations in the same
-/// order, so the results are identical.
+/// The filter with SSE registers (x86-64 baseline, safe intrinsics): the state stays in
+/// registers across frames. The same IEEE operations in the same order as the portable
+/// version and as `process_chunk`, so the results are identical.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
 #[target_feature(enable = "sse")]
 #[inline]
-fn filter_rows_ramped_sse(
+fn filter_rows_sse<const RAMPED: bool>(
     st: &mut LaneState,
     rows: &mut [[f32; SHELF_LANES]],
     (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
@@ -343,14 +233,22 @@ fn filter_rows_ramped_sse(
         s1_1 = s1;
         s2_2 = s2_1;
         s2_1 = s2;
-        let gv = _mm_add_ps(g0, _mm_mul_ps(gs, tg));
-        let hv = _mm_add_ps(h0, _mm_mul_ps(hs, th));
+        let (gv, hv) = if RAMPED {
+            (
+                _mm_add_ps(g0, _mm_mul_ps(gs, tg)),
+                _mm_add_ps(h0, _mm_mul_ps(hs, th)),
+            )
+        } else {
+            (g0, h0)
+        };
         *r = store(_mm_mul_ps(
             gv,
             _mm_add_ps(s2, _mm_mul_ps(hv, _mm_sub_ps(xs, s2))),
         ));
-        tg = _mm_add_ps(tg, one);
-        th = _mm_add_ps(th, one);
+        if RAMPED {
+            tg = _mm_add_ps(tg, one);
+            th = _mm_add_ps(th, one);
+        }
     }
     *st = LaneState {
         x1: store(x1),
@@ -554,9 +452,10 @@ impl OcclusionShelf {
                 hr.set(k, rh);
             }
             if moving {
-                filter_rows_ramped(&mut st, &mut rows[done..done + m], coef, gr, hr);
+                filter_rows::<true>(&mut st, &mut rows[done..done + m], coef, gr, hr);
             } else {
-                filter_rows(&mut st, &mut rows[done..done + m], coef, g, h);
+                let (g, h) = (LaneRamps::constant(g), LaneRamps::constant(h));
+                filter_rows::<false>(&mut st, &mut rows[done..done + m], coef, g, h);
             }
             for (k, s) in shelves.iter().enumerate() {
                 if s.gain.at_segment_boundary() {
@@ -628,7 +527,8 @@ impl OcclusionShelf {
                     }
                 }
             }
-            filter_rows(&mut st, rows, (av, cav, c2v), g, h);
+            let (gc, hc) = (LaneRamps::constant(g), LaneRamps::constant(h));
+            filter_rows::<false>(&mut st, rows, (av, cav, c2v), gc, hc);
             if let [b0, b1, b2, b3] = bufs {
                 let (b0, b1) = (&mut b0[range.clone()], &mut b1[range.clone()]);
                 let (b2, b3) = (&mut b2[range.clone()], &mut b3[range]);

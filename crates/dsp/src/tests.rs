@@ -351,8 +351,9 @@ mod misc_tests {
 
 #[test]
 fn shelf_lane_filter_matches_its_portable_version() {
-    use crate::shelf::{LaneState, filter_rows, filter_rows_portable};
-    let mut rows: Vec<[f32; 4]> = (0..200)
+    use crate::shelf::{LaneRamps, LaneState, filter_rows, filter_rows_portable};
+    use crate::smoothing::Ramp;
+    let rows0: Vec<[f32; 4]> = (0..200)
         .map(|i| {
             let t = i as f32;
             [
@@ -363,17 +364,38 @@ fn shelf_lane_filter_matches_its_portable_version() {
             ]
         })
         .collect();
-    let mut reference = rows.clone();
     let coef = ([0.12f32; 4], [0.1056f32; 4], [0.7744f32; 4]);
-    let (g, h) = ([0.6, 1.3, 0.2, 4.0], [0.05, 0.5, 0.0, 0.99]);
-    let (mut fast, mut slow) = (LaneState::default(), LaneState::default());
-    // Two calls each: the state carries over.
-    for range in [0..77, 77..200] {
-        filter_rows(&mut fast, &mut rows[range.clone()], coef, g, h);
-        filter_rows_portable(&mut slow, &mut reference[range], coef, g, h);
+    let (gc, hc) = (
+        LaneRamps::constant([0.6, 1.3, 0.2, 4.0]),
+        LaneRamps::constant([0.05, 0.5, 0.0, 0.99]),
+    );
+    let (mut gr, mut hr) = (LaneRamps::default(), LaneRamps::default());
+    for k in 0..4 {
+        let ramp = |start: f32, step: f32| Ramp {
+            start,
+            step,
+            offset: 3 * k,
+        };
+        gr.set(k, ramp(0.6 + 0.1 * k as f32, -0.001));
+        hr.set(k, ramp(0.05 * k as f32, 0.002));
     }
-    let bits = |v: &[[f32; 4]]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
-    assert_eq!(bits(&rows), bits(&reference));
-    assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
-    assert!(rows.iter().flatten().any(|x| *x != 0.0));
+    for ramped in [false, true] {
+        let mut rows = rows0.clone();
+        let mut reference = rows0.clone();
+        let (mut fast, mut slow) = (LaneState::default(), LaneState::default());
+        // Two calls each: the state carries over.
+        for range in [0..77, 77..200] {
+            if ramped {
+                filter_rows::<true>(&mut fast, &mut rows[range.clone()], coef, gr, hr);
+                filter_rows_portable::<true>(&mut slow, &mut reference[range], coef, gr, hr);
+            } else {
+                filter_rows::<false>(&mut fast, &mut rows[range.clone()], coef, gc, hc);
+                filter_rows_portable::<false>(&mut slow, &mut reference[range], coef, gc, hc);
+            }
+        }
+        let bits = |v: &[[f32; 4]]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&rows), bits(&reference));
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        assert!(rows.iter().flatten().any(|x| *x != 0.0));
+    }
 }

@@ -233,6 +233,13 @@ fn kira_manager() -> kira::AudioManager<kira::backend::mock::MockBackend> {
     m
 }
 
+/// One 512-frame buffer of kira's mock backend.
+fn kira_block(m: &mut kira::AudioManager<kira::backend::mock::MockBackend>) {
+    let b = m.backend_mut();
+    b.on_start_processing();
+    b.process();
+}
+
 fn time_kira(iters: u64) -> Duration {
     let mut total = Duration::ZERO;
     let mut left = iters;
@@ -241,9 +248,7 @@ fn time_kira(iters: u64) -> Duration {
         let mut m = kira_manager();
         let t = Clock::start();
         for _ in 0..n {
-            let b = m.backend_mut();
-            b.on_start_processing();
-            b.process();
+            kira_block(&mut m);
         }
         total += t.elapsed();
         left -= n;
@@ -267,9 +272,12 @@ impl Lcg {
 /// The rates of the motion scenes' sounds, in turn.
 const RATES: [u32; 3] = [11_025, 22_050, 44_100];
 
+/// Samples and their rate.
+type Sound = (Arc<[f32]>, u32);
+
 /// Sound `i` of the motion scenes (built once, shared by every rebuild).
-fn distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
-    static SOUNDS: std::sync::OnceLock<[Vec<(Arc<[f32]>, u32)>; 2]> = std::sync::OnceLock::new();
+fn distinct_sound(i: usize, long: bool) -> Sound {
+    static SOUNDS: std::sync::OnceLock<[Vec<Sound>; 2]> = std::sync::OnceLock::new();
     let all = SOUNDS.get_or_init(|| {
         [false, true].map(|long| {
             let n = if long { 8 } else { VOICES };
@@ -281,7 +289,7 @@ fn distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
 
 /// Sound `i` of the motion scenes: a distinct two-partial tone at `RATES[i % 3]`, 1.0–1.99 s
 /// long (`long`: 12 s, for one-shots).
-fn make_distinct_sound(i: usize, long: bool) -> (Arc<[f32]>, u32) {
+fn make_distinct_sound(i: usize, long: bool) -> Sound {
     let rate = RATES[i % RATES.len()];
     let seconds = if long {
         12.0
@@ -520,9 +528,7 @@ fn time_kira_motion(iters: u64) -> Duration {
                 h.set_panning(Panning(2.0 * rng.next() - 1.0), tween);
             }
             let t = Clock::start();
-            let b = m.backend_mut();
-            b.on_start_processing();
-            b.process();
+            kira_block(&mut m);
             total += t.elapsed();
         }
         left -= n;

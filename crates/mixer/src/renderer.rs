@@ -7,8 +7,8 @@
 
 use std::sync::Arc;
 
-use resound_dsp::OcclusionShelf;
 use resound_dsp::shelf::SHELF_LANES;
+use resound_dsp::{OcclusionShelf, RAMP_SEGMENT};
 use rtrb::{Consumer, Producer};
 
 use crate::block::ParamBlock;
@@ -56,6 +56,8 @@ pub struct MixerRenderer {
     lane_bufs: [Vec<f32>; SHELF_LANES],
     master: Master,
     reset_bus_when_idle: bool,
+    /// Frames rendered so far (block starts): new voices start on this grid phase.
+    frame: u64,
     /// Test only: filter every shelf on its own (the reference the lanes must match).
     #[cfg(test)]
     pub(crate) no_lanes: bool,
@@ -98,6 +100,7 @@ impl MixerRenderer {
             lane_bufs: std::array::from_fn(|_| vec![0.0; mb]),
             master: Master::new(fs, mb, settings.reverb, settings.limiter),
             reset_bus_when_idle: false,
+            frame: 0,
             #[cfg(test)]
             no_lanes: false,
         }
@@ -262,6 +265,7 @@ impl MixerRenderer {
         self.status.peak = peak;
 
         self.retire_finished();
+        self.frame += n as u64;
     }
 
     #[cfg(test)]
@@ -349,7 +353,8 @@ impl MixerRenderer {
         };
         match rate {
             Some(rate) if v.state == VoiceState::Idle => {
-                v.start(generation, sound, looping, step_for(rate, fs), t);
+                let phase = self.frame % RAMP_SEGMENT as u64;
+                v.start(generation, sound, looping, step_for(rate, fs), t, phase);
                 if let Some(s) = self.sounds.get_mut(sound as usize) {
                     s.users += 1;
                 }

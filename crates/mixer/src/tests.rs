@@ -111,6 +111,30 @@ fn settings_are_validated() {
     assert!(nan_fade.validate().is_err());
 }
 
+/// Renders frames `done..done + n` of voice `v` into the whole-render buffers `out`
+/// (left, right, the four bus inputs).
+fn render_frames(
+    v: &mut crate::voice::Voice,
+    samples: &[f32],
+    scratch: &mut [f32],
+    out: (&mut [f32], &mut [f32], &mut [Vec<f32>; 4]),
+    done: usize,
+    n: usize,
+) {
+    let (l, r, bus) = out;
+    let mut b: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; n]);
+    v.render(
+        samples,
+        &mut scratch[..n],
+        &mut l[done..done + n],
+        &mut r[done..done + n],
+        &mut b,
+    );
+    for (dst, src) in bus.iter_mut().zip(&b) {
+        dst[done..done + n].copy_from_slice(src);
+    }
+}
+
 /// The fast path (fused resample + constant gains) and the lazy grid catch-up of idle smoothers
 /// give the same bits as advancing every smoother every block, for any block split.
 #[test]
@@ -145,7 +169,7 @@ fn lazy_smoothers_match_eager_ones() {
     let run = |eager: bool, split: usize, first: VoiceTargets| {
         let mut v = Voice::new(48_000.0, 0.01);
         v.eager = eager;
-        v.start(1, 0, true, step_for(22_050, 48_000), first);
+        v.start(1, 0, true, step_for(22_050, 48_000), first, 0);
         let (mut l, mut r) = (vec![0.0f32; 20_000], vec![0.0f32; 20_000]);
         let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 20_000]);
         let mut scratch = vec![0.0f32; split];
@@ -166,17 +190,14 @@ fn lazy_smoothers_match_eager_ones() {
                 .find(|e| *e > done)
                 .unwrap_or(20_000);
             let n = split.min(next_event - done);
-            let mut b: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; n]);
-            v.render(
+            render_frames(
+                &mut v,
                 &samples,
-                &mut scratch[..n],
-                &mut l[done..done + n],
-                &mut r[done..done + n],
-                &mut b,
+                &mut scratch,
+                (&mut l, &mut r, &mut bus),
+                done,
+                n,
             );
-            for (dst, src) in bus.iter_mut().zip(&b) {
-                dst[done..done + n].copy_from_slice(src);
-            }
             done += n;
         }
         (l, r, bus)
@@ -244,7 +265,7 @@ fn moving_voices_match_eager_ones() {
     let run = |eager: bool, split: usize, kind: usize| {
         let mut v = Voice::new(48_000.0, 0.01);
         v.eager = eager;
-        v.start(1, 0, true, step_for(11_025, 48_000), targets[0][kind]);
+        v.start(1, 0, true, step_for(11_025, 48_000), targets[0][kind], 17);
         let (mut l, mut r) = (vec![0.0f32; total], vec![0.0f32; total]);
         let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; total]);
         let mut scratch = vec![0.0f32; split];
@@ -254,17 +275,14 @@ fn moving_voices_match_eager_ones() {
                 v.retarget(&targets[done / TICK][kind]);
             }
             let n = split.min(TICK - done % TICK);
-            let mut b: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; n]);
-            v.render(
+            render_frames(
+                &mut v,
                 &samples,
-                &mut scratch[..n],
-                &mut l[done..done + n],
-                &mut r[done..done + n],
-                &mut b,
+                &mut scratch,
+                (&mut l, &mut r, &mut bus),
+                done,
+                n,
             );
-            for (dst, src) in bus.iter_mut().zip(&b) {
-                dst[done..done + n].copy_from_slice(src);
-            }
             done += n;
         }
         (l, r, bus)

@@ -100,7 +100,8 @@ pub(crate) struct Voice {
     pub tail: u64,
     /// The targets last applied (from the play command or the parameter block).
     pub targets: VoiceTargets,
-    /// Frames rendered since the voice started: the phase of every smoother's 64-frame grid.
+    /// Frames rendered since the voice started plus its start phase: the position of every
+    /// smoother's 64-frame grid.
     clock: u64,
     /// `clock` up to which each smoother has been advanced: shelf, left, right, sends 0..4.
     /// An idle smoother (settled where processing is a no-op) is not advanced every block;
@@ -159,7 +160,9 @@ impl Voice {
         v
     }
 
-    /// Starts the voice at its targets (no ramp).
+    /// Starts the voice at its targets (no ramp), its smoothers' 64-frame grid at `phase`
+    /// (the renderer's frame count modulo 64, so every voice's segments line up with every
+    /// other's and shelves filtered side by side share their segment boundaries).
     pub(crate) fn start(
         &mut self,
         generation: u32,
@@ -167,6 +170,7 @@ impl Voice {
         looping: bool,
         step: u64,
         t: VoiceTargets,
+        phase: u64,
     ) {
         self.state = VoiceState::Playing;
         self.generation = generation;
@@ -178,7 +182,9 @@ impl Voice {
         self.step = step;
         self.tail = 0;
         self.targets = t;
-        self.clock = 0;
+        // The smoothers start at a segment boundary (grid position 0) and lag `phase` frames
+        // behind the clock: the lazy catch-up moves them onto the renderer's grid before use.
+        self.clock = phase % RAMP_SEGMENT as u64;
         self.synced = [0; 3 + SENDS];
         self.shelf.reset();
         self.shelf.set_immediate(t.shelf_gain, t.shelf_hf);

@@ -54,9 +54,9 @@ fn claim_steals_strictly_lower_priority() {
     assert_eq!(p.claim(1.0, 1.0, f32::NAN), None);
 }
 
-/// `PlaySoundInternal` @ 0x54FEC0 pass 1 with several finished slots: the ring scan from the
-/// cursor takes them in order, each claim moving the cursor past it; once they are used up the
-/// next sound is dropped again.
+/// `SoundManager::PlaySoundInternal` @ 0x0054FEC0 pass 1 with several finished slots: the
+/// ring scan from the cursor takes them in order, each claim moving the cursor past it; once
+/// they are used up the next sound is dropped again.
 #[test]
 fn play_sound_internal_reuses_finished_slots_in_ring_order() {
     let mut p = VoicePool::new();
