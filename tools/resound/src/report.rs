@@ -22,16 +22,16 @@ pub fn one_line(err: &anyhow::Error) -> String {
 }
 
 /// Reports a command-line parse failure: `--help` and `--version` print in full on stdout (exit
-/// 0); a usage error is one plain line on stderr, with where to look for help (exit 2).
+/// 0); a usage error is one plain line on stderr (clap's message and usage, joined), with where
+/// to look for help (exit 2).
 pub fn usage(err: &clap::Error) -> std::process::ExitCode {
     if !err.use_stderr() {
         let _ = err.print();
         return std::process::ExitCode::SUCCESS;
     }
     let text = plain(&err.to_string());
-    let first = text.split(" Usage:").next().unwrap_or(&text);
-    let first = first.split(" For more information").next().unwrap_or(first);
-    eprintln!("{} (see resound --help)", first.trim_end());
+    let line = text.split(" For more information").next().unwrap_or(&text);
+    eprintln!("{} (see resound --help)", line.trim_end());
     std::process::ExitCode::from(2)
 }
 
