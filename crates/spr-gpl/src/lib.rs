@@ -42,7 +42,7 @@ pub use direction::Direction;
 pub use evaluation::{SprEvaluation, SprSound, evaluate, evaluate_counted};
 pub use formula::energy_towards_player;
 pub use material_map::{SprSurface, spr_material_table, spr_surface, surface_of, surfaces};
-pub use model::{AL_AIR_ABSORPTION, SprModel, air_absorption};
+pub use model::{AL_AIR_ABSORPTION, SprModel, air_absorption, slot_mix_decay};
 pub use occlusion::{path_occlusion, sound_occlusion};
 pub use probe_world::ProbeWorld;
 pub use ray::{CellCount, RayHit, cast, cast_with, cell_of};
