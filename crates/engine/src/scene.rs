@@ -156,10 +156,7 @@ pub fn prepare(
     builder: EngineBuilder,
 ) -> Result<Prepared, SceneRenderError> {
     let mut model = options.model.clone();
-    #[allow(irrefutable_let_patterns)] // SPR adds a variant with the `spr-gpl` feature
-    if let Model::Own(own) = &mut model {
-        own.extra_planes = scene.planes().map_err(SceneRenderError::Scene)?;
-    }
+    model.set_extra_planes(scene.planes().map_err(SceneRenderError::Scene)?);
     let materials = model.materials().clone();
     let world = scene
         .build_world(&materials, 0)

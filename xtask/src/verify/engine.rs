@@ -165,12 +165,11 @@ impl EngineRenderer {
             );
         }
         let mut model = self.model.clone();
-        #[allow(irrefutable_let_patterns)] // SPR adds a variant with the `spr-gpl` feature
-        if let Model::Own(own) = &mut model {
-            own.extra_planes = parsed
+        model.set_extra_planes(
+            parsed
                 .planes()
-                .with_context(|| format!("scene {}", job.scene))?;
-        }
+                .with_context(|| format!("scene {}", job.scene))?,
+        );
         let materials = resound_engine::acoustics::AcousticModel::materials(&model).clone();
         let world = parsed
             .build_world(&materials, 0)
