@@ -85,10 +85,7 @@ impl EngineRenderer {
                     0.0
                 }
             }),
-            slots: Some(
-                bus.slots
-                    .map(|s| (f64::from(s.gain), f64::from(s.decay_s))),
-            ),
+            slots: Some(bus.slots.map(|s| (f64::from(s.gain), f64::from(s.decay_s)))),
         }
     }
 }

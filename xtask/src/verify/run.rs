@@ -11,8 +11,8 @@ use rayon::prelude::*;
 use super::check::{Check, Rule};
 use super::click::click_step;
 use super::decay::{self, Tail, measure_tail};
-use super::engine::ModelChoice;
 use super::echo::{EchoRule, envelope_db, find_echoes};
+use super::engine::ModelChoice;
 use super::fault::{self, Fault};
 use super::hash::hash_samples;
 use super::plan::{self, Folder, Job, Mode};
@@ -462,7 +462,14 @@ fn reverb_checks(
 
 /// The measured RT60 against the engine's own prediction (§6: "measured RT60 within ±35 % of
 /// 'by sends'"; the engine reports its prediction with each result).
-fn rt60_row(rows: &mut Vec<Check>, e: &plan::ReverbExpect, r: &Rendered, tail: &Tail, what: &str, by_sends: f64) {
+fn rt60_row(
+    rows: &mut Vec<Check>,
+    e: &plan::ReverbExpect,
+    r: &Rendered,
+    tail: &Tail,
+    what: &str,
+    by_sends: f64,
+) {
     let (predicted, source) = match r.reported.effective_decay_s {
         Some(p) => (p, "engine's prediction"),
         None => (by_sends, "§6 by sends"),
@@ -481,7 +488,13 @@ fn rt60_row(rows: &mut Vec<Check>, e: &plan::ReverbExpect, r: &Rendered, tail: &
 
 /// Resound's own model against the §6 table: RT60 against the prediction, the prediction and
 /// the space decay against "this geometry", tail/click against the acceptance ranges.
-fn own_reverb_rows(rows: &mut Vec<Check>, e: &plan::ReverbExpect, r: &Rendered, tail: &Tail, what: &str) {
+fn own_reverb_rows(
+    rows: &mut Vec<Check>,
+    e: &plan::ReverbExpect,
+    r: &Rendered,
+    tail: &Tail,
+    what: &str,
+) {
     if let Some(by_sends) = e.rt60_by_sends_s {
         rt60_row(rows, e, r, tail, what, by_sends);
         if let Some(p) = r.reported.effective_decay_s {
@@ -526,16 +539,22 @@ fn own_reverb_rows(rows: &mut Vec<Check>, e: &plan::ReverbExpect, r: &Rendered, 
 /// §6 holds the own model's prediction); the measured RT60 against that prediction (±35 %,
 /// §6); tail/click against what the sends and slot gains put on the bus (±3 dB, §6's T/R
 /// tolerance), or below −60 dB (§6's "no tail") when every send is 0.
-fn spr_reverb_rows(rows: &mut Vec<Check>, e: &plan::ReverbExpect, r: &Rendered, tail: &Tail, what: &str) {
-    let (Some(sends), Some(slots), Some(dg)) = (
-        r.reported.sends,
-        r.reported.slots,
-        r.reported.distance_gain,
-    ) else {
+fn spr_reverb_rows(
+    rows: &mut Vec<Check>,
+    e: &plan::ReverbExpect,
+    r: &Rendered,
+    tail: &Tail,
+    what: &str,
+) {
+    let (Some(sends), Some(slots), Some(dg)) =
+        (r.reported.sends, r.reported.slots, r.reported.distance_gain)
+    else {
         rows.push(Check::failed(e.scene, "SPR sends", "not reported"));
         return;
     };
-    let amps: Vec<(f64, f64)> = (0..4).map(|k| (sends[k] * slots[k].0, slots[k].1)).collect();
+    let amps: Vec<(f64, f64)> = (0..4)
+        .map(|k| (sends[k] * slots[k].0, slots[k].1))
+        .collect();
     if let Some(predicted) = decay::slot_mix_rt60(&amps) {
         rt60_row(rows, e, r, tail, what, predicted);
         if let Some(p) = r.reported.effective_decay_s {

@@ -91,7 +91,11 @@ fn wet_to_dry_energy_is_send_squared_times_gain_squared_at_any_pan() {
         let mut amps = [0.0; REVERB_SLOTS];
         amps[k] = send;
         let (l, r) = impulse_response(&mut bus, amps, SLOT_DECAYS_S[k] * 1.5 + 0.3);
-        let wet: f64 = l.iter().chain(&r).map(|&x| f64::from(x) * f64::from(x)).sum();
+        let wet: f64 = l
+            .iter()
+            .chain(&r)
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum();
         let want = f64::from(send * settings.slots[k].gain).powi(2);
         for pan in [-1.0f32, -0.3, 0.0, 1.0] {
             // the dry unit impulse, equal-power panned

@@ -33,7 +33,10 @@ fn spr_bus_follows_its_configuration() {
     let default = Model::Spr(SprModel::default()).reverb_bus();
     // SPR's defaults are the spec's table (acoustics.md §2.4 adopts it).
     for (a, b) in default.slots.iter().zip(ReverbBusSettings::default().slots) {
-        assert!((a.gain - b.gain).abs() < 1e-6 && a.decay_s == b.decay_s, "{a:?} vs {b:?}");
+        assert!(
+            (a.gain - b.gain).abs() < 1e-6 && a.decay_s == b.decay_s,
+            "{a:?} vs {b:?}"
+        );
         assert_eq!((a.hf_ratio, a.pre_delay_s), (b.hf_ratio, b.pre_delay_s));
     }
     let mut config = SprConfig::default();

@@ -25,7 +25,12 @@ fn delays_ms(name: &str, mode: Mode) -> Vec<f64> {
     model.extra_planes = s.planes().unwrap();
     let world = s.build_world(model.materials(), 0).unwrap();
     let r = model
-        .evaluate(&world, &s.request().unwrap(), mode, &mut Budget::unlimited())
+        .evaluate(
+            &world,
+            &s.request().unwrap(),
+            mode,
+            &mut Budget::unlimited(),
+        )
         .unwrap();
     r.taps.iter().map(|t| t.delay * 1000.0).collect()
 }
@@ -33,7 +38,11 @@ fn delays_ms(name: &str, mode: Mode) -> Vec<f64> {
 fn assert_delays(name: &str, want: &[f64]) {
     for mode in [Mode::Reflect, Mode::Full] {
         let got = delays_ms(name, mode);
-        assert_eq!(got.len(), want.len(), "{name} {mode:?}: {got:?} vs {want:?}");
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{name} {mode:?}: {got:?} vs {want:?}"
+        );
         for (g, w) in got.iter().zip(want) {
             // §9 stage 2: ±1 sample at 48 kHz
             assert!((g - w).abs() < 0.05 + 1000.0 / 48_000.0, "{name}: {got:?}");
@@ -100,7 +109,12 @@ fn room_decay_is_the_slot_mix_of_the_sends() {
     let model = SprModel::default();
     let world = s.build_world(model.materials(), 0).unwrap();
     let r = model
-        .evaluate(&world, &s.request().unwrap(), Mode::Full, &mut Budget::unlimited())
+        .evaluate(
+            &world,
+            &s.request().unwrap(),
+            Mode::Full,
+            &mut Budget::unlimited(),
+        )
         .unwrap();
     let want = slot_mix_decay(&r.sends, &model.reverb_slots());
     assert!(r.sends[0] > 0.0 && r.sends[1] > 0.0, "{:?}", r.sends);
