@@ -19,8 +19,9 @@
 //! - [`formula`]: the closed-form formulas; [`sphere`]: the ray directions.
 //! - [`cast`]: SPR's ray primitive; [`path_occlusion`] / [`sound_occlusion`]; [`evaluate`].
 //! - [`SprWorld`]: what the rays read; [`ProbeWorld`] reads an acoustics-core `WorldProbe`.
-//! - [`SprModel`]: the `AcousticModel` (`SprModel::default()`); [`spr_material_table`] maps
-//!   SPR's tables onto acoustics-core's material table.
+//! - [`SprModel`]: the `AcousticModel` (`SprModel::default()`; its echo taps are Resound's
+//!   image-source stage 2 on SPR's spiral); [`slot_mix_decay`]: the decay its sends make on the
+//!   slots; [`spr_material_table`] maps SPR's tables onto acoustics-core's material table.
 
 mod config;
 mod direction;
