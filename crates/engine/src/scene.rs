@@ -42,7 +42,7 @@ builtin_scenes!(
 pub struct SceneOptions {
     /// Acoustics mode.
     pub mode: Mode,
-    /// Acoustic model (the scene's injected planes are added to the own model).
+    /// Acoustic model (the scene's injected planes are added to its echo search).
     pub model: Model,
     /// What the scene's source plays (scene voices play their own kinds).
     pub signal: Signal,
