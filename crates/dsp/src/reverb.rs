@@ -2,9 +2,10 @@
 //! two series allpasses and four parallel combs with an in-loop one-pole; L = combs 0+2,
 //! R = combs 1+3.
 //!
-//! Each slot is normalised when prepared to unit impulse-response energy per channel,
-//! then scaled by its `gain` (SPR's slot gain × 0.595), so the level does not grow with
-//! the decay time. A slot whose input is silent and whose whole state has fallen below
+//! Each slot is normalised when prepared so that its stereo impulse response carries unit
+//! energy, half in each channel ([`CHANNEL_ENERGY`]), then scaled by its `gain` (SPR's slot
+//! gain × 0.595), so the level does not grow with the decay time and a send `s` puts
+//! `s²·gain²` of the voice's energy into the tail, whatever the voice's pan. A slot whose input is silent and whose whole state has fallen below
 //! [`IDLE_THRESHOLD`] is zeroed and skipped until its input is non-zero again.
 
 use crate::denormal::{flush, flush_small};
@@ -36,6 +37,12 @@ pub const ALLPASS_DELAYS_S: [f32; ALLPASSES] = [0.005, 0.0017];
 pub const ALLPASS_GAIN: f32 = 0.7;
 /// A silent slot whose state is entirely below this magnitude (-180 dB) is zeroed and idles.
 pub const IDLE_THRESHOLD: f32 = 1e-9;
+/// Impulse-response energy of each output channel of a slot before its `gain`: ½, so left
+/// and right together carry unit energy, as an equal-power-panned voice does
+/// (`cos² + sin² = 1`). With 1 per channel (acoustics.md §6 read literally) the stereo tail
+/// carries twice the energy the send and slot gain set, 3 dB above the §6 reference
+/// tail/click figures (room −7.7 dB, tunnel −11.7 dB) in any pan-independent measure.
+pub const CHANNEL_ENERGY: f64 = 0.5;
 /// Frames between idle checks and state flushes (a fixed grid, independent of block sizes).
 pub const IDLE_CHECK_PERIOD: usize = 256;
 
@@ -455,7 +462,8 @@ impl ReverbBus {
 
     /// Allocates the delay lines and the work buffer for `sample_rate` and blocks of up
     /// to `max_block` frames (larger calls are processed in pieces), and normalises each
-    /// slot to unit impulse-response energy per channel. Clears all state.
+    /// slot to [`CHANNEL_ENERGY`] of impulse-response energy per channel (unit energy in
+    /// left and right together). Clears all state.
     pub fn prepare(&mut self, sample_rate: f32, max_block: usize) {
         self.sample_rate = sanitize_sample_rate(sample_rate);
         let block = max_block.clamp(1, 1 << 16);
@@ -465,16 +473,15 @@ impl ReverbBus {
             let mut slot = Slot::build(&self.settings, k, self.sample_rate);
             let (el, er) = impulse_energy(&mut slot, &self.settings.slots[k], self.sample_rate);
             let gain = self.settings.slots[k].gain;
-            slot.gain_left = if el > 0.0 {
-                gain / el.sqrt() as f32
-            } else {
-                0.0
+            let norm = |e: f64| {
+                if e > 0.0 {
+                    gain * (CHANNEL_ENERGY / e).sqrt() as f32
+                } else {
+                    0.0
+                }
             };
-            slot.gain_right = if er > 0.0 {
-                gain / er.sqrt() as f32
-            } else {
-                0.0
-            };
+            slot.gain_left = norm(el);
+            slot.gain_right = norm(er);
             slot.clear();
             self.slots[k] = slot;
         }

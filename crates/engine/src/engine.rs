@@ -201,6 +201,7 @@ impl Engine {
         let mut settings = MixerSettings {
             sample_rate: b.sample_rate,
             limiter: b.limiter,
+            reverb: b.model.reverb_bus(),
             ..MixerSettings::default()
         };
         settings.capacities.voices = cap + STEAL_RESERVE;

@@ -3,8 +3,9 @@
 
 use resound_acoustics::{
     AcousticModel, AcousticResult, Budget, DirectResult, EchoResult, MaterialTable, Mode, OwnModel,
-    RequestError, RoomResult, SoundRequest, WorldProbe,
+    Plane, RequestError, RoomResult, SoundRequest, WorldProbe,
 };
+use resound_dsp::ReverbBusSettings;
 
 /// Which acoustic model evaluates sounds.
 #[derive(Debug, Clone)]
@@ -31,6 +32,35 @@ macro_rules! each {
             Model::Spr($m) => $e,
         }
     };
+}
+
+impl Model {
+    /// The reverb bus this model's sends are meant for: the spec's slot table for the own
+    /// model; SPR's four slots as its configuration sets them (decay, decay-HF ratio, gain
+    /// `preset·0.7·reverb_gain·0.85`, late delay as pre-delay; `acoustics.md` §2.4, `spr.md`
+    /// §1.9) for SPR. Send `k` feeds slot `k` in both.
+    #[must_use]
+    pub fn reverb_bus(&self) -> ReverbBusSettings {
+        match self {
+            Model::Own(_) => ReverbBusSettings::default(),
+            #[cfg(feature = "spr-gpl")]
+            Model::Spr(m) => {
+                let mut bus = ReverbBusSettings::default();
+                for (slot, spr) in bus.slots.iter_mut().zip(m.reverb_slots()) {
+                    slot.decay_s = spr.decay_time;
+                    slot.hf_ratio = spr.decay_hf_ratio;
+                    slot.gain = spr.gain;
+                    slot.pre_delay_s = spr.late_reverb_delay;
+                }
+                bus.sanitized()
+            }
+        }
+    }
+
+    /// Sets the planes added to every echo search (scene files' injected planes, e.g. §9 E3).
+    pub fn set_extra_planes(&mut self, planes: Vec<Plane>) {
+        each!(self, m => m.extra_planes = planes);
+    }
 }
 
 impl AcousticModel for Model {
@@ -79,3 +109,6 @@ impl AcousticModel for Model {
         each!(self, m => m.evaluate(probe, request, mode, budget))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -42,7 +42,7 @@ builtin_scenes!(
 pub struct SceneOptions {
     /// Acoustics mode.
     pub mode: Mode,
-    /// Acoustic model (the scene's injected planes are added to the own model).
+    /// Acoustic model (the scene's injected planes are added to its echo search).
     pub model: Model,
     /// What the scene's source plays (scene voices play their own kinds).
     pub signal: Signal,
@@ -156,10 +156,7 @@ pub fn prepare(
     builder: EngineBuilder,
 ) -> Result<Prepared, SceneRenderError> {
     let mut model = options.model.clone();
-    #[allow(irrefutable_let_patterns)] // SPR adds a variant with the `spr-gpl` feature
-    if let Model::Own(own) = &mut model {
-        own.extra_planes = scene.planes().map_err(SceneRenderError::Scene)?;
-    }
+    model.set_extra_planes(scene.planes().map_err(SceneRenderError::Scene)?);
     let materials = model.materials().clone();
     let world = scene
         .build_world(&materials, 0)

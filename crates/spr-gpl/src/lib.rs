@@ -19,8 +19,9 @@
 //! - [`formula`]: the closed-form formulas; [`sphere`]: the ray directions.
 //! - [`cast`]: SPR's ray primitive; [`path_occlusion`] / [`sound_occlusion`]; [`evaluate`].
 //! - [`SprWorld`]: what the rays read; [`ProbeWorld`] reads an acoustics-core `WorldProbe`.
-//! - [`SprModel`]: the `AcousticModel` (`SprModel::default()`); [`spr_material_table`] maps
-//!   SPR's tables onto acoustics-core's material table.
+//! - [`SprModel`]: the `AcousticModel` (`SprModel::default()`; its echo taps are Resound's
+//!   image-source stage 2 on SPR's spiral); [`slot_mix_decay`]: the decay its sends make on the
+//!   slots; [`spr_material_table`] maps SPR's tables onto acoustics-core's material table.
 
 mod config;
 mod direction;
@@ -42,7 +43,7 @@ pub use direction::Direction;
 pub use evaluation::{SprEvaluation, SprSound, evaluate, evaluate_counted};
 pub use formula::energy_towards_player;
 pub use material_map::{SprSurface, spr_material_table, spr_surface, surface_of, surfaces};
-pub use model::{AL_AIR_ABSORPTION, SprModel, air_absorption};
+pub use model::{AL_AIR_ABSORPTION, SprModel, air_absorption, slot_mix_decay};
 pub use occlusion::{path_occlusion, sound_occlusion};
 pub use probe_world::ProbeWorld;
 pub use ray::{CellCount, RayHit, cast, cast_with, cell_of};

@@ -6,15 +6,19 @@
 //! on; spec `spr.md` §1, §3.9, §5.
 
 use glam::DVec3;
+use resound_acoustics::echo::{EchoSettings, find_echoes};
+use resound_acoustics::model::own::{ECHO_RAY_LENGTH, ECHO_RAYS};
+use resound_acoustics::room::effective_decay;
 use resound_acoustics::{
     AcousticModel, AcousticResult, Budget, DirectResult, EchoResult, MaterialTable, Mode, Paths,
-    RequestError, RoomResult, SoundRequest, Space, Telemetry, WorldProbe,
+    Plane, RequestError, RoomResult, SoundRequest, Space, Telemetry, WorldProbe,
 };
 
 use crate::formula::{absorption_coefficient, cutoff_gain, direct_cutoff};
 use crate::material_map::{SprSurface, spr_material_table, surfaces};
 use crate::occlusion::sound_occlusion;
 use crate::probe_world::ProbeWorld;
+use crate::sphere::ray_directions;
 use crate::{
     CellCount, ReverbSlot, SprConfig, SprEvaluation, SprSound, evaluate_counted, reverb_slots,
 };
@@ -33,22 +37,33 @@ pub fn air_absorption(distance: f64, range: f64) -> f64 {
 ///
 /// - `direct`: SPR's occlusion (`Paths::One` = strict, `Paths::Nine` = the 9 paths),
 ///   `cutoff = exp(−3·occ)`, `gain = cutoff^0.1`, and OpenAL's dry air absorption.
-/// - `reflections`: none. SPR has no discrete echoes (spec `acoustics.md` §2.6).
+/// - `reflections`: Resound's stage 2, not SPR's (SPR has no discrete echoes, spec
+///   `acoustics.md` §2.6): acoustics-core's image-source finder with 32 + 32 rays of SPR's own
+///   spiral (`acoustics.md` §5 step 1, "model spiral"), tap levels from SPR's reflectivities
+///   through `energy_towards_player`. Echo delays are geometry and hold in both models
+///   (`acoustics.md` §1).
 /// - `room`: one full SPR evaluation (32 rays × 4 bounces, shared airspace, slot sends).
-/// - `evaluate(Full)`: one full SPR evaluation for everything: the dry gain and cutoff include
-///   SPR's shared-airspace floor, the direction follows SPR's redirection, the sends are SPR's
-///   slot sends (slot `k` → OpenAL send `3 − k`; configure the reverb bus with
-///   [`SprModel::reverb_slots`]). `Direct` and `Reflect` give the occlusion-only dry values.
+/// - `evaluate(Full)`: one full SPR evaluation for the dry path and the sends, plus the echo
+///   taps: the dry gain and cutoff include SPR's shared-airspace floor, the direction follows
+///   SPR's redirection, the sends are SPR's slot sends (slot `k` → OpenAL send `3 − k`;
+///   configure the reverb bus with [`SprModel::reverb_slots`]). `Direct` gives the
+///   occlusion-only dry values, `Reflect` those plus the taps.
 ///
-/// The room result's `decay`/`effective_decay` is the send-weighted mean of the slot decay times
-/// and `wet` the clamped sum of the sends; SPR measures no space, so `space` is zero.
+/// The room result's `decay` and `effective_decay` are the decay the sends make on the slots:
+/// the `acoustics.md` §6 reading (2 × the time between the −5 and −35 dB crossings of
+/// `EDC(τ) = Σ (send_k·gain_k)²·exp(−13.82τ/T_k)`), with the slot output gains in the EDC as
+/// the bus applies them (see [`slot_mix_decay`]). `wet` is the clamped sum of the sends; SPR
+/// measures no space, so `space` is zero.
 #[derive(Clone, Debug)]
 pub struct SprModel {
     config: SprConfig,
     materials: MaterialTable,
     surfaces: Vec<SprSurface>,
+    echo: EchoSettings,
     /// Treat every request as a block sound (occlusion variation ≥ 0.49).
     pub block_sounds: bool,
+    /// Planes added to every echo search (tests and diagnostics, e.g. scene E3).
+    pub extra_planes: Vec<Plane>,
 }
 
 impl Default for SprModel {
@@ -67,7 +82,12 @@ impl SprModel {
             config,
             materials,
             surfaces,
+            echo: EchoSettings {
+                directions: ray_directions(ECHO_RAYS as u32),
+                ray_length: ECHO_RAY_LENGTH,
+            },
             block_sounds: false,
+            extra_planes: Vec::new(),
         }
     }
 
@@ -154,19 +174,24 @@ fn unit_or_zero(v: DVec3) -> DVec3 {
     v.try_normalize().unwrap_or(DVec3::ZERO)
 }
 
+/// The decay the sends make on SPR's slots, `acoustics.md` §6: 2 × the time between the −5 dB
+/// and −35 dB crossings of `EDC(τ) = Σ a_k²·exp(−13.82τ/T_k)` with `a_k = send_k·gain_k`, the
+/// slot's output gain included as the bus applies it (§6: "the better prediction once the bus
+/// exists"). 0 when every send is 0.
+///
+/// SPR's slot decay times are acoustics-core's slot table (`acoustics.md` §2.4, adopted), so
+/// acoustics-core's EDC reading applies to them.
+#[must_use]
+pub fn slot_mix_decay(sends: &[f32; 4], slots: &[ReverbSlot; 4]) -> f32 {
+    let amplitudes: [f64; 4] =
+        std::array::from_fn(|k| f64::from(sends[k]) * f64::from(slots[k].gain));
+    effective_decay(&amplitudes) as f32
+}
+
 fn room_of(eval: &SprEvaluation, slots: &[ReverbSlot; 4], telemetry: Telemetry) -> RoomResult {
     let sends = eval.send_gain;
     let total: f32 = sends.iter().sum();
-    let decay = if total > 0.0 {
-        sends
-            .iter()
-            .zip(slots)
-            .map(|(s, slot)| s * slot.decay_time)
-            .sum::<f32>()
-            / total
-    } else {
-        0.0
-    };
+    let decay = slot_mix_decay(&sends, slots);
     RoomResult {
         listener: Space::default(),
         source: None,
@@ -228,9 +253,25 @@ impl AcousticModel for SprModel {
         request: &SoundRequest,
         budget: &mut Budget,
     ) -> Result<EchoResult, RequestError> {
-        let _ = (probe, budget);
         request.validate()?;
-        Ok(EchoResult::default())
+        let search = find_echoes(
+            probe,
+            &self.materials,
+            request.source,
+            request.listener,
+            &self.echo,
+            &self.extra_planes,
+            budget,
+        );
+        let mut telemetry = Telemetry {
+            rays: search.rays,
+            ..Telemetry::default()
+        };
+        telemetry.add_walk(&search.stats);
+        Ok(EchoResult {
+            taps: search.taps,
+            telemetry,
+        })
     }
 
     fn room(
@@ -261,10 +302,17 @@ impl AcousticModel for SprModel {
                 out.hf = d.hf;
                 out.apparent_direction = d.apparent_direction;
                 out.telemetry = d.telemetry;
+                if mode == Mode::Reflect {
+                    let echo = self.reflections(probe, request, budget)?;
+                    out.taps = echo.taps;
+                    out.telemetry.merge(&echo.telemetry);
+                }
                 Ok(out)
             }
             Mode::Full => {
-                let (eval, telemetry) = self.evaluate_spr(probe, request, budget)?;
+                let (eval, mut telemetry) = self.evaluate_spr(probe, request, budget)?;
+                let echo = self.reflections(probe, request, budget)?;
+                telemetry.merge(&echo.telemetry);
                 let (_, hf) = self.dry(request, eval.direct_cutoff);
                 let position = eval.redirected_position.unwrap_or(request.source);
                 let room = room_of(&eval, &self.reverb_slots(), telemetry);
@@ -272,7 +320,7 @@ impl AcousticModel for SprModel {
                     occ: eval.occlusion,
                     gain: eval.direct_gain,
                     hf,
-                    taps: Vec::new(),
+                    taps: echo.taps,
                     sends: room.sends,
                     decay: room.decay,
                     effective_decay: room.effective_decay,

@@ -2,6 +2,15 @@
 //! peak; RT60 is the Schroeder T30 of the tail (`resound_dsp::analysis::schroeder_t30`: twice
 //! the time between the −5 dB and −35 dB crossings of the energy decay curve); tail/click is the
 //! tail's energy over the energy of the first 5 ms.
+//!
+//! The run measures these on [`super::render::magnitude`] (`sqrt(L² + R²)` per frame): the energy
+//! of both channels, so a figure of the space does not move with the source's pan (§9 fixes no
+//! listener orientation; §8: listener = camera). The mono mix `(L + R)/2` would count a
+//! hard-panned direct sound 3 dB under a centred one and decorrelated reverb 6 dB under its
+//! energy.
+//!
+//! [`slot_mix_rt60`] is verify's own reading of a slot mix's decay (§6 `effective_decay`), to
+//! check the decay an engine model predicts from its sends.
 
 use resound_engine::dsp::analysis::{energy_decay_curve_db, schroeder_t30};
 
@@ -67,6 +76,42 @@ pub fn measure_tail(mono: &[f32], late: &[f32], sample_rate: f32) -> Option<Tail
         tail_to_click_db: ratio_db(tail_energy, click),
         edc_db: energy_decay_curve_db(tail),
     })
+}
+
+/// §6's prediction of the RT60 of a slot mix: 2 × the time between the −5 dB and −35 dB
+/// crossings of `EDC(τ) = Σ a_k²·exp(−13.82τ/T_k)` (normalised to `EDC(0)`), for amplitudes
+/// `a_k` and decay times `T_k` (s). Read on a 0.1 ms grid up to 30 s; `None` when every
+/// amplitude is 0 or no decay is positive.
+pub fn slot_mix_rt60(slots: &[(f64, f64)]) -> Option<f64> {
+    let terms: Vec<(f64, f64)> = slots
+        .iter()
+        .filter(|(a, t)| *a != 0.0 && *t > 0.0 && a.is_finite() && t.is_finite())
+        .map(|&(a, t)| (a * a, 13.82 / t))
+        .collect();
+    let e0: f64 = terms.iter().map(|(w, _)| w).sum();
+    if e0 <= 0.0 {
+        return None;
+    }
+    let edc_db = |tau: f64| {
+        10.0 * (terms.iter().map(|(w, k)| w * (-k * tau).exp()).sum::<f64>() / e0).log10()
+    };
+    const STEP: f64 = 1e-4;
+    let crossing = |db: f64| {
+        (0..300_000)
+            .map(|i| f64::from(i) * STEP)
+            .find(|&tau| edc_db(tau) <= db)
+    };
+    Some(2.0 * (crossing(-35.0)? - crossing(-5.0)?))
+}
+
+/// The tail/click a slot mix gives a click, dB: the tail's energy (both channels) is
+/// `Σ (send_k·gain_k)²` of the energy the voice feeds the bus (each slot carries unit stereo
+/// energy before its gain, `resound_dsp::reverb::CHANNEL_ENERGY`), while the click also gets
+/// the dry distance gain, which the sends do not (§6: "dry `distance_gain` not applied on top").
+/// −∞ when every send is 0.
+pub fn slot_mix_tail_to_click_db(sends: &[f64; 4], gains: &[f64; 4], distance_gain: f64) -> f64 {
+    let wet: f64 = sends.iter().zip(gains).map(|(s, g)| (s * g).powi(2)).sum();
+    ratio_db(wet, distance_gain * distance_gain)
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@ use anyhow::{Context, anyhow, bail};
 use resound_engine::acoustics::scene::Scene;
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::scene::{self, SceneOptions};
-use resound_engine::{Engine, Model, Orientation, SoundHandle, Source, VoiceHandle};
+use resound_engine::{
+    Engine, Model, Orientation, SoundHandle, Source, Status, VoiceAcoustics, VoiceHandle,
+};
 
 use super::plan::{ChangeKind, Job, Mode, PACING, Signal};
 use super::render::{Rendered, Renderer, Reported};
@@ -40,6 +42,7 @@ impl ModelChoice {
 /// Renders jobs through the engine.
 pub struct EngineRenderer {
     model: Model,
+    choice: ModelChoice,
 }
 
 impl EngineRenderer {
@@ -52,7 +55,38 @@ impl EngineRenderer {
             #[cfg(not(feature = "spr-gpl"))]
             ModelChoice::Spr => bail!("--model spr needs xtask built with --features spr-gpl"),
         };
-        Ok(Self { model })
+        Ok(Self { model, choice })
+    }
+
+    /// What the engine reported about the source's voice (`acoustics`) and the run.
+    fn reported(&self, acoustics: Option<&VoiceAcoustics>, status: &Status) -> Reported {
+        let result = acoustics.and_then(|a| a.result.as_ref());
+        let bus = self.model.reverb_bus();
+        Reported {
+            taps_ms: acoustics
+                .map(|a| {
+                    a.applied
+                        .taps
+                        .iter()
+                        .map(|t| f64::from(t.delay_s) * 1000.0)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            space_decay_s: result.map(|r| f64::from(r.decay)),
+            effective_decay_s: result.map(|r| f64::from(r.effective_decay)),
+            limiter_engagements: Some(status.limiter_engagements),
+            peak: Some(f64::from(status.peak)),
+            sends: acoustics.map(|a| a.applied.sends.map(f64::from)),
+            distance_gain: acoustics.map(|a| {
+                let (d, range) = (f64::from(a.applied.distance), f64::from(a.applied.range));
+                if range > 0.0 {
+                    (1.0 - d / range).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            }),
+            slots: Some(bus.slots.map(|s| (f64::from(s.gain), f64::from(s.decay_s)))),
+        }
     }
 }
 
@@ -95,6 +129,10 @@ fn limiter_for(job: &Job) -> bool {
 }
 
 impl Renderer for EngineRenderer {
+    fn model(&self) -> ModelChoice {
+        self.choice
+    }
+
     fn sample_rate(&self) -> u32 {
         RATE
     }
@@ -117,31 +155,7 @@ impl Renderer for EngineRenderer {
                 };
                 let r = scene::render(&parsed, &options, &mut |_, _| {})
                     .with_context(|| format!("rendering {} ({})", job.scene, job.mode.name()))?;
-                let reported = Reported {
-                    taps_ms: r
-                        .source
-                        .as_ref()
-                        .map(|a| {
-                            a.applied
-                                .taps
-                                .iter()
-                                .map(|t| f64::from(t.delay_s) * 1000.0)
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                    space_decay_s: r
-                        .source
-                        .as_ref()
-                        .and_then(|a| a.result.as_ref())
-                        .map(|res| f64::from(res.decay)),
-                    effective_decay_s: r
-                        .source
-                        .as_ref()
-                        .and_then(|a| a.result.as_ref())
-                        .map(|res| f64::from(res.effective_decay)),
-                    limiter_engagements: Some(r.status.limiter_engagements),
-                    peak: Some(f64::from(r.status.peak)),
-                };
+                let reported = self.reported(r.source.as_ref(), &r.status);
                 Ok(Rendered {
                     stereo: r.samples,
                     reported,
@@ -165,12 +179,11 @@ impl EngineRenderer {
             );
         }
         let mut model = self.model.clone();
-        #[allow(irrefutable_let_patterns)] // SPR adds a variant with the `spr-gpl` feature
-        if let Model::Own(own) = &mut model {
-            own.extra_planes = parsed
+        model.set_extra_planes(
+            parsed
                 .planes()
-                .with_context(|| format!("scene {}", job.scene))?;
-        }
+                .with_context(|| format!("scene {}", job.scene))?,
+        );
         let materials = resound_engine::acoustics::AcousticModel::materials(&model).clone();
         let world = parsed
             .build_world(&materials, 0)
@@ -280,27 +293,10 @@ impl EngineRenderer {
                 .with_context(|| format!("rendering {}", job.scene))?;
             done += n;
         }
-        let status = engine.status();
         let first = voices.first().and_then(|v| engine.voice_acoustics(*v));
-        let result = first.as_ref().and_then(|a| a.result.as_ref());
         Ok(Rendered {
             stereo: samples,
-            reported: Reported {
-                taps_ms: first
-                    .as_ref()
-                    .map(|a| {
-                        a.applied
-                            .taps
-                            .iter()
-                            .map(|t| f64::from(t.delay_s) * 1000.0)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                space_decay_s: result.map(|r| f64::from(r.decay)),
-                effective_decay_s: result.map(|r| f64::from(r.effective_decay)),
-                limiter_engagements: Some(status.limiter_engagements),
-                peak: Some(f64::from(status.peak)),
-            },
+            reported: self.reported(first.as_ref(), &engine.status()),
             change_frame,
         })
     }

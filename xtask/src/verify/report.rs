@@ -65,15 +65,25 @@ pub fn write_markdown(out: &Path, outcome: &Outcome, info: &RunInfo<'_>) -> anyh
     let _ = writeln!(
         s,
         "\nSpec: `acoustics.md` §4–§6 \"Offline check\" tables and tolerances, §9 scenes and signals. \
-         Analyses on the mono mix (L+R)/2. Bands: one real FFT of the whole render. Echoes: |x| peaks \
-         more than 20 ms after the direct peak, above −40 dB re it, merged within 5 ms. RT60: Schroeder T30 \
+         Bands and echoes on the mono mix (L+R)/2. Bands: one real FFT of the whole render. Echoes: |x| peaks \
+         more than 20 ms after the direct peak, above −40 dB re it, merged within 5 ms. Reverb figures on \
+         the energy of both channels (L² + R² per frame), so they do not move with the source's pan (G and R \
+         have the source straight to the listener's left, T centred). RT60: Schroeder T30 \
          (2 × the time between the −5 and −35 dB crossings of the backward-integrated energy) of the tail \
          from 5 ms after the direct peak, the tail being the late reverb alone (the `full` render minus the \
          `reflect` render of the same scene: discrete echoes are checked as echoes, not counted as tail); \
-         tail/click: tail energy over the first 5 ms of the `full` render. In the mono mix a hard-panned \
-         direct sound (G and R: the source is straight to the listener's left) counts 3 dB less than a \
-         centred one (T), which raises those scenes' tail/click by 3 dB against a stereo-energy reading."
+         tail/click: tail energy over the first 5 ms of the `full` render."
     );
+    if info.model == "spr" {
+        let _ = writeln!(
+            s,
+            "\nModel `spr`: stage 3 is checked against SPR's own slot model, not the own model's §6 table \
+             (SPR measures no space). Its predicted RT60 is the §6 EDC reading of its sends **with the \
+             per-slot output gains** as the bus applies them; tail/click is expected at \
+             Σ(send·slot gain)² over the dry distance gain², ±3 dB; no sends: below −60 dB. The own \
+             model's prediction (and the §6 \"by sends\" column) leaves the slot gains out."
+        );
+    }
     for (name, rows) in &outcome.sections {
         let _ = writeln!(s, "\n## {name}\n");
         s.push_str(&markdown_table(rows));

@@ -10,13 +10,14 @@ use rayon::prelude::*;
 
 use super::check::{Check, Rule};
 use super::click::click_step;
-use super::decay::measure_tail;
+use super::decay::{self, Tail, measure_tail};
 use super::echo::{EchoRule, envelope_db, find_echoes};
+use super::engine::ModelChoice;
 use super::fault::{self, Fault};
 use super::hash::hash_samples;
 use super::plan::{self, Folder, Job, Mode};
 use super::plot;
-use super::render::{Rendered, Renderer};
+use super::render::{Rendered, Renderer, magnitude};
 use super::spectrum::{BAND_NAMES, band_ratios_db, smoothed_spectrum};
 
 /// What a run produced.
@@ -95,7 +96,7 @@ pub fn run(
 
     let direct = direct_checks(&ok, fs, out, &mut outcome.pictures)?;
     let echo = echo_checks(&ok, fs, fault, out, &mut outcome.pictures)?;
-    let reverb = reverb_checks(&ok, fs, fault, out, &mut outcome.pictures)?;
+    let reverb = reverb_checks(&ok, fs, renderer.model(), fault, out, &mut outcome.pictures)?;
     let mix = mix_checks(&ok);
     let clicks = click_checks(&ok, fs);
     for (name, rows) in [
@@ -342,11 +343,12 @@ fn echo_checks(
 /// The late reverb of a `full` render alone: the render minus the `reflect` render of the same
 /// scene and length (the engine is deterministic and the bus adds to the dry voice and its taps
 /// without touching them), so discrete echoes (G's taps at 159 and 242 ms) are measured in the
-/// echo section and not as tail, as the §6 reference figures were (gorge RT60 0.10 s).
-fn late_reverb(full: &[f32], reflect: Option<Vec<f32>>) -> (Vec<f32>, bool) {
+/// echo section and not as tail, as the §6 reference figures were (gorge RT60 0.10 s). Both
+/// interleaved stereo.
+fn late_reverb(full: &[f32], reflect: Option<&[f32]>) -> (Vec<f32>, bool) {
     match reflect {
         Some(dry) if dry.len() == full.len() => {
-            (full.iter().zip(&dry).map(|(a, b)| a - b).collect(), true)
+            (full.iter().zip(dry).map(|(a, b)| a - b).collect(), true)
         }
         _ => (full.to_vec(), false),
     }
@@ -355,9 +357,15 @@ fn late_reverb(full: &[f32], reflect: Option<Vec<f32>>) -> (Vec<f32>, bool) {
 /// One decay curve to draw: (scene, label, EDC points (s, dB), −5/−35 dB crossings).
 type Curve = (&'static str, String, Vec<(f64, f64)>, Option<(f64, f64)>);
 
+/// Tolerance of a tail/click figure predicted from the sends, dB: §6's ±3 dB for T and R.
+const TAIL_TOL_DB: f64 = 3.0;
+/// §6 acceptance for a space without reverb: tail/click below −60 dB (the field).
+const NO_TAIL_DB: f64 = -60.0;
+
 fn reverb_checks(
     ok: &BTreeMap<(Folder, &'static str), Rendered>,
     fs: f32,
+    model: ModelChoice,
     fault: Option<Fault>,
     out: &Path,
     pictures: &mut Vec<(PathBuf, String)>,
@@ -374,73 +382,32 @@ fn reverb_checks(
         let Some(r) = ok.get(&(Folder::Reverb, job.file)) else {
             continue;
         };
-        let mono = r.mono();
+        // §6 tail/click and T30 read the energy of both channels (see `decay`): a figure of
+        // the space, the same for R's source hard left as for T's centred one.
+        let full = r.magnitude();
         let reflect = plan::JOBS
             .iter()
             .find(|j| j.scene == e.scene && j.folder == Folder::Echo)
             .and_then(|j| ok.get(&(Folder::Echo, j.file)))
-            .map(Rendered::mono);
-        let (mut late, separated) = late_reverb(&mono, reflect);
+            .map(|d| d.stereo.as_slice());
+        let (late_stereo, separated) = late_reverb(&r.stereo, reflect);
+        let mut late = magnitude(&late_stereo);
         if fault == Some(Fault::DecayHalf) {
-            late = fault::halve_decay(&late, fault::peak_index(&mono));
+            late = fault::halve_decay(&late, fault::peak_index(&full));
         }
         let what = if separated {
             "full − reflect"
         } else {
             "full"
         };
-        let Some(tail) = measure_tail(&mono, &late, fs) else {
+        let Some(tail) = measure_tail(&full, &late, fs) else {
             rows.push(Check::failed(e.scene, "tail", "silent render"));
             continue;
         };
-        if let Some(by_sends) = e.rt60_by_sends_s {
-            let (predicted, source) = match r.reported.effective_decay_s {
-                Some(p) => (p, "engine's prediction"),
-                None => (by_sends, "§6 by sends"),
-            };
-            rows.push(Check::number(
-                e.scene,
-                &format!("RT60 (T30 of {what}) s vs {source}"),
-                Rule::Rel {
-                    expected: predicted,
-                    frac: plan::RT60_TOL,
-                },
-                tail.rt60_s,
-                2,
-            ));
-            if let Some(p) = r.reported.effective_decay_s {
-                rows.push(Check::number(
-                    e.scene,
-                    "predicted RT60 (engine) s vs §6 by sends",
-                    Rule::Rel {
-                        expected: by_sends,
-                        frac: plan::SPACE_DECAY_TOL,
-                    },
-                    Some(p),
-                    2,
-                ));
-            }
+        match model {
+            ModelChoice::Own => own_reverb_rows(&mut rows, e, r, &tail, what),
+            ModelChoice::Spr => spr_reverb_rows(&mut rows, e, r, &tail, what),
         }
-        if let Some(d) = r.reported.space_decay_s {
-            rows.push(Check::number(
-                e.scene,
-                "space decay (engine) s",
-                Rule::Rel {
-                    expected: e.space_decay_s,
-                    frac: plan::SPACE_DECAY_TOL,
-                },
-                Some(d),
-                2,
-            ));
-        }
-        let (lo, hi) = e.tail_to_click_db;
-        rows.push(Check::number(
-            e.scene,
-            &format!("tail ({what}) / click dB"),
-            Rule::Between { lo, hi },
-            Some(tail.tail_to_click_db),
-            1,
-        ));
 
         if tail.edc_db.first().is_some_and(|d| d.is_finite()) {
             let step = (fs as usize / 1000).max(1);
@@ -491,6 +458,138 @@ fn reverb_checks(
         ));
     }
     Ok(rows)
+}
+
+/// The measured RT60 against the engine's own prediction (§6: "measured RT60 within ±35 % of
+/// 'by sends'"; the engine reports its prediction with each result).
+fn rt60_row(
+    rows: &mut Vec<Check>,
+    e: &plan::ReverbExpect,
+    r: &Rendered,
+    tail: &Tail,
+    what: &str,
+    by_sends: f64,
+) {
+    let (predicted, source) = match r.reported.effective_decay_s {
+        Some(p) => (p, "engine's prediction"),
+        None => (by_sends, "§6 by sends"),
+    };
+    rows.push(Check::number(
+        e.scene,
+        &format!("RT60 (T30 of {what}) s vs {source}"),
+        Rule::Rel {
+            expected: predicted,
+            frac: plan::RT60_TOL,
+        },
+        tail.rt60_s,
+        2,
+    ));
+}
+
+/// Resound's own model against the §6 table: RT60 against the prediction, the prediction and
+/// the space decay against "this geometry", tail/click against the acceptance ranges.
+fn own_reverb_rows(
+    rows: &mut Vec<Check>,
+    e: &plan::ReverbExpect,
+    r: &Rendered,
+    tail: &Tail,
+    what: &str,
+) {
+    if let Some(by_sends) = e.rt60_by_sends_s {
+        rt60_row(rows, e, r, tail, what, by_sends);
+        if let Some(p) = r.reported.effective_decay_s {
+            rows.push(Check::number(
+                e.scene,
+                "predicted RT60 (engine) s vs §6 by sends",
+                Rule::Rel {
+                    expected: by_sends,
+                    frac: plan::SPACE_DECAY_TOL,
+                },
+                Some(p),
+                2,
+            ));
+        }
+    }
+    if let Some(d) = r.reported.space_decay_s {
+        rows.push(Check::number(
+            e.scene,
+            "space decay (engine) s",
+            Rule::Rel {
+                expected: e.space_decay_s,
+                frac: plan::SPACE_DECAY_TOL,
+            },
+            Some(d),
+            2,
+        ));
+    }
+    let (lo, hi) = e.tail_to_click_db;
+    rows.push(Check::number(
+        e.scene,
+        &format!("tail ({what}) / click dB"),
+        Rule::Between { lo, hi },
+        Some(tail.tail_to_click_db),
+        1,
+    ));
+}
+
+/// The SPR model against SPR's own slot model, not the own model's §6 figures: SPR measures no
+/// space (§2.6, §6: the space measurement is Resound's), its sends come from its rays and slot
+/// weights (§2.3, spr.md §1.4–§1.6) onto the adopted slot table (§2.4). So: the engine's decay
+/// prediction against verify's own §6 EDC reading of the reported sends × slot gains (±5 %, as
+/// §6 holds the own model's prediction); the measured RT60 against that prediction (±35 %,
+/// §6); tail/click against what the sends and slot gains put on the bus (±3 dB, §6's T/R
+/// tolerance), or below −60 dB (§6's "no tail") when every send is 0.
+fn spr_reverb_rows(
+    rows: &mut Vec<Check>,
+    e: &plan::ReverbExpect,
+    r: &Rendered,
+    tail: &Tail,
+    what: &str,
+) {
+    let (Some(sends), Some(slots), Some(dg)) =
+        (r.reported.sends, r.reported.slots, r.reported.distance_gain)
+    else {
+        rows.push(Check::failed(e.scene, "SPR sends", "not reported"));
+        return;
+    };
+    let amps: Vec<(f64, f64)> = (0..4)
+        .map(|k| (sends[k] * slots[k].0, slots[k].1))
+        .collect();
+    if let Some(predicted) = decay::slot_mix_rt60(&amps) {
+        rt60_row(rows, e, r, tail, what, predicted);
+        if let Some(p) = r.reported.effective_decay_s {
+            rows.push(Check::number(
+                e.scene,
+                "predicted RT60 (engine) s vs SPR slot EDC",
+                Rule::Rel {
+                    expected: predicted,
+                    frac: plan::SPACE_DECAY_TOL,
+                },
+                Some(p),
+                2,
+            ));
+        }
+    }
+    let gains = slots.map(|s| s.0);
+    let want = decay::slot_mix_tail_to_click_db(&sends, &gains, dg);
+    let rule = if want.is_finite() {
+        Rule::Abs {
+            expected: want,
+            tol: TAIL_TOL_DB,
+        }
+    } else {
+        Rule::Between {
+            lo: f64::NEG_INFINITY,
+            hi: NO_TAIL_DB,
+        }
+    };
+    rows.push(Check::number(
+        e.scene,
+        &format!("tail ({what}) / click dB vs SPR sends"),
+        rule,
+        Some(tail.tail_to_click_db),
+        1,
+    ));
 }
 
 fn mix_checks(ok: &BTreeMap<(Folder, &'static str), Rendered>) -> Vec<Check> {

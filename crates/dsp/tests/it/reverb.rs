@@ -1,8 +1,10 @@
-//! Reverb bus: per-slot T30, monotonic energy decay, normalisation, idle behaviour.
+//! Reverb bus: per-slot T30, monotonic energy decay, normalisation (unit stereo energy), idle
+//! behaviour.
 
 use proptest::prelude::*;
 use resound_dsp::analysis::{schroeder_t30, window_energies};
-use resound_dsp::reverb::{COMB_DELAYS_S, SLOT_DECAYS_S};
+use resound_dsp::equal_power_pan;
+use resound_dsp::reverb::{CHANNEL_ENERGY, COMB_DELAYS_S, SLOT_DECAYS_S};
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 
 const FS: f32 = 48_000.0;
@@ -57,7 +59,7 @@ fn each_slot_t30_within_half_to_1_15_of_nominal() {
 }
 
 #[test]
-fn slots_are_normalised_to_unit_energy_times_gain() {
+fn slots_are_normalised_to_unit_stereo_energy_times_gain() {
     let settings = ReverbBusSettings::default();
     let mut bus = ReverbBus::new(settings);
     for k in 0..REVERB_SLOTS {
@@ -66,13 +68,43 @@ fn slots_are_normalised_to_unit_energy_times_gain() {
         amps[k] = 1.0;
         let (l, r) = impulse_response(&mut bus, amps, SLOT_DECAYS_S[k] * 1.5 + 0.3);
         let g = f64::from(settings.slots[k].gain);
+        let energy = |ch: &[f32]| ch.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>();
         for ch in [&l, &r] {
-            let e: f64 = ch.iter().map(|&x| f64::from(x) * f64::from(x)).sum();
-            let rel = e / (g * g);
+            let rel = energy(ch) / (CHANNEL_ENERGY * g * g);
+            assert!((rel - 1.0).abs() < 1e-3, "slot {k}: per channel {rel}");
+        }
+        let rel = (energy(&l) + energy(&r)) / (g * g);
+        assert!((rel - 1.0).abs() < 1e-3, "slot {k}: left + right {rel}");
+    }
+}
+
+/// A send `s` into slot `k` puts `s²·gain²` of a voice's energy into the stereo tail: the
+/// tail-to-dry energy ratio (left + right) does not depend on the voice's pan and is what
+/// the send and slot gain say (acoustics.md §6 tail/click), not twice that.
+#[test]
+fn wet_to_dry_energy_is_send_squared_times_gain_squared_at_any_pan() {
+    let settings = ReverbBusSettings::default();
+    let mut bus = ReverbBus::new(settings);
+    let send = 0.8f32;
+    for k in 0..REVERB_SLOTS {
+        bus.reset();
+        let mut amps = [0.0; REVERB_SLOTS];
+        amps[k] = send;
+        let (l, r) = impulse_response(&mut bus, amps, SLOT_DECAYS_S[k] * 1.5 + 0.3);
+        let wet: f64 = l
+            .iter()
+            .chain(&r)
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum();
+        let want = f64::from(send * settings.slots[k].gain).powi(2);
+        for pan in [-1.0f32, -0.3, 0.0, 1.0] {
+            // the dry unit impulse, equal-power panned
+            let (gl, gr) = equal_power_pan(pan);
+            let dry = f64::from(gl * gl + gr * gr);
+            let ratio = wet / dry / want;
             assert!(
-                (rel - 1.0).abs() < 1e-3,
-                "slot {k}: energy {e} vs {}",
-                g * g
+                (ratio - 1.0).abs() < 1e-3,
+                "slot {k}, pan {pan}: wet/dry {ratio} x send²·gain²"
             );
         }
     }

@@ -6,5 +6,6 @@
 // loops over the 4 slots compare two arrays side by side.
 #![allow(clippy::unwrap_used, clippy::needless_range_loop)]
 
+mod echo;
 mod model;
 mod scene;

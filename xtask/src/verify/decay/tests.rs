@@ -92,3 +92,30 @@ fn a_silent_tail_has_no_rt60() {
     assert_eq!(tail.tail_to_click_db, f64::NEG_INFINITY);
     assert!(measure_tail(&[0.0; 10], &[0.0; 10], FS).is_none());
 }
+
+#[test]
+fn slot_mix_rt60_reads_the_edc() {
+    use super::slot_mix_rt60;
+    // one slot: its own decay time
+    let one = slot_mix_rt60(&[(0.0, 0.15), (0.7, 0.55), (0.0, 1.68), (0.0, 4.142)]).unwrap();
+    assert!((one - 0.55).abs() < 1e-3, "{one}");
+    // two slots: between them; §6 R "by sends" 1.67 s from a_lo 0.4832 (0.55 s), a_hi 0.8755
+    // (1.68 s)
+    let r = slot_mix_rt60(&[(0.0, 0.15), (0.4832, 0.55), (0.8755, 1.68), (0.0, 4.142)]).unwrap();
+    assert!((r - 1.67).abs() < 0.01, "{r}");
+    assert_eq!(slot_mix_rt60(&[(0.0, 0.15); 4]), None);
+}
+
+#[test]
+fn slot_mix_tail_to_click_counts_sends_gains_and_distance() {
+    use super::slot_mix_tail_to_click_db;
+    // §6 tunnel at this geometry: sends (0, 1.5024, 0.3061, 0), gains 0.3/0.5 × 0.595,
+    // distance gain 1 − 16/256: about −10.4 dB.
+    let gains = [0.2, 0.3, 0.5, 0.4].map(|g| g * 0.595);
+    let db = slot_mix_tail_to_click_db(&[0.0, 1.5024, 0.3061, 0.0], &gains, 1.0 - 16.0 / 256.0);
+    assert!((db + 10.4).abs() < 0.05, "{db}");
+    assert_eq!(
+        slot_mix_tail_to_click_db(&[0.0; 4], &gains, 0.9),
+        f64::NEG_INFINITY
+    );
+}
