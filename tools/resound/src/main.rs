@@ -8,6 +8,7 @@ mod cmd_ambient;
 mod cmd_dat;
 mod cmd_devices;
 mod cmd_fixture;
+mod cmd_play;
 mod cmd_render;
 mod dat_check;
 mod input;
@@ -37,20 +38,24 @@ enum Command {
     Devices(cmd_devices::Args),
     /// Render a verification scene offline through the engine.
     Render(cmd_render::Args),
+    /// Play a verification scene live on an output device (exit code 3: no device).
+    Play(cmd_play::Args),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    let ok = |r: anyhow::Result<()>| r.map(|()| std::process::ExitCode::SUCCESS);
     let result = match cli.command {
-        Command::Dat(args) => cmd_dat::run(args),
-        Command::Fixture(args) => cmd_fixture::run(args),
-        Command::Ambient(args) => cmd_ambient::run(args),
-        Command::Acoustics(args) => cmd_acoustics::run(args),
-        Command::Devices(args) => cmd_devices::run(args),
-        Command::Render(args) => cmd_render::run(args),
+        Command::Dat(args) => ok(cmd_dat::run(args)),
+        Command::Fixture(args) => ok(cmd_fixture::run(args)),
+        Command::Ambient(args) => ok(cmd_ambient::run(args)),
+        Command::Acoustics(args) => ok(cmd_acoustics::run(args)),
+        Command::Devices(args) => ok(cmd_devices::run(args)),
+        Command::Render(args) => ok(cmd_render::run(args)),
+        Command::Play(args) => cmd_play::run(args),
     };
     match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(err) => {
             eprintln!("error: {}", report::one_line(&err));
             std::process::ExitCode::FAILURE
