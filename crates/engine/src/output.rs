@@ -126,6 +126,10 @@ pub(crate) fn resolve(
 
 /// What the engine does with the mixer's renderer for an output.
 #[derive(Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "made once at build and unpacked at once"
+)]
 pub(crate) enum Opened {
     /// The engine keeps the renderer and renders on request.
     Offline(MixerRenderer),
