@@ -1,13 +1,13 @@
 //! `resound play`: the scene and signal of `resound render`, played live through the engine
 //! on an output device, with a one-line status (voices, acoustic cost, xruns). Stops once the
 //! device has taken the signal's frames (bounded by frames, not wall time). No device: exit
-//! code 3 and one line on stderr.
+//! code 3 and one line on stderr ([`NoDevice`]).
 
 use std::io::{IsTerminal, Write as _};
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use resound_engine::device::{DeviceError, DeviceStatus};
 use resound_engine::scene::{self, Prepared};
 use resound_engine::{Engine, Output, Status};
 
@@ -29,39 +29,39 @@ pub struct Args {
     json: bool,
 }
 
-/// Runs `resound play`; exit code 3 when no device can be opened.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+/// No device could be opened: `main` prints [`DeviceError::play_line`] and exits with 3.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.play_line())]
+pub struct NoDevice(DeviceError);
+
+/// Runs `resound play`.
+pub fn run(args: Args) -> anyhow::Result<()> {
     let (scene, options) = setup(&args.scene, args.rate.unwrap_or(48_000))?;
     let output = Output::Device {
         name: args.device.clone(),
         sample_rate: args.rate,
         buffer_frames: None,
     };
-    let mut p = match scene::start_live(&scene, &options, Engine::builder().output(output)) {
-        Ok(p) => p,
-        Err(e) => match e.device() {
-            Some(d) => {
-                eprintln!("{}", d.play_line());
-                return Ok(ExitCode::from(3));
-            }
-            None => return Err(e).context("play"),
+    let mut p = scene::start_live(&scene, &options, Engine::builder().output(output)).map_err(
+        |e| match e.device() {
+            Some(d) => anyhow::Error::new(NoDevice(d.clone())),
+            None => anyhow::Error::new(e).context("play"),
         },
-    };
+    )?;
     let rate = p.engine.sample_rate();
     let total = (args.scene.seconds * f64::from(rate)).round() as u64;
     let terminal = !args.json && std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
-    let mut next_line = 0u64;
-    let mut last = Instant::now();
+    let (mut next_line, mut last) = (0u64, Instant::now());
     let status = loop {
         std::thread::sleep(Duration::from_millis(5));
         let now = Instant::now();
-        p.engine
-            .update(now.duration_since(last).as_secs_f64())
-            .context("update")?;
+        let dt = now.duration_since(last).as_secs_f64();
         last = now;
+        p.engine.update(dt).context("update")?;
         advance(&mut p, &scene)?;
         let s = p.engine.status();
+        // Frames the device took, plus any rendered into nothing while it was lost.
         let done = s
             .device
             .as_ref()
@@ -70,7 +70,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             break s;
         }
         if terminal {
-            // Redrawn in place on a terminal.
             let _ = write!(out, "\r\x1b[2K{}", line(&s, done, rate));
             let _ = out.flush();
         } else if !args.json && done >= next_line {
@@ -78,31 +77,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             next_line = done + u64::from(rate);
         }
     };
+    drop(p);
     let text = if args.json {
         let doc = serde_json::json!({
-            "scene": scene.name,
-            "mode": mode_name(options.mode),
-            "signal": args.scene.signal,
-            "seconds": args.scene.seconds,
-            "rate": rate,
-            "frames": total,
-            "voices": p.voices,
-            "device": status.device.as_ref().map(device_json),
-            "status": status_json(&status),
+            "scene": scene.name, "mode": mode_name(options.mode), "signal": args.scene.signal,
+            "seconds": args.scene.seconds, "rate": rate, "frames": total,
+            "device": status.device.as_ref().map(device_json), "status": status_json(&status),
         });
         format!("{}\n", serde_json::to_string_pretty(&doc)?)
     } else {
-        let end = if terminal { "\r\x1b[2K" } else { "" };
-        format!("{end}{}\n", line(&status, total, rate))
+        let clear = if terminal { "\r\x1b[2K" } else { "" };
+        format!("{clear}{}\n", line(&status, total, rate))
     };
-    drop(p);
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        r => r.context("stdout").map(|()| ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("stdout"),
     }
 }
 
-/// Applies the scene's timed boxes at the ticks the engine has reached.
+/// Applies the scene's timed boxes at the tick the engine has reached.
 fn advance(
     p: &mut Prepared,
     scene: &resound_engine::acoustics::scene::Scene,
@@ -111,28 +104,25 @@ fn advance(
     p.advance_world(scene, tick).context("world")
 }
 
-/// The one status line: time, voices, acoustic cost, device and xruns.
+/// The status line: time played, voices, acoustic cost (cells traced in all and in the last
+/// tick, worker time), then the device's own line (rate,
+/// format, callbacks, xruns, late callbacks, load, losses and the last problem).
 fn line(s: &Status, frames: u64, rate: u32) -> String {
-    let dev = s.device.as_ref();
+    let device = s
+        .device
+        .as_ref()
+        .map_or_else(String::new, ToString::to_string);
     format!(
-        "{:6.2} s  voices {}  cells/tick {}  worker {:.2} ms  {}  xruns {}  late {}  load {:.1} %{}",
+        "{:.2} s  voices {}  cells {} (last tick {})  worker {:.2} ms  | {device}",
         frames as f64 / f64::from(rate),
         s.live_voices,
+        s.cells + s.inline_cells,
         s.last_tick_occlusion_cells + s.last_tick_echo_cells,
-        s.last_tick_worker_time.as_secs_f64() * 1e3,
-        dev.map_or_else(String::new, |d| format!(
-            "{} {} Hz {}",
-            d.device, d.sample_rate, d.format
-        )),
-        s.xruns,
-        dev.map_or(0, |d| d.late),
-        dev.map_or(0.0, |d| 100.0 * d.load),
-        dev.and_then(|d| d.last_error.as_deref())
-            .map_or_else(String::new, |e| format!("  ({e})")),
+        s.worker_time.as_secs_f64() * 1e3,
     )
 }
 
-fn device_json(d: &resound_engine::device::DeviceStatus) -> serde_json::Value {
+fn device_json(d: &DeviceStatus) -> serde_json::Value {
     serde_json::json!({
         "host": d.host, "device": d.device, "sample_rate": d.sample_rate, "channels": d.channels,
         "format": d.format.name(), "buffer_frames": d.buffer_frames, "callbacks": d.callbacks,

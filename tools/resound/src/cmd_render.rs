@@ -64,7 +64,7 @@ pub struct Args {
 }
 
 #[cfg(not(feature = "spr-gpl"))]
-fn spr_model() -> anyhow::Result<Model> {
+pub(crate) fn spr_model() -> anyhow::Result<Model> {
     anyhow::bail!(
         "the SPR model (Sound Physics Remastered) is licensed under the GNU GPL version 3 only and is not in this build; \
          rebuild with `cargo build -p resound --features spr-gpl` (the binary then falls under the GNU GPL v3)"
@@ -72,7 +72,7 @@ fn spr_model() -> anyhow::Result<Model> {
 }
 
 #[cfg(feature = "spr-gpl")]
-fn spr_model() -> anyhow::Result<Model> {
+pub(crate) fn spr_model() -> anyhow::Result<Model> {
     Ok(Model::Spr(resound_engine::spr::SprModel::default()))
 }
 
@@ -151,6 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// The mode's name as `--mode` takes it.
 pub fn mode_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Off => "off",
@@ -160,6 +161,7 @@ pub fn mode_name(mode: Mode) -> &'static str {
     }
 }
 
+/// The engine's counters as JSON (stable keys).
 pub fn status_json(s: &Status) -> serde_json::Value {
     serde_json::json!({
         "ticks": s.ticks,

@@ -44,19 +44,22 @@ enum Command {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    let ok = |r: anyhow::Result<()>| r.map(|()| std::process::ExitCode::SUCCESS);
     let result = match cli.command {
-        Command::Dat(args) => ok(cmd_dat::run(args)),
-        Command::Fixture(args) => ok(cmd_fixture::run(args)),
-        Command::Ambient(args) => ok(cmd_ambient::run(args)),
-        Command::Acoustics(args) => ok(cmd_acoustics::run(args)),
-        Command::Devices(args) => ok(cmd_devices::run(args)),
-        Command::Render(args) => ok(cmd_render::run(args)),
+        Command::Dat(args) => cmd_dat::run(args),
+        Command::Fixture(args) => cmd_fixture::run(args),
+        Command::Ambient(args) => cmd_ambient::run(args),
+        Command::Acoustics(args) => cmd_acoustics::run(args),
+        Command::Devices(args) => cmd_devices::run(args),
+        Command::Render(args) => cmd_render::run(args),
         Command::Play(args) => cmd_play::run(args),
     };
     match result {
-        Ok(code) => code,
+        Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
+            if let Some(e) = err.downcast_ref::<cmd_play::NoDevice>() {
+                eprintln!("{e}");
+                return std::process::ExitCode::from(3);
+            }
             eprintln!("error: {}", report::one_line(&err));
             std::process::ExitCode::FAILURE
         }
