@@ -40,8 +40,8 @@ use resound_ambient::{
 };
 use resound_datformat::container::{DatReader, OpenDatError};
 use resound_datformat::record::Region;
-use resound_dsp::interpolate::{FRAC_BITS, step_for};
 use resound_mixer::pan::{self, db_to_amplitude};
+use resound_dsp::interpolate::{FRAC_BITS, step_for};
 use resound_mixer::{MAX_TAP_DELAY, MixerHandle, Pan, SoundId, VoiceParams};
 use thiserror::Error;
 
