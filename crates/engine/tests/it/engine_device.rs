@@ -79,6 +79,7 @@ fn a_stream_failing_mid_stream_is_reported_the_engine_goes_on_and_reopens() {
     // The device goes away mid-stream.
     ctl.fail(LossKind::DeviceNotAvailable);
     ctl.set_available(false);
+    let t0 = std::time::Instant::now();
     engine.update(0.01).unwrap();
     let s = engine.status();
     let d = s.device.clone().unwrap();
@@ -99,7 +100,11 @@ fn a_stream_failing_mid_stream_is_reported_the_engine_goes_on_and_reopens() {
     engine.update(0.01).unwrap();
     let d = engine.status().device.unwrap();
     assert!(d.discarded_frames > 0, "rendered into nothing: {d}");
-    assert_eq!(d.reopen_attempts, 1, "at most one attempt a second");
+    let most = 1 + t0.elapsed().as_secs();
+    assert!(
+        d.reopen_attempts <= most,
+        "at most one attempt a second: {d}"
+    );
     assert_eq!(engine.status().live_voices, 2);
 
     // The device comes back: the next attempt (a second after the last) reopens it.
