@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use resound_engine::device::{DeviceError, DeviceStatus};
-use resound_engine::scene::{self, Prepared};
+use resound_engine::scene;
 use resound_engine::{Engine, Output, Status};
 
 use crate::cmd_render::{SceneArgs, mode_name, setup, status_json};
@@ -59,7 +59,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let dt = now.duration_since(last).as_secs_f64();
         last = now;
         p.engine.update(dt).context("update")?;
-        advance(&mut p, &scene)?;
+        let tick = p.engine.tick(); // the scene's timed boxes, at the tick reached
+        p.advance_world(&scene, tick).context("world")?;
         let s = p.engine.status();
         // Frames the device took, plus any rendered into nothing while it was lost.
         let done = s
@@ -93,15 +94,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r.context("stdout"),
     }
-}
-
-/// Applies the scene's timed boxes at the tick the engine has reached.
-fn advance(
-    p: &mut Prepared,
-    scene: &resound_engine::acoustics::scene::Scene,
-) -> anyhow::Result<()> {
-    let tick = p.engine.tick();
-    p.advance_world(scene, tick).context("world")
 }
 
 /// The status line: time played, voices, acoustic cost (cells traced in all and in the last
