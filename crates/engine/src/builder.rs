@@ -123,6 +123,8 @@ pub struct EngineBuilder {
     pub(crate) worker_delay: Duration,
     pub(crate) audio_guard: Option<AudioGuard>,
     pub(crate) limiter: bool,
+    pub(crate) start_paused: bool,
+    pub(crate) device_backend: Option<crate::output::InjectedBackend>,
 }
 
 impl Default for EngineBuilder {
@@ -141,6 +143,8 @@ impl Default for EngineBuilder {
             worker_delay: Duration::ZERO,
             audio_guard: None,
             limiter: true,
+            start_paused: false,
+            device_backend: None,
         }
     }
 }
@@ -232,6 +236,25 @@ impl EngineBuilder {
         self
     }
 
+    /// Device output: open the device at `build` but start its stream only at
+    /// [`Engine::start_output`], so a host can set up what the first buffer must hold
+    /// (voices started before then are evaluated in full, as offline: nothing waits for a
+    /// buffer yet). No effect offline.
+    #[must_use]
+    pub fn start_paused(mut self, paused: bool) -> Self {
+        self.start_paused = paused;
+        self
+    }
+
+    /// Testing aid: the device backend `Output::Device` resolves and opens on (instead of
+    /// cpal's default host), e.g. [`crate::device::TestBackend`]. The first `build` takes it.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn device_backend(mut self, backend: Box<dyn crate::device::Backend>) -> Self {
+        self.device_backend = Some(crate::output::InjectedBackend::new(backend));
+        self
+    }
+
     pub(crate) fn effective_pacing(&self) -> Pacing {
         self.pacing.unwrap_or(match self.output {
             Output::Offline => Pacing::RenderClock,
@@ -246,10 +269,12 @@ impl EngineBuilder {
         })
     }
 
-    /// Checks the settings and builds the engine (starts the worker thread).
+    /// Checks the settings and builds the engine (starts the worker thread). For
+    /// [`Output::Device`] the device is resolved first (before anything is built), the mixer
+    /// runs at its rate, and its stream starts here (unless [`Self::start_paused`]).
     ///
     /// # Errors
-    /// [`BuildError`].
+    /// [`BuildError`]; [`BuildError::Output`] names the device and why it cannot be used.
     pub fn build(self) -> Result<Engine, BuildError> {
         if !(8_000..=384_000).contains(&self.sample_rate) {
             return Err(BuildError::SampleRate(self.sample_rate));
@@ -266,7 +291,7 @@ impl EngineBuilder {
             }
         }
         self.effective_budgets().validate()?;
-        crate::output::check(&self.output)?;
-        Engine::from_builder(self)
+        let resolved = crate::output::resolve(&self.output, self.device_backend.as_ref())?;
+        Engine::from_builder(self, resolved)
     }
 }

@@ -29,7 +29,7 @@ use crate::error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
 };
 use crate::model::Model;
-use crate::output::{Opened, open};
+use crate::output::{Live, Opened, Resolved, open};
 use crate::schedule::{
     AUDIBLE, Candidate, Class, EchoFacts, FREE_DISTANCE, IMPULSIVE_DISTANCE, IMPULSIVE_POWER,
     MOTION_EPSILON, classify, deserves_echo, distance_jump, loudness, timer_due,
@@ -163,6 +163,8 @@ pub struct Engine {
     guard: Option<AudioGuard>,
     mixer: MixerHandle,
     renderer: Option<MixerRenderer>,
+    /// The device output (the renderer lives in its callback).
+    device: Option<Live>,
     model: Model,
     world: WorldStore,
     sent_revision: u64,
@@ -191,7 +193,8 @@ impl Engine {
         EngineBuilder::default()
     }
 
-    pub(crate) fn from_builder(b: EngineBuilder) -> Result<Self, BuildError> {
+    pub(crate) fn from_builder(b: EngineBuilder, output: Resolved) -> Result<Self, BuildError> {
+        let rate = output.sample_rate(b.sample_rate);
         let pacing = b.effective_pacing();
         let budgets = b.effective_budgets();
         let cap = match b.policy {
@@ -199,7 +202,7 @@ impl Engine {
             VoicePolicy::Retail16 => RETAIL_VOICES,
         };
         let mut settings = MixerSettings {
-            sample_rate: b.sample_rate,
+            sample_rate: rate,
             limiter: b.limiter,
             reverb: b.model.reverb_bus(),
             ..MixerSettings::default()
@@ -208,17 +211,18 @@ impl Engine {
         settings.capacities.sounds = b.capacities.sounds;
         settings.capacities.tap_sets = 2 * b.capacities.echo_voices;
         let (mixer, renderer) = resound_mixer::build(settings).map_err(BuildError::Mixer)?;
-        let renderer = match open(&b.output, renderer)? {
-            Opened::Offline(r) => Some(r),
+        let (renderer, device) = match open(output, renderer, b.start_paused)? {
+            Opened::Offline(r) => (Some(r), None),
+            Opened::Device(d) => (None, Some(d)),
         };
         let core = WorkerCore::new(b.model.clone(), budgets.queue, b.worker_delay);
         let worker = WorkerLink::start(core, b.inline_worker).map_err(BuildError::Worker)?;
-        let tick_frames = ((f64::from(b.sample_rate) * b.tick_seconds).round() as u64).max(1);
+        let tick_frames = ((f64::from(rate) * b.tick_seconds).round() as u64).max(1);
         let world = WorldStore::new(Absent::Air);
         Ok(Self {
-            rate: b.sample_rate,
+            rate,
             tick_frames,
-            tick_seconds: tick_frames as f64 / f64::from(b.sample_rate),
+            tick_seconds: tick_frames as f64 / f64::from(rate),
             pacing,
             mode: b.mode,
             policy: b.policy,
@@ -227,6 +231,7 @@ impl Engine {
             guard: b.audio_guard,
             mixer,
             renderer,
+            device,
             model: b.model,
             sent_revision: world.revision(),
             world,
@@ -498,14 +503,21 @@ impl Engine {
     /// evaluation of the mode, synchronously, so the voice starts at its final values. The
     /// listener's room is measured once for all sources (cached on the host by listener cell).
     fn inline_trace(&mut self, source: &Source, echo: bool) -> Option<(AcousticResult, Kind)> {
-        if self.mode == Mode::Off || source.relative || self.inline_left == 0 {
+        // A device stream that has not started waits for nothing: evaluate as offline.
+        let before_start = self.device.as_ref().is_some_and(|d| !d.started());
+        let allowance = if before_start {
+            self.inline_left.max(Budgets::offline().inline_cells)
+        } else {
+            self.inline_left
+        };
+        if self.mode == Mode::Off || source.relative || allowance == 0 {
             return None;
         }
         let d = (source.position - self.listener.position).length();
         if d > FREE_DISTANCE || loudness(source.volume, d, source.range) < AUDIBLE {
             return None;
         }
-        let offline = self.pacing == Pacing::RenderClock;
+        let offline = self.pacing == Pacing::RenderClock || before_start;
         let request = SoundRequest {
             source: source.position,
             listener: self.listener.position,
@@ -513,7 +525,7 @@ impl Engine {
             paths: if offline { Paths::Nine } else { Paths::One },
             measure_source_space: offline && echo,
         };
-        let mut budget = Budget::new(self.inline_left);
+        let mut budget = Budget::new(allowance);
         let (result, kind) = if offline {
             let stages = if echo {
                 self.mode
@@ -816,6 +828,9 @@ impl Engine {
             return Err(InputError::new("dt", Problem::TooLarge).into());
         }
         self.clock += dt;
+        if let Some(d) = self.device.as_mut() {
+            d.poll();
+        }
         let r = match self.pacing {
             Pacing::Update => self.run_tick(false),
             Pacing::RenderClock => {
@@ -1214,6 +1229,21 @@ impl Engine {
         result
     }
 
+    /// Starts the device stream of an engine built with
+    /// [`EngineBuilder::start_paused`] (a no-op offline or once started). Flushes the voices
+    /// and parameters set up so far, so the first buffer holds them.
+    ///
+    /// # Errors
+    /// [`crate::OutputError`] if the stream cannot start (the engine then reopens it from the
+    /// next `update`, as after a loss).
+    pub fn start_output(&mut self) -> Result<(), crate::OutputError> {
+        self.mixer.flush();
+        match self.device.as_mut() {
+            Some(d) => d.start(),
+            None => Ok(()),
+        }
+    }
+
     /// Renders `frames` frames into a new buffer (interleaved stereo).
     ///
     /// # Errors
@@ -1230,7 +1260,12 @@ impl Engine {
     pub fn status(&mut self) -> Status {
         self.reap();
         let m = self.mixer.status();
-        let mut s = self.status;
+        let mut s = self.status.clone();
+        if let Some(d) = &self.device {
+            let ds = d.status();
+            s.xruns = ds.xruns + ds.device_xruns;
+            s.device = Some(ds);
+        }
         s.live_voices = self.voices.len();
         s.echo_voices = self.voices.values().filter(|v| v.has_taps).count();
         s.limiter_engagements = m.limiter_engagements;

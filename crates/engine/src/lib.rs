@@ -28,21 +28,18 @@
 //! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
 //! | [`convert`] | the one conversion: acoustic result → mixer voice parameters and taps |
 //! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement |
-//! | `output` | [`Output`] (`Offline`, `Device`) and the one place that opens it |
+//! | `output` | [`Output`] (`Offline`, `Device`) and the one place that resolves and opens it; the engine's side of a device (poll per `update`, status, paused start) |
+//! | [`device`] | live output through cpal: [`device::DeviceOutput`], the callback, the backends (cpal, test) |
 //! | `status` | [`Status`] counters |
 //! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
 //! | [`wav`] | WAV writing (f32, s16) |
-//! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) |
+//! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) or played live (`resound play`) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
 
 //!
 //! # Seams for the layers still to come
 //!
-//! - **Device output**: [`Output::Device`] is refused in one place, `output.rs` (`check`,
-//!   `open`): the cpal back end adds an `Opened::Device` there and moves the mixer's renderer
-//!   into its callback; a device engine defaults to [`Pacing::Update`] (the worker runs in the
-//!   background, results apply at the next `update`), and `Status::xruns` takes its count.
 //! - **Sounds**: WAV / Wave / MP3 decoding and the wave cache build on [`Engine::load_mono`]
 //!   (validation and mixer load) and [`Engine::unload`].
 //! - **Terrain and ambient**: the engine's positions are voxel-world coordinates

@@ -145,8 +145,8 @@ pub struct Prepared {
     absent: Cell,
 }
 
-/// Builds an engine for `scene` from `builder` (mode, model, rate and limiter from `options`)
-/// and starts the scene's voices.
+/// Builds an engine for `scene` from `builder` (mode, model, rate and limiter from `options`;
+/// a device output's rate wins over `options.rate`) and starts the scene's voices.
 ///
 /// # Errors
 /// [`SceneRenderError`].
@@ -180,9 +180,11 @@ pub fn prepare(
         if let Some(h) = loaded.get(&s.name()) {
             return Ok(*h);
         }
-        let samples: Arc<[f32]> = s.samples(options.rate).into();
+        // The engine's rate: a device engine runs at the device's.
+        let rate = engine.sample_rate();
+        let samples: Arc<[f32]> = s.samples(rate).into();
         let h = engine
-            .load_mono(samples, options.rate)
+            .load_mono(samples, rate)
             .map_err(SceneRenderError::Load)?;
         loaded.insert(s.name(), h);
         Ok(h)
@@ -328,4 +330,45 @@ pub fn render(
         status: p.engine.status(),
         model: p.engine.model_name(),
     })
+}
+
+/// Sets `scene` up on a device engine and starts its stream so that the device plays what
+/// [`render`] writes: the engine is built with its stream paused, the voices start evaluated
+/// in full (as offline), tick 0 runs and its results apply before the first buffer (as the
+/// offline render's first tick does), then the stream starts. Drive it with
+/// [`Engine::update`] (and [`Prepared::advance_world`] per tick); for a static scene (nothing
+/// moves, no timed boxes) the device then gets the offline render sample for sample.
+///
+/// `builder` carries the [`crate::Output::Device`]; the engine runs at the device's rate.
+///
+/// # Errors
+/// [`SceneRenderError`]; a device that cannot be opened is
+/// `SceneRenderError::Build(BuildError::Output(_))`.
+pub fn start_live(
+    scene: &Scene,
+    options: &SceneOptions,
+    builder: EngineBuilder,
+) -> Result<Prepared, SceneRenderError> {
+    if !options.seconds.is_finite() || options.seconds <= 0.0 || options.seconds > 3600.0 {
+        return Err(SceneRenderError::Seconds);
+    }
+    let mut p = prepare(scene, options, builder.start_paused(true))?;
+    p.advance_world(scene, 0)?;
+    p.engine.update(0.0).map_err(SceneRenderError::Tick)?;
+    p.engine.settle().map_err(SceneRenderError::Tick)?;
+    p.engine
+        .start_output()
+        .map_err(|e| SceneRenderError::Build(e.into()))?;
+    Ok(p)
+}
+
+impl SceneRenderError {
+    /// The device error behind this one, if the output could not be opened.
+    #[must_use]
+    pub fn device(&self) -> Option<&crate::device::DeviceError> {
+        match self {
+            Self::Build(BuildError::Output(e)) => e.device(),
+            _ => None,
+        }
+    }
 }

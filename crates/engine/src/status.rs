@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 /// Engine counters since it was built (or as of the last tick where stated).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Status {
     /// Acoustic ticks run.
     pub ticks: u64,
@@ -50,8 +50,12 @@ pub struct Status {
     pub peak: f32,
     /// Voices dropped or stolen by the voice policy.
     pub dropped_voices: u64,
-    /// Device buffer under-runs (0 offline).
+    /// Device buffer under-runs: callbacks that overran their buffer plus under-runs the
+    /// backend reported (0 offline).
     pub xruns: u64,
     /// Frames rendered (offline).
     pub frames_rendered: u64,
+    /// The device output (`None` offline): device name, rate, format, callbacks, xruns, late
+    /// callbacks, callback load, streams lost, reopens, the last problem.
+    pub device: Option<crate::device::DeviceStatus>,
 }

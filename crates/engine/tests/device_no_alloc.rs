@@ -132,3 +132,57 @@ fn the_callback_never_allocates_around_a_loss_and_reopen() {
     assert_eq!(violation_count(), 0, "the reopened callback allocated");
     assert_eq!(out.status().reopens, 1);
 }
+
+/// The engine's device output: the callback `Output::Device` installs (the engine's mixer
+/// renderer, with voices the engine started and acoustics applied) never allocates, before
+/// and after a loss and reopen driven by `Engine::update`.
+#[test]
+fn the_engine_device_callback_never_allocates() {
+    use resound_engine::glam::DVec3;
+    use resound_engine::{Engine, Mode, Orientation, Output, Source};
+
+    let (backend, ctl) = TestBackend::new(48_000, 2, SampleFormat::I16, 480);
+    let mut engine = Engine::builder()
+        .output(Output::Device {
+            name: None,
+            sample_rate: None,
+            buffer_frames: None,
+        })
+        .mode(Mode::Direct)
+        .device_backend(Box::new(backend))
+        .build()
+        .unwrap();
+    let tone: Arc<[f32]> = resound_engine::signal::Signal::Loop.samples(48_000).into();
+    let sound = engine.load_mono(tone, 48_000).unwrap();
+    engine
+        .set_listener(DVec3::new(10.5, 1.5, 0.5), Orientation::default())
+        .unwrap();
+    for k in 0..4 {
+        let source = Source {
+            position: DVec3::new(0.5 + f64::from(k), 1.5, 0.5),
+            looping: true,
+            ..Source::default()
+        };
+        engine.play(sound, source).unwrap();
+    }
+    engine.update(0.01).unwrap();
+    engine.settle().unwrap();
+    reset_violation_count();
+    for _ in 0..20 {
+        assert!(assert_no_alloc(|| ctl.pump()));
+    }
+    assert_eq!(violation_count(), 0, "the engine's callback allocated");
+    assert!(ctl.last_buffer().iter().any(|x| x.abs() > 1e-3));
+    ctl.fail(LossKind::StreamInvalidated);
+    engine.update(0.01).unwrap(); // game thread: drops the dead stream, reopens at once
+    assert_eq!(engine.status().device.unwrap().reopens, 1);
+    reset_violation_count();
+    for _ in 0..20 {
+        assert!(assert_no_alloc(|| ctl.pump()));
+    }
+    assert_eq!(
+        violation_count(),
+        0,
+        "the reopened engine callback allocated"
+    );
+}

@@ -21,9 +21,9 @@ const MAX_SCENE_BYTES: u64 = 64 << 20;
 /// Renders at least this long (seconds) show a progress bar on a terminal.
 const PROGRESS_SECONDS: f64 = 5.0;
 
-/// Arguments of `resound render`.
+/// The scene and signal arguments `resound render` and `resound play` share.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub struct SceneArgs {
     /// Scene file (JSON), or a §9 scene name (`G`, `R`, `W2` …) from
     /// `crates/acoustics-core/scenes/`.
     scene: String,
@@ -35,10 +35,20 @@ pub struct Args {
     model: ModelName,
     /// What the scene's source plays.
     #[arg(long, value_parser = ["click", "shot", "noise", "loop"], default_value = "click")]
-    signal: String,
+    pub signal: String,
     /// Length in seconds.
     #[arg(long, default_value_t = 2.0)]
-    seconds: f64,
+    pub seconds: f64,
+    /// Run the master peak limiter (off by default: renders are for analysis).
+    #[arg(long)]
+    limiter: bool,
+}
+
+/// Arguments of `resound render`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    scene: SceneArgs,
     /// Output sample rate in Hz.
     #[arg(long, default_value_t = 48_000)]
     rate: u32,
@@ -48,16 +58,13 @@ pub struct Args {
     /// WAV sample format.
     #[arg(long, value_parser = ["f32", "s16"], default_value = "f32")]
     format: String,
-    /// Run the master peak limiter (off by default: renders are for analysis).
-    #[arg(long)]
-    limiter: bool,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
 }
 
 #[cfg(not(feature = "spr-gpl"))]
-fn spr_model() -> anyhow::Result<Model> {
+pub(crate) fn spr_model() -> anyhow::Result<Model> {
     anyhow::bail!(
         "the SPR model (Sound Physics Remastered) is licensed under the GNU GPL version 3 only and is not in this build; \
          rebuild with `cargo build -p resound --features spr-gpl` (the binary then falls under the GNU GPL v3)"
@@ -65,7 +72,7 @@ fn spr_model() -> anyhow::Result<Model> {
 }
 
 #[cfg(feature = "spr-gpl")]
-fn spr_model() -> anyhow::Result<Model> {
+pub(crate) fn spr_model() -> anyhow::Result<Model> {
     Ok(Model::Spr(resound_engine::spr::SprModel::default()))
 }
 
@@ -78,8 +85,8 @@ fn load_scene(arg: &str, model: &Model) -> anyhow::Result<Scene> {
     scene::parse(&text, model).with_context(|| format!("scene {arg}"))
 }
 
-/// Runs `resound render`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+/// The scene and the render options of `args` at `rate` (a device engine plays at its own).
+pub fn setup(args: &SceneArgs, rate: u32) -> anyhow::Result<(Scene, SceneOptions)> {
     let model = match args.model {
         ModelName::Own => Model::default(),
         ModelName::Spr => spr_model()?,
@@ -91,22 +98,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let signal =
         Signal::parse(&args.signal).with_context(|| format!("unknown signal {:?}", args.signal))?;
-    let format = if args.format == "s16" {
-        WavFormat::S16
-    } else {
-        WavFormat::F32
-    };
     let options = SceneOptions {
         mode,
         model,
         signal,
         seconds: args.seconds,
-        rate: args.rate,
+        rate,
         limiter: args.limiter,
     };
-    let show = !args.json && std::io::stdout().is_terminal() && args.seconds >= PROGRESS_SECONDS;
+    Ok((scene, options))
+}
+
+/// Runs `resound render`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (scene, options) = setup(&args.scene, args.rate)?;
+    let mode = options.mode;
+    let format = if args.format == "s16" {
+        WavFormat::S16
+    } else {
+        WavFormat::F32
+    };
+    let seconds = args.scene.seconds;
+    let show = !args.json && std::io::stdout().is_terminal() && seconds >= PROGRESS_SECONDS;
     let bar = ProgressBar::with_draw_target(
-        Some((args.seconds * f64::from(args.rate)).max(0.0) as u64),
+        Some((seconds * f64::from(args.rate)).max(0.0) as u64),
         if show {
             ProgressDrawTarget::stderr()
         } else {
@@ -136,7 +151,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-fn mode_name(mode: Mode) -> &'static str {
+/// The mode's name as `--mode` takes it.
+pub fn mode_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Off => "off",
         Mode::Direct => "direct",
@@ -145,7 +161,8 @@ fn mode_name(mode: Mode) -> &'static str {
     }
 }
 
-fn status_json(s: &Status) -> serde_json::Value {
+/// The engine's counters as JSON (stable keys).
+pub fn status_json(s: &Status) -> serde_json::Value {
     serde_json::json!({
         "ticks": s.ticks,
         "rays": s.rays,
@@ -195,8 +212,8 @@ fn to_json(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> serde_jso
         "scene": scene.name,
         "model": r.model,
         "mode": mode_name(mode),
-        "signal": args.signal,
-        "seconds": args.seconds,
+        "signal": args.scene.signal,
+        "seconds": args.scene.seconds,
         "rate": r.rate,
         "out": args.out.display().to_string(),
         "format": args.format,
@@ -233,8 +250,8 @@ fn text(scene: &Scene, args: &Args, mode: Mode, r: &SceneRender) -> String {
         r.distance,
         r.model,
         mode_name(mode),
-        args.signal,
-        args.seconds,
+        args.scene.signal,
+        args.scene.seconds,
         r.rate,
         args.out.display()
     );

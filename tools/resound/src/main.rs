@@ -8,6 +8,7 @@ mod cmd_ambient;
 mod cmd_dat;
 mod cmd_devices;
 mod cmd_fixture;
+mod cmd_play;
 mod cmd_render;
 mod dat_check;
 mod input;
@@ -37,6 +38,8 @@ enum Command {
     Devices(cmd_devices::Args),
     /// Render a verification scene offline through the engine.
     Render(cmd_render::Args),
+    /// Play a verification scene live on an output device (exit code 3: no device).
+    Play(cmd_play::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -51,10 +54,15 @@ fn main() -> std::process::ExitCode {
         Command::Acoustics(args) => cmd_acoustics::run(args),
         Command::Devices(args) => cmd_devices::run(args),
         Command::Render(args) => cmd_render::run(args),
+        Command::Play(args) => cmd_play::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
+            if let Some(e) = err.downcast_ref::<cmd_play::NoDevice>() {
+                eprintln!("{e}");
+                return std::process::ExitCode::from(3);
+            }
             eprintln!("error: {}", report::one_line(&err));
             std::process::ExitCode::FAILURE
         }

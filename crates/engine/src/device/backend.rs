@@ -20,8 +20,10 @@ pub trait Backend: Send {
     /// Picks the device and stream configuration for `config` without starting anything.
     fn resolve(&mut self, config: &DeviceConfig) -> Result<ResolvedDevice, DeviceError>;
 
-    /// Starts a stream on `device` that calls `render` once per buffer and reports trouble
-    /// through `events`. Dropping the returned stream stops it and drops `render`.
+    /// Builds a stream on `device` that, once [`BackendStream::play`] is called, calls `render`
+    /// once per buffer and reports trouble through `events` (the device is open from here on:
+    /// an unopenable device fails here). Dropping the returned stream stops it and drops
+    /// `render`.
     fn open(
         &mut self,
         device: &ResolvedDevice,
@@ -35,6 +37,9 @@ pub trait Backend: Send {
 
 /// A running stream; dropping it stops the stream and drops its callback.
 pub trait BackendStream: Send {
+    /// Starts the callbacks (no callback runs before; idempotent).
+    fn play(&mut self) -> Result<(), DeviceError>;
+
     /// Frames per device buffer as the backend reports it, when it does.
     fn buffer_frames(&self) -> Option<u32>;
 }

@@ -286,10 +286,12 @@ impl Backend for CpalBackend {
             ),
         };
         let stream = built.map_err(|e| self.open_error(&device.id, &e, &quiet))?;
-        stream
-            .play()
-            .map_err(|e| self.open_error(&device.id, &e, &quiet))?;
-        Ok(Box::new(CpalStream(stream)))
+        // cpal's ALSA worker waits for `play` before its first callback.
+        Ok(Box::new(CpalStream {
+            stream,
+            host: self.host_name(),
+            device: device.id.clone(),
+        }))
     }
 
     fn list(&mut self) -> Result<Vec<DeviceInfo>, DeviceError> {
@@ -345,11 +347,31 @@ impl Backend for CpalBackend {
     }
 }
 
-/// A running cpal stream.
-struct CpalStream(cpal::Stream);
+/// A cpal stream (its callbacks run once it plays).
+struct CpalStream {
+    stream: cpal::Stream,
+    host: String,
+    device: String,
+}
 
 impl BackendStream for CpalStream {
+    fn play(&mut self) -> Result<(), DeviceError> {
+        let quiet = Quiet::begin();
+        self.stream.play().map_err(|e| {
+            let mut reason = phrase(&e);
+            if let Some(line) = quiet.first_line() {
+                reason.push_str("; ");
+                reason.push_str(&line);
+            }
+            DeviceError::Open {
+                host: self.host.clone(),
+                device: self.device.clone(),
+                reason,
+            }
+        })
+    }
+
     fn buffer_frames(&self) -> Option<u32> {
-        self.0.buffer_size().ok()
+        self.stream.buffer_size().ok()
     }
 }

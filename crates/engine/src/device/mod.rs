@@ -7,7 +7,9 @@
 //!    buffer size): cpal's default host and device unless named, the device's preferred rate
 //!    and format unless requested;
 //! 2. build the source at [`ResolvedDevice::sample_rate`];
-//! 3. [`DeviceOutput::open`] it: the stream starts and the callback renders the source;
+//! 3. [`DeviceOutput::open`] it: the stream starts and the callback renders the source (or
+//!    [`DeviceOutput::open_paused_with`], set the source up, then [`DeviceOutput::play`]: no
+//!    callback runs before, so the device's first frame is the source's first);
 //! 4. call [`DeviceOutput::poll`] from the game loop: it notices device loss, keeps the source
 //!    (rendering it into nothing at the device rate while no stream runs) and reopens the
 //!    device at most once a second; [`DeviceOutput::status`] reports it all.

@@ -43,6 +43,8 @@ pub struct DeviceOutput<S: AudioSource> {
     reopens: u64,
     discarded_frames: u64,
     last_error: Option<String>,
+    /// Opened with [`DeviceOutput::open_paused_with`] and not yet [`play`](DeviceOutput::play)ed.
+    paused: bool,
 }
 
 struct Running<S: AudioSource> {
@@ -73,6 +75,20 @@ impl<S: AudioSource> DeviceOutput<S> {
         device: ResolvedDevice,
         source: S,
     ) -> Result<Self, DeviceError> {
+        let mut out = Self::open_paused_with(backend, device, source)?;
+        out.play()?;
+        Ok(out)
+    }
+
+    /// Opens `device` (resolved by the same `backend`) for `source` without starting it: the
+    /// device is open (an unopenable one fails here) but no callback runs, and nothing is
+    /// rendered, until [`play`](Self::play). A host sets up what the first buffer must hold
+    /// first (sample-exact starts).
+    pub fn open_paused_with(
+        backend: Box<dyn Backend>,
+        device: ResolvedDevice,
+        source: S,
+    ) -> Result<Self, DeviceError> {
         let mut out = DeviceOutput {
             backend,
             discard: vec![0.0; 2 * device.chunk_frames.max(1)].into_boxed_slice(),
@@ -90,12 +106,41 @@ impl<S: AudioSource> DeviceOutput<S> {
             reopens: 0,
             discarded_frames: 0,
             last_error: None,
+            paused: true,
         };
         let device = out.device.clone();
         match out.start(&device, source) {
             Ok(()) => Ok(out),
             Err((e, _source)) => Err(e),
         }
+    }
+
+    /// Starts the callbacks of a paused output (a no-op once playing).
+    ///
+    /// # Errors
+    /// [`DeviceError::Open`] if the stream cannot start; the output then counts it lost and
+    /// reopens from the next [`poll`](Self::poll) on, as after a loss.
+    pub fn play(&mut self) -> Result<(), DeviceError> {
+        if !self.paused {
+            return Ok(());
+        }
+        self.paused = false;
+        let Some(r) = self.stream.as_mut() else {
+            return Ok(());
+        };
+        match r.stream.play() {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                r.events.lost(super::LossKind::Backend);
+                self.last_error = Some(e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether the output was opened paused and has not been started yet.
+    pub fn is_paused(&self) -> bool {
+        self.paused
     }
 
     /// The device playing (or last played), as resolved.
@@ -127,7 +172,18 @@ impl<S: AudioSource> DeviceOutput<S> {
         );
         let events = StreamEvents::new(Arc::clone(&self.counters));
         let render = Box::new(move |b: super::OutBuffer<'_>| cb.fill(b));
-        match self.backend.open(device, render, events.clone()) {
+        let opened = self.backend.open(device, render, events.clone());
+        let opened = match opened {
+            Ok(mut stream) if !self.paused => match stream.play() {
+                Ok(()) => Ok(stream),
+                Err(e) => {
+                    drop(stream);
+                    Err(e)
+                }
+            },
+            other => other,
+        };
+        match opened {
             Ok(stream) => {
                 self.stream = Some(Running {
                     stream,

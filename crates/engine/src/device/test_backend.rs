@@ -29,6 +29,8 @@ struct State {
     frames: usize,
     opens: u32,
     stream: Option<(u64, RenderFn, StreamEvents)>,
+    /// Whether the held stream plays (its callback runs only then).
+    playing: bool,
     next_id: u64,
     f32s: Vec<f32>,
     i16s: Vec<i16>,
@@ -56,6 +58,7 @@ impl TestBackend {
             frames,
             opens: 0,
             stream: None,
+            playing: false,
             next_id: 0,
             f32s: vec![0.0; n],
             i16s: vec![0; n],
@@ -72,7 +75,7 @@ impl TestBackend {
 
 impl TestControl {
     /// Runs the stream's callback once on a buffer allocated at open; `false` when no stream
-    /// runs (none opened, or it was failed or dropped). Allocation-free.
+    /// runs (none opened, not playing yet, or it was failed or dropped). Allocation-free.
     pub fn pump(&self) -> bool {
         let mut s = lock(&self.state);
         let State {
@@ -81,11 +84,15 @@ impl TestControl {
             f32s,
             i16s,
             u16s,
+            playing,
             ..
         } = &mut *s;
         let Some((_, render, events)) = stream.as_mut() else {
             return false;
         };
+        if !*playing {
+            return false;
+        }
         if events.lost_kind().is_some() {
             return false;
         }
@@ -136,6 +143,12 @@ impl TestControl {
     /// Streams opened so far.
     pub fn opens(&self) -> u32 {
         lock(&self.state).opens
+    }
+
+    /// Whether the held stream plays (opened, and `play` was called).
+    pub fn is_playing(&self) -> bool {
+        let s = lock(&self.state);
+        s.stream.is_some() && s.playing
     }
 
     /// Whether a stream's callback is held (opened and not yet dropped).
@@ -198,6 +211,7 @@ impl Backend for TestBackend {
         s.next_id += 1;
         let id = s.next_id;
         s.stream = Some((id, render, events));
+        s.playing = false;
         Ok(Box::new(TestStream {
             id,
             frames: s.frames as u32,
@@ -218,6 +232,14 @@ struct TestStream {
 }
 
 impl BackendStream for TestStream {
+    fn play(&mut self) -> Result<(), DeviceError> {
+        let mut s = lock(&self.state);
+        if s.stream.as_ref().is_some_and(|(id, _, _)| *id == self.id) {
+            s.playing = true;
+        }
+        Ok(())
+    }
+
     fn buffer_frames(&self) -> Option<u32> {
         Some(self.frames)
     }

@@ -11,6 +11,7 @@ mod common;
 mod determinism;
 mod device_capture;
 mod device_loss;
+mod engine_device;
 mod free;
 mod licence;
 mod live;

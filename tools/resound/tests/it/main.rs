@@ -7,4 +7,5 @@ mod dat;
 mod dat_corrupt;
 mod dat_errors;
 mod devices;
+mod play;
 mod render;
