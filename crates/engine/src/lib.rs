@@ -43,11 +43,13 @@
 //!   `open`): the cpal back end adds an `Opened::Device` there and moves the mixer's renderer
 //!   into its callback; a device engine defaults to [`Pacing::Update`] (the worker runs in the
 //!   background, results apply at the next `update`), and `Status::xruns` takes its count.
-//! - **Sounds**: WAV / Wave / MP3 decoding and the wave cache build on [`Engine::load_mono`]
-//!   (validation and mixer load) and [`Engine::unload`].
+//! - **Sounds**: [`Engine::load_wav`], [`Engine::load_wave`] and [`Engine::load_mp3`] decode
+//!   through [`sound`] and load through [`Engine::load_mono`] (stereo downmixed).
 //! - **Terrain and ambient**: the engine's positions are voxel-world coordinates
-//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping belongs to the terrain
-//!   module, and the world is edited through [`Engine::world`].
+//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping is
+//!   [`terrain::axes`]. [`Engine::attach_terrain`] traces AC landblocks instead of the store
+//!   (boxes placed over them with [`Engine::place_box`]); [`Engine::attach_ambient`] runs the
+//!   retail ambient runtime on every `update` with the listener as its camera.
 //! - **Mixer field names**: only [`convert`] names `VoiceParams`/`Tap` fields.
 
 mod builder;
@@ -71,7 +73,7 @@ mod world;
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
 pub use engine::{
     AMBIENT_RANGE, AmbientStatus, AttachTerrainError, Engine, MAX_DT, RETAIL_VOICES, SoundError,
-    SoundHandle, VoiceAcoustics, VoiceHandle,
+    SoundHandle, VoiceAcoustics, VoiceHandle, heading_orientation,
 };
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
