@@ -33,6 +33,7 @@
 //! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
 //! | [`wav`] | WAV writing (f32, s16) |
 //! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) |
+//! | [`describe`] | text and JSON of [`Status`] and of a scene render ([`describe::RenderReport`]) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
 
@@ -54,6 +55,7 @@
 
 mod builder;
 pub mod convert;
+pub mod describe;
 pub mod device;
 mod engine;
 mod error;
