@@ -33,6 +33,7 @@
 //! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
 //! | [`wav`] | WAV writing (f32, s16) |
 //! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) |
+//! | [`input`] | reading user files through a size cap ([`input::read_capped`]) |
 //! | [`describe`] | text and JSON of [`Status`] and of a scene render ([`describe::RenderReport`]) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
@@ -59,6 +60,7 @@ pub mod describe;
 pub mod device;
 mod engine;
 mod error;
+pub mod input;
 mod model;
 mod output;
 pub mod scene;

@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn scene(args: &Args, path: &Path, mode: Option<Mode>) -> anyhow::Result<Evaluation> {
     let materials = MaterialTable::standard();
-    let text = crate::input::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?;
+    let text = resound_engine::input::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?;
     let mut scene =
         Scene::from_json(&text, &materials).with_context(|| format!("scene {}", path.display()))?;
     if let Some(p) = args.paths {

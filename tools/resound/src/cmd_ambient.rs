@@ -240,7 +240,7 @@ fn rebuild_doc<R>(
 const MAX_WALK_BYTES: u64 = 64 << 20;
 
 fn read_walk(path: &Path) -> anyhow::Result<Walk> {
-    let text = crate::input::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
+    let text = resound_engine::input::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
     let walk: Walk =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     walk.validate()

@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use resound_engine::datformat::container::DatReader;
 use resound_engine::datformat::describe::Decoded;
 use resound_engine::datformat::entry_type::{RecordType, entry_type};
+use resound_engine::datformat::listing::Listing;
 use resound_engine::datformat::record::{Record, Wave};
 
 use crate::dat_check;
@@ -83,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             json,
             ..
         } => {
-            let payload = crate::input::read_capped(&file, MAX_RAW_BYTES, "record file")?;
+            let payload = resound_engine::input::read_capped(&file, MAX_RAW_BYTES, "record file")?;
             dump(kind, &payload, json)
         }
         Command::Dump {
@@ -188,53 +189,14 @@ fn read(r: &mut DatReader<BufReader<File>>, path: &Path, id: u32) -> anyhow::Res
 
 fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
     let mut r = open(path)?;
-    let header = r.header().clone();
     let entries = r
         .entries()
         .with_context(|| format!("walking the B-tree of {}", path.display()))?;
-    let kind = header.dat_type;
+    let listing = Listing::new(path.display().to_string(), r.header(), &entries);
     if json {
-        let list: Vec<serde_json::Value> = entries
-            .iter()
-            .map(|e| {
-                serde_json::json!({
-                    "id": e.id,
-                    "id_hex": format!("0x{:08X}", e.id),
-                    "size": e.size,
-                    "record_type": entry_type(kind, e.id).name,
-                    "offset": e.offset,
-                    "flags": e.flags,
-                    "version": e.version,
-                    "compressed": e.is_compressed(),
-                    "raw_date": e.raw_date,
-                    "iteration": e.iteration,
-                })
-            })
-            .collect();
-        let doc = serde_json::json!({
-            "file": path.display().to_string(),
-            "dat_type": kind.to_string(),
-            "block_size": header.block_size,
-            "file_size": header.file_size,
-            "engine_version": header.engine_version,
-            "minor_version": header.minor_version,
-            "entries": list,
-        });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-        return Ok(());
-    }
-    println!(
-        "{}: {kind} dat, block_size {}, file_size {}, {} entries",
-        path.display(),
-        header.block_size,
-        header.file_size,
-        entries.len()
-    );
-    println!("{:<12} {:>10}  record type", "id", "size");
-    for e in &entries {
-        let z = if e.is_compressed() { " (zlib)" } else { "" };
-        let name = entry_type(kind, e.id).name;
-        println!("0x{:08X}   {:>10}  {name}{z}", e.id, e.size);
+        println!("{}", serde_json::to_string_pretty(&listing)?);
+    } else {
+        print!("{listing}");
     }
     Ok(())
 }

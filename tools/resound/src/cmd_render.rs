@@ -59,7 +59,7 @@ fn load_scene(arg: &str, model: &Model) -> anyhow::Result<Scene> {
     let path = Path::new(arg);
     let text = match scene::builtin(arg) {
         Some(text) if !path.exists() => text.to_owned(),
-        _ => crate::input::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?,
+        _ => resound_engine::input::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?,
     };
     scene::parse(&text, model).with_context(|| format!("scene {arg}"))
 }

@@ -1,7 +1,7 @@
-//! Reading user files through a size cap.
+//! Reading user files (scene files, walk files, records) through a size cap.
 //!
 //! `metadata().len()` is 0 for devices, FIFOs and `/dev/stdin`, so a cap checked against it lets
-//! `/dev/zero` through. Every file the CLI reads on a user's say-so goes through
+//! `/dev/zero` through. Every file a tool reads on a user's say-so goes through
 //! [`read_capped`], which reads at most `max + 1` bytes and refuses the file if it got them.
 
 use std::io::Read;
@@ -9,7 +9,8 @@ use std::path::Path;
 
 /// A user file was larger than the cap for its kind, or could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum InputError {
+#[non_exhaustive]
+pub enum FileError {
     /// The file holds more than `max_mib` MiB (devices and pipes are measured by reading).
     #[error("{what} {path} is larger than {max_mib} MiB")]
     TooLarge {
@@ -43,9 +44,12 @@ pub enum InputError {
 
 /// Reads the whole file at `path`, refusing it once it exceeds `max_bytes`; works for regular
 /// files, pipes, `/dev/stdin` and devices alike (the cap is checked on the bytes read).
-pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Vec<u8>, InputError> {
+///
+/// # Errors
+/// [`FileError`]: unreadable, or larger than `max_bytes`.
+pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
     let shown = path.display().to_string();
-    let io = |source| InputError::Io {
+    let io = |source| FileError::Io {
         what,
         path: shown.clone(),
         source,
@@ -56,7 +60,7 @@ pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Ve
         .read_to_end(&mut bytes)
         .map_err(io)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(InputError::TooLarge {
+        return Err(FileError::TooLarge {
             what,
             path: shown,
             max_mib: max_bytes.div_ceil(1 << 20),
@@ -66,41 +70,20 @@ pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Ve
 }
 
 /// [`read_capped`] for UTF-8 text.
+///
+/// # Errors
+/// [`FileError`]: unreadable, larger than `max_bytes`, not UTF-8.
 pub fn read_text_capped(
     path: &Path,
     max_bytes: u64,
     what: &'static str,
-) -> Result<String, InputError> {
+) -> Result<String, FileError> {
     let bytes = read_capped(path, max_bytes, what)?;
-    String::from_utf8(bytes).map_err(|_| InputError::NotText {
+    String::from_utf8(bytes).map_err(|_| FileError::NotText {
         what,
         path: path.display().to_string(),
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dev_zero_is_refused_by_size() {
-        let path = Path::new("/dev/zero");
-        if !path.exists() {
-            return;
-        }
-        let err = read_capped(path, 1 << 20, "scene file").unwrap_err();
-        assert_eq!(err.to_string(), "scene file /dev/zero is larger than 1 MiB");
-    }
-
-    #[test]
-    fn a_file_at_the_cap_is_read_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
-        std::fs::write(&path, vec![7u8; 1024]).unwrap();
-        assert_eq!(read_capped(&path, 1024, "walk file").unwrap().len(), 1024);
-        assert!(matches!(
-            read_capped(&path, 1023, "walk file"),
-            Err(InputError::TooLarge { .. })
-        ));
-    }
-}
+mod tests;
