@@ -205,3 +205,44 @@ impl fmt::Display for RenderReport<'_> {
         writeln!(o, "status: {}", r.status)
     }
 }
+
+impl crate::engine::AmbientStatus {
+    /// The ambient counters as one JSON object (stable keys).
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        let (c, d) = (&self.counters, &self.counters.dropped);
+        serde_json::json!({
+            "frames": c.frames, "rebuilds": c.rebuilds, "events": c.events, "played": c.played,
+            "dropped": d.total(),
+            "dropped_by_reason": {
+                "no_sound_table": d.no_sound_table, "no_entry": d.no_entry,
+                "silent_wave": d.silent_wave, "probability": d.probability,
+                "inactive": d.inactive, "inaudible": d.inaudible, "pool_full": d.pool_full,
+                "wave_missing": d.wave_missing, "decode_failed": d.decode_failed,
+                "no_room": d.no_room,
+            },
+            "started": self.started, "not_started": self.not_started,
+            "retail_voices": self.retail_voices, "refused_ticks": self.refused_ticks,
+            "cache_hits": self.cache.hits, "cache_misses": self.cache.misses,
+        })
+    }
+}
+
+impl fmt::Display for crate::engine::AmbientStatus {
+    /// One line: frames, rebuilds, events, plays, drops, voices started.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.counters;
+        write!(
+            f,
+            "{} frames, {} rebuilds, {} events, {} played, {} dropped ({} pool full), {} started, {} not started",
+            c.frames,
+            c.rebuilds,
+            c.events,
+            c.played,
+            c.dropped.total(),
+            c.dropped.pool_full,
+            self.started,
+            self.not_started
+        )
+    }
+}

@@ -32,6 +32,26 @@ pub enum FileError {
         #[source]
         source: std::io::Error,
     },
+    /// The path names no regular file (a directory, FIFO, device or socket).
+    #[error("{path} is {kind}, not {what} (a {what_short} is a regular file)")]
+    NotRegular {
+        /// The path as the user gave it.
+        path: String,
+        /// What it is, in words ("a directory").
+        kind: &'static str,
+        /// What the file is for, with its article ("a DAT file").
+        what: &'static str,
+        /// The same without the article ("DAT file").
+        what_short: &'static str,
+    },
+    /// The path could not be looked at.
+    #[error("cannot open {path}: {reason}")]
+    Open {
+        /// The path as the user gave it.
+        path: String,
+        /// The operating system's reason (formatted into the message).
+        reason: std::io::Error,
+    },
     /// The file is not UTF-8 text.
     #[error("{what} {path} is not UTF-8 text")]
     NotText {
@@ -40,6 +60,53 @@ pub enum FileError {
         /// The path as the user gave it.
         path: String,
     },
+}
+
+/// What a non-regular file is, in words.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Whether `path` is a regular file (after symlinks), before reading a byte of it; `what`
+/// names the file's kind with its article ("a DAT file").
+///
+/// # Errors
+/// [`FileError::Open`], [`FileError::NotRegular`].
+pub fn check_regular(path: &Path, what: &'static str) -> Result<(), FileError> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|reason| FileError::Open {
+        path: shown.clone(),
+        reason,
+    })?;
+    if !meta.is_file() {
+        return Err(FileError::NotRegular {
+            path: shown,
+            kind: file_kind(&meta),
+            what,
+            what_short: what.trim_start_matches("a ").trim_start_matches("an "),
+        });
+    }
+    Ok(())
 }
 
 /// Reads the whole file at `path`, refusing it once it exceeds `max_bytes`; works for regular

@@ -189,28 +189,18 @@ fn render(
     write_wav(out, &samples, 2, engine.sample_rate(), WavFormat::F32)
         .with_context(|| format!("writing {}", out.display()))?;
     let s = engine.status();
-    let (a, c) = (s.ambient, s.ambient.counters);
-    let doc = serde_json::json!({
-        "out": out.display().to_string(), "seconds": seconds, "rate": engine.sample_rate(),
-        "policy": args.policy, "frames": c.frames, "rebuilds": c.rebuilds, "events": c.events,
-        "played": c.played, "dropped": c.dropped.total(), "started": a.started,
-        "not_started": a.not_started, "peak": s.peak, "rays": s.rays,
-    });
     let text = if args.json {
+        let doc = serde_json::json!({
+            "out": out.display().to_string(), "seconds": seconds, "rate": engine.sample_rate(),
+            "policy": args.policy, "peak": s.peak, "rays": s.rays, "ambient": s.ambient.to_json(),
+        });
         serde_json::to_string_pretty(&doc)? + "\n"
     } else {
+        let (rate, policy) = (engine.sample_rate(), &args.policy);
         format!(
-            "wrote {} ({seconds} s at {} Hz, {}): {} frames, {} rebuilds, {} events, {} played, {} dropped, {} started, {} not started, peak {:.3}\n",
+            "wrote {} ({seconds} s at {rate} Hz, {policy}): {}, peak {:.3}\n",
             out.display(),
-            engine.sample_rate(),
-            args.policy,
-            c.frames,
-            c.rebuilds,
-            c.events,
-            c.played,
-            c.dropped.total(),
-            a.started,
-            a.not_started,
+            s.ambient,
             s.peak
         )
     };

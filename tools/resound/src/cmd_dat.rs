@@ -12,6 +12,8 @@ use resound_engine::datformat::entry_type::{RecordType, entry_type};
 use resound_engine::datformat::listing::Listing;
 use resound_engine::datformat::record::{Record, Wave};
 
+use resound_engine::input::check_regular;
+
 use crate::dat_check;
 
 /// Arguments of `resound dat`.
@@ -135,48 +137,9 @@ fn parse_id(text: &str) -> anyhow::Result<u32> {
     parsed.with_context(|| format!("bad id {text:?}: use decimal or 0x hex (e.g. 0x13000000)"))
 }
 
-/// What a non-regular file is, in words.
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a regular file"
-}
-
-/// Whether `path` is a regular file (after symlinks); `Err` says plainly why not.
-pub fn check_regular(path: &Path) -> anyhow::Result<()> {
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?;
-    if !meta.is_file() {
-        bail!(
-            "{} is {}, not a DAT file (a DAT file is a regular file)",
-            path.display(),
-            file_kind(&meta)
-        );
-    }
-    Ok(())
-}
-
 /// Opens a dat, refusing anything that is not a regular file before reading a byte.
 pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
-    check_regular(path)?;
+    check_regular(path, "a DAT file")?;
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     DatReader::new(BufReader::new(file)).with_context(|| format!("reading {}", path.display()))
 }
