@@ -6,10 +6,25 @@ use std::fmt;
 
 use glam::DVec3;
 
-use crate::model::Mode;
-use crate::model::stages::Stages;
+use crate::budget::Budgets;
+use crate::model::own::OwnModel;
+use crate::model::stages::{Stages, run_stages};
+use crate::model::{AcousticModel, Mode, Paths, RequestError};
 use crate::room::Space;
-use crate::scene::mode_name;
+use crate::scene::{Scene, SceneError, mode_name};
+use crate::world::material::MaterialTable;
+
+/// Why a scene could not be evaluated.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvaluateError {
+    /// The scene is invalid.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// Its request is invalid.
+    #[error(transparent)]
+    Request(#[from] RequestError),
+}
 
 /// What was evaluated, for the report's first lines.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,6 +177,47 @@ impl fmt::Display for Evaluation {
 }
 
 impl Evaluation {
+    /// Evaluates a scene's source and listener stage by stage under the offline budgets, with
+    /// the world as it is at `tick`: with `model`, or (`None`) Resound's own model with the
+    /// scene's injected planes; in `mode`, or (`None`) the scene's.
+    ///
+    /// # Errors
+    /// [`EvaluateError`].
+    pub fn of_scene(
+        scene: &Scene,
+        materials: &MaterialTable,
+        model: Option<&dyn AcousticModel>,
+        mode: Option<Mode>,
+        tick: u64,
+    ) -> Result<Self, EvaluateError> {
+        let mode = match mode {
+            Some(m) => m,
+            None => scene.mode_value()?,
+        };
+        let world = scene.build_world(materials, tick)?;
+        let request = scene.request()?;
+        let mut own = OwnModel::new(materials.clone());
+        own.extra_planes = scene.planes()?;
+        let model = model.unwrap_or(&own);
+        let outcome = run_stages(model, &world, &request, mode, Budgets::offline())?;
+        let header = Header {
+            name: scene.name.clone(),
+            source: scene.source,
+            listener: scene.listener,
+            range: scene.range,
+            ac: None,
+            voices: scene.voices.len(),
+        };
+        let paths = if request.paths == Paths::Nine { 9 } else { 1 };
+        Ok(Self {
+            header,
+            model: model.name(),
+            mode,
+            paths,
+            outcome,
+        })
+    }
+
     /// The `--json` document (stable keys).
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {

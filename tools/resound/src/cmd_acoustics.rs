@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use resound_engine::acoustics::report::{Evaluation, Header};
 use resound_engine::acoustics::scene::{Scene, parse_mode};
-use resound_engine::acoustics::{
-    AcousticModel, Budgets, MaterialTable, Mode, OwnModel, Paths, SoundRequest, run_stages,
-};
+use resound_engine::acoustics::{AcousticModel, MaterialTable, Mode, Paths, SoundRequest};
+use resound_engine::input::read_text_capped;
 use resound_engine::terrain::{EAR_HEIGHT, ac_to_voxel, parse_position, show_position};
 use resound_engine::{Engine, Model, Orientation};
 
@@ -101,42 +100,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn scene(args: &Args, path: &Path, mode: Option<Mode>) -> anyhow::Result<Evaluation> {
     let materials = MaterialTable::standard();
-    let text = resound_engine::input::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?;
+    let text = read_text_capped(path, MAX_SCENE_BYTES, "scene file")?;
     let mut scene =
         Scene::from_json(&text, &materials).with_context(|| format!("scene {}", path.display()))?;
     if let Some(p) = args.paths {
         scene.paths = p;
     }
-    let mode = match mode {
-        Some(m) => m,
-        None => scene.mode_value()?,
+    let spr = match args.model {
+        ModelName::Own => None,
+        spr => Some(spr.model()?),
     };
-    let world = scene.build_world(&materials, args.tick.unwrap_or(0))?;
-    let request = scene.request()?;
-    let model: Box<dyn AcousticModel> = match args.model {
-        ModelName::Own => {
-            let mut own = OwnModel::new(materials);
-            own.extra_planes = scene.planes()?;
-            Box::new(own)
-        }
-        spr => Box::new(spr.model()?),
-    };
-    let outcome = run_stages(model.as_ref(), &world, &request, mode, Budgets::offline())?;
-    let header = Header {
-        name: scene.name.clone(),
-        source: scene.source,
-        listener: scene.listener,
-        range: scene.range,
-        ac: None,
-        voices: scene.voices.len(),
-    };
-    Ok(Evaluation {
-        header,
-        model: model.name(),
+    let model = spr.as_ref().map(|m| m as &dyn AcousticModel);
+    Ok(Evaluation::of_scene(
+        &scene,
+        &materials,
+        model,
         mode,
-        paths: if request.paths == Paths::Nine { 9 } else { 1 },
-        outcome,
-    })
+        args.tick.unwrap_or(0),
+    )?)
 }
 
 fn terrain(args: &Args, dir: &Path, mode: Mode) -> anyhow::Result<Evaluation> {

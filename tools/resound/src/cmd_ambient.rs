@@ -22,6 +22,7 @@ use resound_engine::ambient::{
     Ambient, AmbientEvent, AmbientSnapshot, DatSource, Listener, Player, Position, PositionChange,
     Rebuild, RebuildReport, Seeds, SoundSettings,
 };
+use resound_engine::datformat::id::parse_region_id;
 use resound_engine::datformat::record::Region;
 use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
 use resound_engine::terrain::parse_position;
@@ -68,7 +69,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u32,
     /// Region id in the portal dat (0x13000000..=0x1300FFFF).
-    #[arg(long, value_name = "ID", default_value = "0x13000000", value_parser = parse_region)]
+    #[arg(long, value_name = "ID", default_value = "0x13000000", value_parser = |t: &str| parse_region_id(t))]
     region: u32,
     /// The ambient volume slider, 0..=1 (applied twice, as retail does).
     #[arg(long, default_value_t = 1.0, value_parser = parse_volume, allow_negative_numbers = true)]
@@ -236,25 +237,6 @@ fn read_walk(path: &Path) -> anyhow::Result<Walk> {
     walk.validate()
         .with_context(|| format!("checking {}", path.display()))?;
     Ok(walk)
-}
-
-/// A hexadecimal id, with or without `0x`.
-fn parse_hex(text: &str) -> anyhow::Result<u32> {
-    let t = text.trim();
-    let digits = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
-    u32::from_str_radix(digits, 16).with_context(|| format!("{text:?} is not a hexadecimal id"))
-}
-
-/// `--region`: a Region id, `0x13000000..=0x1300FFFF`.
-fn parse_region(text: &str) -> anyhow::Result<u32> {
-    let id = parse_hex(text)?;
-    if id >> 16 != 0x1300 {
-        bail!("0x{id:08X} is not a Region id (0x13000000..=0x1300FFFF)");
-    }
-    Ok(id)
 }
 
 /// `--ambient-volume`: a number from 0 to 1.

@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use resound_engine::datformat::container::DatReader;
 use resound_engine::datformat::describe::Decoded;
 use resound_engine::datformat::entry_type::{RecordType, entry_type};
+use resound_engine::datformat::id::parse_id;
 use resound_engine::datformat::listing::Listing;
 use resound_engine::datformat::record::{Record, Wave};
 
@@ -126,16 +127,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
 const MAX_RAW_BYTES: u64 = 64 << 20;
-
-/// A file id: `0x` hex or decimal.
-fn parse_id(text: &str) -> anyhow::Result<u32> {
-    let t = text.trim();
-    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(hex) => u32::from_str_radix(&hex.replace('_', ""), 16),
-        None => t.replace('_', "").parse(),
-    };
-    parsed.with_context(|| format!("bad id {text:?}: use decimal or 0x hex (e.g. 0x13000000)"))
-}
 
 /// Opens a dat, refusing anything that is not a regular file before reading a byte.
 pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
