@@ -160,13 +160,7 @@ fn dump(kind: RecordType, payload: &[u8], json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(&decoded.record)?);
     } else {
-        print!("{}", decoded.record);
-        if decoded.padding > 0 {
-            println!(
-                "padding: {} zero bytes after the last field",
-                decoded.padding
-            );
-        }
+        print!("{decoded}");
     }
     Ok(())
 }
@@ -178,14 +172,11 @@ fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {
     let wants_mp3 = out
         .extension()
         .is_some_and(|x| x.eq_ignore_ascii_case("mp3"));
-    let (bytes, what) = match (wants_mp3, wave.mp3_bytes()) {
-        (true, Some(mp3)) => (mp3.to_vec(), "raw MPEG Layer-3 stream"),
-        (true, None) => bail!(
-            "0x{id:08X} is not MPEG Layer-3 (format tag {}); write a .wav instead",
-            wave.format_tag()
-                .map_or_else(|| "?".to_owned(), |t| format!("{t:#06x}"))
-        ),
-        (false, _) => (wave.to_wav_bytes(), "RIFF WAVE"),
+    let Some((bytes, what)) = wave.export(wants_mp3) else {
+        let tag = wave
+            .format_tag()
+            .map_or_else(|| "?".to_owned(), |t| format!("{t:#06x}"));
+        bail!("0x{id:08X} is not MPEG Layer-3 (format tag {tag}); write a .wav instead");
     };
     std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
     println!("wrote {} ({what}, {} bytes)", out.display(), bytes.len());
