@@ -29,6 +29,8 @@ use resound_engine::terrain::parse_position;
 use resound_engine::wav::{WavFormat, write_wav};
 use resound_engine::{Engine, Mode, VoicePolicy};
 
+use crate::report::emit;
+
 /// Longest walk `--out` renders (seconds; 10 minutes of stereo f32 is 230 MB).
 const MAX_RENDER_SECONDS: f64 = 600.0;
 
@@ -144,15 +146,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         log.iter().map(|e| format!("{e}\n")).collect()
     };
     emit(&text)
-}
-
-/// Writes to stdout; a closed pipe (`| head`) is not an error.
-fn emit(text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.context("writing to stdout"),
-    }
 }
 
 /// `--walk --out`: renders the walk through the engine and prints what the ambient bridge did.

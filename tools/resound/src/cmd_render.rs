@@ -2,7 +2,7 @@
 //! engine and prints the acoustic parameters it applied (gain, hf, taps with delays, sends,
 //! predicted decay) and the engine's status. `--json` prints one object with stable keys.
 
-use std::io::{IsTerminal, Write as _};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -120,10 +120,5 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         report.to_string()
     };
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        // A closed pipe (`| head`) is the reader's choice, not a failure.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.context("stdout"),
-    }
+    crate::report::emit(&text)
 }

@@ -21,6 +21,16 @@ pub fn one_line(err: &anyhow::Error) -> String {
     line
 }
 
+/// Writes to stdout; a closed pipe (`| head`) is the reader's choice, not a failure.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => anyhow::Context::context(other, "writing to stdout"),
+    }
+}
+
 /// `text` without ANSI escape sequences or control characters, whitespace runs collapsed.
 pub fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
