@@ -22,36 +22,42 @@
 //! | module | holds |
 //! |---|---|
 //! | `builder` | [`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`] |
-//! | `engine` | [`Engine`]: sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status` |
+//! | `engine` | [`Engine`]: sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status`; sounds from WAV/Wave/MP3 ([`SoundError`]), terrain as the world ([`Engine::attach_terrain`], [`Engine::place_box`]), the ambient runtime ([`Engine::attach_ambient`], [`AmbientStatus`]) |
 //! | `source` | [`Source`], [`Listener`], [`Orientation`] and their validation |
 //! | [`schedule`] | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
 //! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
 //! | [`convert`] | the one conversion: acoustic result → mixer voice parameters and taps |
-//! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement |
+//! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement; the traced world (store or terrain) and the worker's snapshot |
 //! | `output` | [`Output`] (`Offline`, `Device`) and the one place that resolves and opens it; the engine's side of a device (poll per `update`, status, paused start) |
 //! | [`device`] | live output through cpal: [`device::DeviceOutput`], the callback, the backends (cpal, test) |
 //! | `status` | [`Status`] counters |
 //! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
 //! | [`wav`] | WAV writing (f32, s16) |
 //! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) or played live (`resound play`) |
+//! | [`input`] | reading user files through a size cap ([`input::read_capped`]) |
+//! | [`describe`] | text and JSON of [`Status`] and of a scene render ([`describe::RenderReport`]) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
 
 //!
 //! # Seams for the layers still to come
 //!
-//! - **Sounds**: WAV / Wave / MP3 decoding and the wave cache build on [`Engine::load_mono`]
-//!   (validation and mixer load) and [`Engine::unload`].
+//! - **Sounds**: [`Engine::load_wav`], [`Engine::load_wave`] and [`Engine::load_mp3`] decode
+//!   through [`sound`] and load through [`Engine::load_mono`] (stereo downmixed).
 //! - **Terrain and ambient**: the engine's positions are voxel-world coordinates
-//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping belongs to the terrain
-//!   module, and the world is edited through [`Engine::world`].
+//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping is
+//!   [`terrain::axes`]. [`Engine::attach_terrain`] traces AC landblocks instead of the store
+//!   (boxes placed over them with [`Engine::place_box`]); [`Engine::attach_ambient`] runs the
+//!   retail ambient runtime on every `update` with the listener as its camera.
 //! - **Mixer field names**: only [`convert`] names `VoiceParams`/`Tap` fields.
 
 mod builder;
 pub mod convert;
+pub mod describe;
 pub mod device;
 mod engine;
 mod error;
+pub mod input;
 mod model;
 mod output;
 pub mod scene;
@@ -66,7 +72,10 @@ mod worker;
 mod world;
 
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
-pub use engine::{Engine, MAX_DT, RETAIL_VOICES, SoundHandle, VoiceAcoustics, VoiceHandle};
+pub use engine::{
+    AMBIENT_RANGE, AmbientStatus, AttachTerrainError, Engine, MAX_DT, RETAIL_VOICES, SoundError,
+    SoundHandle, VoiceAcoustics, VoiceHandle, heading_orientation,
+};
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
     WorldError,

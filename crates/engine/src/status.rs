@@ -58,4 +58,6 @@ pub struct Status {
     /// The device output (`None` offline): device name, rate, format, callbacks, xruns, late
     /// callbacks, callback load, streams lost, reopens, the last problem.
     pub device: Option<crate::device::DeviceStatus>,
+    /// The ambient bridge's counters (all zero until [`crate::Engine::attach_ambient`]).
+    pub ambient: crate::engine::AmbientStatus,
 }

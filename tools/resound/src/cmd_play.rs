@@ -11,7 +11,8 @@ use resound_engine::device::{DeviceError, DeviceStatus};
 use resound_engine::scene;
 use resound_engine::{Engine, Output, Status};
 
-use crate::cmd_render::{SceneArgs, mode_name, setup, status_json};
+use crate::cmd_render::{SceneArgs, setup};
+use resound_engine::acoustics::scene::mode_name;
 
 /// Arguments of `resound play`.
 #[derive(clap::Args, Debug)]
@@ -83,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let doc = serde_json::json!({
             "scene": scene.name, "mode": mode_name(options.mode), "signal": args.scene.signal,
             "seconds": args.scene.seconds, "rate": rate, "frames": total,
-            "device": status.device.as_ref().map(device_json), "status": status_json(&status),
+            "device": status.device.as_ref().map(device_json), "status": status.to_json(),
         });
         format!("{}\n", serde_json::to_string_pretty(&doc)?)
     } else {
