@@ -1,6 +1,6 @@
 //! Voxel acoustics: world store, traversal, occlusion, echoes, room measurement, caches.
 //!
-//! Spec: `shared/spec/acoustics.md` §3–§6, §9, §10. Pure maths on an immutable world snapshot;
+//! Spec: `docs/spec/acoustics.md` §3–§6, §9, §10. Pure maths on an immutable world snapshot;
 //! no threads, no I/O (scene files are parsed from strings).
 //!
 //! # Example

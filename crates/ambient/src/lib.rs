@@ -7,7 +7,7 @@
 //! come through [`SoundTableSource`] and [`LandBlockSource`], which the engine implements over
 //! the dats; the clock and both random seeds are injected.
 //!
-//! Specs: `shared/spec/ambient-data-path.md`, `shared/spec/ambient-runtime.md`. Every ported
+//! Specs: `docs/spec/ambient-data-path.md`, `docs/spec/ambient-runtime.md`. Every ported
 //! function names its retail symbol and address; differences from retail are listed in
 //! `docs/divergences.md`.
 //!

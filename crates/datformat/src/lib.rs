@@ -1,6 +1,6 @@
 //! Asheron's Call DAT files: the container (reader and writer) and the records Resound needs.
 //!
-//! Spec: `shared/spec/dat-format.md`.
+//! Spec: `docs/spec/dat-format.md`.
 //!
 //! - [`container`] — the `.dat` file system: header, B-tree directory, block chains, zlib
 //!   entries; a reader and a writer.

@@ -1,6 +1,6 @@
 //! Allocation-free DSP building blocks for the Resound mixer.
 //!
-//! Spec: `shared/spec/acoustics.md` §4 (shelf), §5 (taps), §6 (reverb bus), §7 (voice
+//! Spec: `docs/spec/acoustics.md` §4 (shelf), §5 (taps), §6 (reverb bus), §7 (voice
 //! chain), §10 (costs). No runtime dependencies, no threads, no global state.
 //!
 //! Architecture invariant: **dsp never allocates after `new`/`prepare`.** Every

@@ -57,6 +57,27 @@ impl Status {
     }
 }
 
+impl Status {
+    /// The live status line of `resound play`: time played, voices, acoustic cost (cells traced
+    /// in all and in the last tick, worker time), then the device's own line (rate, format,
+    /// callbacks, xruns, late callbacks, load, losses and the last problem).
+    #[must_use]
+    pub fn live_line(&self, frames: u64, rate: u32) -> String {
+        let device = self
+            .device
+            .as_ref()
+            .map_or_else(String::new, ToString::to_string);
+        format!(
+            "{:.2} s  voices {}  cells {} (last tick {})  worker {:.2} ms  | {device}",
+            frames as f64 / f64::from(rate.max(1)),
+            self.live_voices,
+            self.cells + self.inline_cells,
+            self.last_tick_occlusion_cells + self.last_tick_echo_cells,
+            self.worker_time.as_secs_f64() * 1e3,
+        )
+    }
+}
+
 impl fmt::Display for Status {
     /// One line: `N ticks, … xruns N`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

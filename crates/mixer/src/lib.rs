@@ -1,6 +1,6 @@
 //! The lock-free real-time mixer: a game-thread handle and an audio-thread renderer.
 //!
-//! Spec: `shared/spec/acoustics.md` §4–§7, `shared/spec/ambient-runtime.md` §4.5 (the DirectSound
+//! Spec: `docs/spec/acoustics.md` §4–§7, `docs/spec/ambient-runtime.md` §4.5 (the DirectSound
 //! law; the retail voice policy itself is `resound-ambient`'s).
 //!
 //! [`build`] returns a [`MixerHandle`] (game thread, `Send + Sync`) and a [`MixerRenderer`]

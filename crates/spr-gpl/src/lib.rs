@@ -3,7 +3,7 @@
 //!
 //! An independent re-implementation of the occlusion, reflection and reverb-send computation of
 //! Sound Physics Remastered (SPR, `henkelmax/sound-physics-remastered`, GPL-3.0), written from the
-//! facts and formulas of `shared/spec/spr.md` (SPR read at HEAD `ca0f8fe`). This crate is
+//! facts and formulas of `docs/spec/spr.md` (SPR read at HEAD `ca0f8fe`). This crate is
 //! GPL-3.0-only; a binary that links it must ship under GPL-3.0. See `THIRD_PARTY_SPR.md`.
 //!
 //! ```

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use resound_engine::device::{DeviceError, DeviceStatus};
 use resound_engine::scene;
-use resound_engine::{Engine, Output, Status};
+use resound_engine::{Engine, Output};
 
 use crate::cmd_render::{SceneArgs, setup};
 use resound_engine::acoustics::scene::mode_name;
@@ -72,10 +72,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             break s;
         }
         if terminal {
-            let _ = write!(out, "\r\x1b[2K{}", line(&s, done, rate));
+            let _ = write!(out, "\r\x1b[2K{}", s.live_line(done, rate));
             let _ = out.flush();
         } else if !args.json && done >= next_line {
-            let _ = writeln!(out, "{}", line(&s, done, rate));
+            let _ = writeln!(out, "{}", s.live_line(done, rate));
             next_line = done + u64::from(rate);
         }
     };
@@ -84,44 +84,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let doc = serde_json::json!({
             "scene": scene.name, "mode": mode_name(options.mode), "signal": args.scene.signal,
             "seconds": args.scene.seconds, "rate": rate, "frames": total,
-            "device": status.device.as_ref().map(device_json), "status": status.to_json(),
+            "device": status.device.as_ref().map(DeviceStatus::to_json), "status": status.to_json(),
         });
         format!("{}\n", serde_json::to_string_pretty(&doc)?)
     } else {
         let clear = if terminal { "\r\x1b[2K" } else { "" };
-        format!("{clear}{}\n", line(&status, total, rate))
+        format!("{clear}{}\n", status.live_line(total, rate))
     };
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.context("stdout"),
-    }
-}
-
-/// The status line: time played, voices, acoustic cost (cells traced in all and in the last
-/// tick, worker time), then the device's own line (rate,
-/// format, callbacks, xruns, late callbacks, load, losses and the last problem).
-fn line(s: &Status, frames: u64, rate: u32) -> String {
-    let device = s
-        .device
-        .as_ref()
-        .map_or_else(String::new, ToString::to_string);
-    format!(
-        "{:.2} s  voices {}  cells {} (last tick {})  worker {:.2} ms  | {device}",
-        frames as f64 / f64::from(rate),
-        s.live_voices,
-        s.cells + s.inline_cells,
-        s.last_tick_occlusion_cells + s.last_tick_echo_cells,
-        s.worker_time.as_secs_f64() * 1e3,
-    )
-}
-
-fn device_json(d: &DeviceStatus) -> serde_json::Value {
-    serde_json::json!({
-        "host": d.host, "device": d.device, "sample_rate": d.sample_rate, "channels": d.channels,
-        "format": d.format.name(), "buffer_frames": d.buffer_frames, "callbacks": d.callbacks,
-        "frames": d.frames, "xruns": d.xruns, "device_xruns": d.device_xruns, "late": d.late,
-        "max_callback_us": d.max_callback_us, "load": d.load, "lost": d.lost,
-        "reopens": d.reopens, "reopen_attempts": d.reopen_attempts,
-        "discarded_frames": d.discarded_frames, "last_error": d.last_error,
-    })
+    drop(out);
+    crate::report::emit(&text)
 }

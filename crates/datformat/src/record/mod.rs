@@ -1,5 +1,5 @@
 //! DBObj records: Region, SoundTable, Wave, LandBlock, LandBlockInfo (spec
-//! `shared/spec/dat-format.md` §2–§4).
+//! `docs/spec/dat-format.md` §2–§4).
 //!
 //! Every record implements [`Record`]: [`Record::from_bytes`] parses one entry's payload (as
 //! [`DatReader::read`](crate::container) returns it); [`Record::to_bytes`] writes it back

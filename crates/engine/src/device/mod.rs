@@ -48,6 +48,7 @@
 //! | `convert` | f32 → device format and channel layout |
 //! | `backend` | [`Backend`], [`StreamEvents`], [`LossKind`]: what a sound API must offer |
 //! | `cpal_backend` | [`CpalBackend`], the real one; [`resolve`], [`list_devices`] |
+//! | `listing` | [`DeviceListing`]: the device list as text (`resound devices`) and JSON |
 //! | `test_backend` | [`TestBackend`]: a stream a test drives and breaks by hand |
 //! | `output` | [`DeviceOutput`]: open, poll, reopen, hand the source back |
 //! | `status` | [`DeviceStatus`] |
@@ -60,6 +61,7 @@ mod config;
 mod convert;
 mod cpal_backend;
 mod error;
+mod listing;
 mod output;
 mod quiet;
 mod source;
@@ -72,6 +74,7 @@ pub use config::{DeviceConfig, DeviceDefaults, DeviceInfo, ResolvedDevice, Sampl
 pub use convert::{f32_to_i16, f32_to_u16};
 pub use cpal_backend::{CpalBackend, list_devices, resolve};
 pub use error::DeviceError;
+pub use listing::DeviceListing;
 pub use output::{DeviceOutput, REOPEN_INTERVAL};
 pub use source::AudioSource;
 pub use status::DeviceStatus;
