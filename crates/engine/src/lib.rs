@@ -35,6 +35,7 @@
 //! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
+//! | `tour` | (feature `tour`) the demo tour behind `resound demo`: walk, world, ambient, PNG |
 
 //!
 //! # Seams for the layers still to come
@@ -64,6 +65,8 @@ pub mod sound;
 mod source;
 mod status;
 pub mod terrain;
+#[cfg(feature = "tour")]
+pub mod tour;
 pub mod wav;
 mod worker;
 mod world;

@@ -57,7 +57,7 @@ pub struct Args {
 }
 
 #[cfg(not(feature = "spr-gpl"))]
-fn spr_model() -> anyhow::Result<Model> {
+pub(crate) fn spr_model() -> anyhow::Result<Model> {
     anyhow::bail!(
         "the SPR model (Sound Physics Remastered) is licensed under the GNU GPL version 3 only and is not in this build; \
          rebuild with `cargo build -p resound --features spr-gpl` (the binary then falls under the GNU GPL v3)"
@@ -65,7 +65,7 @@ fn spr_model() -> anyhow::Result<Model> {
 }
 
 #[cfg(feature = "spr-gpl")]
-fn spr_model() -> anyhow::Result<Model> {
+pub(crate) fn spr_model() -> anyhow::Result<Model> {
     Ok(Model::Spr(resound_engine::spr::SprModel::default()))
 }
 

@@ -6,6 +6,7 @@
 mod cmd_acoustics;
 mod cmd_ambient;
 mod cmd_dat;
+mod cmd_demo;
 mod cmd_devices;
 mod cmd_fixture;
 mod cmd_render;
@@ -37,6 +38,8 @@ enum Command {
     Devices(cmd_devices::Args),
     /// Render a verification scene offline through the engine.
     Render(cmd_render::Args),
+    /// The demo tour: terrain, retail ambient sounds and acoustics, to WAV + PNG (and live).
+    Demo(cmd_demo::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -48,6 +51,7 @@ fn main() -> std::process::ExitCode {
         Command::Acoustics(args) => cmd_acoustics::run(args),
         Command::Devices(args) => cmd_devices::run(args),
         Command::Render(args) => cmd_render::run(args),
+        Command::Demo(args) => cmd_demo::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
