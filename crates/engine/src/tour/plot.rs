@@ -10,7 +10,6 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::script::{EVENTS, FIRST_BLOCK, PATH, STAGES, STRUCTURES};
-use super::world::area_to_voxel;
 use super::{Sample, TourReport};
 use crate::terrain::axes::BLOCK_METRES;
 
@@ -92,16 +91,35 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
         .axis_desc_style((FONT, 17))
         .draw()
         .map_err(err)?;
+    let g = report.grid / 2.0;
+    let inside = |c: &&super::MapCell| {
+        c.xy.x + g >= MAP_X.0 && c.xy.x - g <= MAP_X.1 && c.xy.y + g >= MAP_Y.0 && c.xy.y - g <= MAP_Y.1
+    };
     let (lo, hi) = report
         .heights
         .iter()
+        .filter(inside)
         .fold((f64::MAX, f64::MIN), |(lo, hi), c| (lo.min(c.height), hi.max(c.height)));
-    let g = report.grid / 2.0;
+    // Hill shading: light from the north-west, from the neighbouring squares' heights.
+    let n = (report.heights.len() as f64).sqrt().round() as usize;
+    let at = |ix: usize, iy: usize| report.heights.get(iy.min(n - 1) * n + ix.min(n - 1)).map_or(0.0, |c| c.height);
+    let shade = |c: &super::MapCell| {
+        let ix = (c.xy.x / report.grid) as usize;
+        let iy = (c.xy.y / report.grid) as usize;
+        let dx = at(ix + 1, iy) - at(ix.saturating_sub(1), iy);
+        let dy = at(ix, iy + 1) - at(ix, iy.saturating_sub(1));
+        (1.0 + (dy - dx) / (4.0 * report.grid)).clamp(0.6, 1.3)
+    };
     chart
-        .draw_series(report.heights.iter().filter(|c| {
-            c.xy.x + g >= MAP_X.0 && c.xy.x - g <= MAP_X.1 && c.xy.y + g >= MAP_Y.0 && c.xy.y - g <= MAP_Y.1
-        }).map(|c| {
-            let colour = if c.water { WATER_C } else { land(c.height, lo, hi) };
+        .draw_series(report.heights.iter().filter(inside).map(|c| {
+            let colour = if c.water {
+                WATER_C
+            } else {
+                let RGBColor(r, gg, b) = land(c.height, lo, hi);
+                let k = shade(c);
+                let f = |v: u8| (f64::from(v) * k).min(255.0) as u8;
+                RGBColor(f(r), f(gg), f(b))
+            };
             Rectangle::new([(c.xy.x - g, c.xy.y - g), (c.xy.x + g, c.xy.y + g)], colour.filled())
         }))
         .map_err(err)?;
@@ -114,7 +132,7 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
     chart
         .draw_series(std::iter::once(Rectangle::new([(0.0, 0.0), (0.0, 0.0)], land(lo, lo, hi).filled())))
         .map_err(err)?
-        .label(format!("land: green {lo:.0} m … brown {:.0} m … white {hi:.0} m", lo + 0.6 * (hi - lo)))
+        .label(format!("land, hill-shaded: green {lo:.0} m … brown {:.0} m … white {hi:.0} m", lo + 0.6 * (hi - lo)))
         .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], land(lo, lo, hi).filled()));
     let stone = STRUCTURES.iter().filter(|s| !s.name.is_empty());
     chart
@@ -175,7 +193,6 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
         .label_font((FONT, 15))
         .draw()
         .map_err(err)?;
-    let _ = area_to_voxel;
     Ok(())
 }
 
@@ -183,9 +200,9 @@ type Series = fn(&Sample) -> Option<f64>;
 
 fn timeline(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Result<(), PlotError> {
     let panels: [(&str, Series, (f64, f64), RGBColor); 5] = [
-        ("high-band gain (dB)", |s| s.hf_db.map(f64::from), (-40.0, 3.0), RGBColor(0, 114, 178)),
+        ("high-band gain (dB)", |s| s.hf_db.map(f64::from), (-60.0, 3.0), RGBColor(0, 114, 178)),
         ("enclosure (0–1)", |s| s.enclosure, (0.0, 1.05), RGBColor(0, 158, 115)),
-        ("decay T60 (s)", |s| s.decay.map(f64::from), (0.0, 2.5), RGBColor(204, 121, 167)),
+        ("decay T60 (s)", |s| s.decay.map(f64::from), (0.0, 4.0), RGBColor(204, 121, 167)),
         ("echo taps", |s| s.taps.map(|t| t as f64), (0.0, 7.0), RGBColor(213, 94, 0)),
         ("live voices", |s| Some(s.voices as f64), (0.0, 40.0), RGBColor(80, 80, 80)),
     ];

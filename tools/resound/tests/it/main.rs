@@ -6,5 +6,6 @@ mod bad_input;
 mod dat;
 mod dat_corrupt;
 mod dat_errors;
+mod demo;
 mod devices;
 mod render;
