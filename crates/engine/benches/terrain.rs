@@ -14,8 +14,8 @@ use resound_engine::acoustics::{
     AcousticModel, Budget, MaterialTable, OwnModel, Paths, SoundRequest,
 };
 use resound_engine::ambient::{MemoryLandBlocks, Position};
-use resound_fixture::{self as fixture, terrain as fx};
 use resound_engine::terrain::{EAR_HEIGHT, TerrainWorld, ac_to_voxel};
+use resound_fixture::{self as fixture, terrain as fx};
 
 /// A fixture position from fixture-area metres (east, north), standing on the ground.
 fn at(world: &TerrainWorld, east: f64, north: f64) -> DVec3 {

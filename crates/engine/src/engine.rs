@@ -16,8 +16,8 @@ use resound_acoustics::model::own::cell_centre;
 use resound_acoustics::queue::Job;
 use resound_acoustics::room::distance_fade;
 use resound_acoustics::{
-    Absent, AcousticModel, AcousticResult, Budget, Mode, Paths, RoomResult, SoundRequest,
-    WorldProbe, WorldStore,
+    AcousticModel, AcousticResult, Budget, Mode, Paths, RoomResult, SoundRequest, WorldProbe,
+    WorldStore,
 };
 use resound_mixer::{
     MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundData, SoundId, VoiceId,
@@ -37,6 +37,15 @@ use crate::schedule::{
 use crate::source::{Listener, Orientation, Source, check_position, check_range, check_volume};
 use crate::status::Status;
 use crate::worker::{TickMsg, TickReply, WorkerCore, WorkerLink};
+use crate::world::World;
+
+mod ambient;
+mod sounds;
+mod terrain;
+
+pub use self::terrain::AttachTerrainError;
+pub use ambient::{AMBIENT_RANGE, AmbientStatus};
+pub use sounds::SoundError;
 
 /// Mixer voice slots kept beyond the policy's cap, for stolen voices that are still fading.
 const STEAL_RESERVE: usize = 64;
@@ -164,7 +173,8 @@ pub struct Engine {
     mixer: MixerHandle,
     renderer: Option<MixerRenderer>,
     model: Model,
-    world: WorldStore,
+    world: World,
+    ambient: Option<Box<ambient::AmbientState>>,
     sent_revision: u64,
     worker: WorkerLink,
     worker_gone: bool,
@@ -213,7 +223,7 @@ impl Engine {
         let core = WorkerCore::new(b.model.clone(), budgets.queue, b.worker_delay);
         let worker = WorkerLink::start(core, b.inline_worker).map_err(BuildError::Worker)?;
         let tick_frames = ((f64::from(b.sample_rate) * b.tick_seconds).round() as u64).max(1);
-        let world = WorldStore::new(Absent::Air);
+        let world = World::new();
         Ok(Self {
             rate: b.sample_rate,
             tick_frames,
@@ -229,6 +239,7 @@ impl Engine {
             model: b.model,
             sent_revision: world.revision(),
             world,
+            ambient: None,
             worker,
             worker_gone: false,
             sounds: BTreeMap::new(),
@@ -389,7 +400,7 @@ impl Engine {
             VoicePolicy::Modern => self.capacities.voices,
             VoicePolicy::Retail16 => RETAIL_VOICES,
         };
-        if self.voices.len() >= cap {
+        if self.voices.len() + self.ambient_retail_live() >= cap {
             self.status.dropped_voices += 1;
             match self.policy {
                 VoicePolicy::Retail16 => return Err(PlayError::VoiceLimit),
@@ -708,6 +719,7 @@ impl Engine {
         for id in ids {
             self.end_voice(id, false);
         }
+        self.ambient_stopped_all();
         Ok(())
     }
 
@@ -774,18 +786,20 @@ impl Engine {
     /// The voxel world, read-only.
     #[must_use]
     pub fn world_store(&self) -> &WorldStore {
+        self.world.store()
+    }
+
+    pub(crate) fn world_ref(&self) -> &World {
         &self.world
     }
 
-    pub(crate) fn world_mut(&mut self) -> &mut WorldStore {
+    pub(crate) fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }
 
     /// Replaces the world; the new one gets a new epoch (every cached result is dropped).
-    pub(crate) fn replace_world(&mut self, mut world: WorldStore) {
-        let epoch = WorldProbe::epoch(&self.world).max(WorldProbe::epoch(&world)) + 1;
-        world.set_epoch(epoch);
-        self.world = world;
+    pub(crate) fn replace_world(&mut self, world: WorldStore) {
+        self.world.replace_store(world);
         self.sent_revision = self.world.revision();
         self.mark_all_dirty();
     }
@@ -815,6 +829,8 @@ impl Engine {
             return Err(InputError::new("dt", Problem::TooLarge).into());
         }
         self.clock += dt;
+        // Terrain ring and ambient sounds follow the listener before this tick's scheduling.
+        let side = self.follow_listener();
         let r = match self.pacing {
             Pacing::Update => self.run_tick(false),
             Pacing::RenderClock => {
@@ -823,7 +839,7 @@ impl Engine {
             }
         };
         self.mixer.flush();
-        r
+        r.and(side)
     }
 
     /// Waits for the worker to answer every tick sent and applies the results (tools, tests,
@@ -1230,7 +1246,8 @@ impl Engine {
         self.reap();
         let m = self.mixer.status();
         let mut s = self.status;
-        s.live_voices = self.voices.len();
+        s.live_voices = self.voices.len() + self.ambient_retail_live();
+        s.ambient = self.ambient_status();
         s.echo_voices = self.voices.values().filter(|v| v.has_taps).count();
         s.limiter_engagements = m.limiter_engagements;
         s.peak = m.peak;

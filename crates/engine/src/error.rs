@@ -156,6 +156,12 @@ pub enum WorldError {
     /// The voxel store refused the edit.
     #[error("world edit refused: {0}")]
     Edit(EditError),
+    /// Attached terrain is traced: sections cannot be loaded or unloaded (place boxes instead).
+    #[error("the engine traces terrain: sections cannot be loaded or unloaded, only boxes placed")]
+    Terrain,
+    /// Too many boxes placed over the terrain.
+    #[error("more than {0} boxes placed over the terrain")]
+    TooManyBoxes(usize),
 }
 
 impl From<EditError> for WorldError {
@@ -181,6 +187,15 @@ pub enum TickError {
     /// goes on.
     #[error("the acoustic worker thread has stopped")]
     WorkerGone,
+    /// The ambient runtime refused the tick (its clock ran backwards, or it refused the pose);
+    /// the acoustics and the mix went on.
+    #[error(
+        "the ambient runtime refused the tick (its clock ran backwards or the pose is invalid)"
+    )]
+    Ambient,
+    /// A landblock of the terrain ring could not be read (the previous ring stays resident).
+    #[error("terrain LandBlock 0x{0:08X} could not be read")]
+    Terrain(u32),
 }
 
 impl From<InputError> for TickError {

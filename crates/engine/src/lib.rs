@@ -22,12 +22,12 @@
 //! | module | holds |
 //! |---|---|
 //! | `builder` | [`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`] |
-//! | `engine` | [`Engine`]: sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status` |
+//! | `engine` | [`Engine`]: sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status`; sounds from WAV/Wave/MP3 ([`SoundError`]), terrain as the world ([`Engine::attach_terrain`], [`Engine::place_box`]), the ambient runtime ([`Engine::attach_ambient`], [`AmbientStatus`]) |
 //! | `source` | [`Source`], [`Listener`], [`Orientation`] and their validation |
 //! | [`schedule`] | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
 //! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
 //! | [`convert`] | the one conversion: acoustic result → mixer voice parameters and taps |
-//! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement |
+//! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement; the traced world (store or terrain) and the worker's snapshot |
 //! | `output` | [`Output`] (`Offline`, `Device`) and the one place that opens it |
 //! | `status` | [`Status`] counters |
 //! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
@@ -72,7 +72,10 @@ mod worker;
 mod world;
 
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
-pub use engine::{Engine, MAX_DT, RETAIL_VOICES, SoundHandle, VoiceAcoustics, VoiceHandle};
+pub use engine::{
+    AMBIENT_RANGE, AmbientStatus, AttachTerrainError, Engine, MAX_DT, RETAIL_VOICES, SoundError,
+    SoundHandle, VoiceAcoustics, VoiceHandle,
+};
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
     WorldError,

@@ -54,4 +54,6 @@ pub struct Status {
     pub xruns: u64,
     /// Frames rendered (offline).
     pub frames_rendered: u64,
+    /// The ambient bridge's counters (all zero until [`crate::Engine::attach_ambient`]).
+    pub ambient: crate::engine::AmbientStatus,
 }

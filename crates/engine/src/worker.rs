@@ -11,8 +11,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
+use resound_acoustics::Change;
 use resound_acoustics::queue::{Completed, Evaluator, EvaluatorStats, Job, QueueSettings};
-use resound_acoustics::{Change, WorldSnapshot};
 
 use crate::model::Model;
 
@@ -22,7 +22,7 @@ pub(crate) struct TickMsg {
     /// Host tick.
     pub tick: u64,
     /// The world as the host presents it now.
-    pub snapshot: WorldSnapshot,
+    pub snapshot: crate::world::Snapshot,
     /// World changes since the previous message.
     pub changes: Vec<Change>,
     /// New or replaced jobs.

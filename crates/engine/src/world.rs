@@ -1,15 +1,271 @@
-//! [`WorldEdit`]: editing the engine's voxel world. Every edit records (revision, section)
-//! changes in the store; the next tick hands them to the worker (caches and queued phases in the
-//! changed boxes are dropped) and re-traces the voices whose rays crossed a changed section.
-//! A replaced world or a new epoch drops every cached result.
+//! The engine's world and [`WorldEdit`].
+//!
+//! The engine traces one world: its voxel [`WorldStore`] or, once attached
+//! ([`Engine::attach_terrain`](crate::Engine::attach_terrain)), Asheron's Call terrain
+//! ([`TerrainWorld`]) with boxes placed over it. The worker always reads an immutable
+//! [`Snapshot`]: the store's copy-on-write snapshot or the terrain's heightfield behind an `Arc`.
+//!
+//! Every store edit records (revision, section) changes; the next tick hands them to the worker
+//! (caches and queued phases in the changed boxes are dropped) and re-traces the voices whose
+//! rays crossed a changed section. A terrain change (a ring move, a placed box) reports no
+//! section list, so the tick starts a new epoch: every cached result is dropped. A replaced
+//! world or a new epoch drops every cached result.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::sync::Arc;
 
 use glam::IVec3;
 use resound_acoustics::world::probe::SECTION_SIZE;
 use resound_acoustics::world::store::WORLD_LIMIT;
-use resound_acoustics::{Cell, EditError, SectionData, WorldProbe, WorldStore};
+use resound_acoustics::{
+    Absent, Cell, CellCode, Change, EditError, Heightfield, PlacedBox, SectionAccess, SectionCells,
+    SectionClass, SectionData, SparseCells, WorldProbe, WorldSnapshot, WorldStore,
+};
+use resound_ambient::DatSource;
 
 use crate::engine::Engine;
 use crate::error::WorldError;
+use crate::terrain::TerrainWorld;
+
+/// The terrain the engine traces: the lazily loaded landblocks and the cell dat they come from.
+#[derive(Debug)]
+pub(crate) struct TerrainState {
+    pub(crate) terrain: TerrainWorld,
+    pub(crate) cell: DatSource<BufReader<File>>,
+    /// The heightfield as the worker reads it (rebuilt after every change).
+    pub(crate) snapshot: Arc<Heightfield>,
+}
+
+impl TerrainState {
+    pub(crate) fn refresh(&mut self) {
+        self.snapshot = Arc::new(self.terrain.probe().clone());
+    }
+}
+
+/// The world the engine traces.
+#[derive(Debug)]
+pub(crate) struct World {
+    store: WorldStore,
+    terrain: Option<Box<TerrainState>>,
+}
+
+/// An immutable view of the engine's world for the worker.
+#[derive(Debug, Clone)]
+pub(crate) enum Snapshot {
+    Store(WorldSnapshot),
+    Terrain(Arc<Heightfield>),
+}
+
+macro_rules! delegate_probe {
+    ($t:ty, $s:ident => $store:expr, $terrain:expr) => {
+        impl WorldProbe for $t {
+            fn section_class(&self, section: IVec3) -> SectionClass {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.section_class(section),
+                    (Some(w), None) => w.section_class(section),
+                    (None, None) => SectionClass::Unknown,
+                }
+            }
+            fn cell(&self, cell: IVec3) -> Cell {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.cell(cell),
+                    (Some(w), None) => w.cell(cell),
+                    (None, None) => Cell::Unknown,
+                }
+            }
+            fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.section_cells(section),
+                    (Some(w), None) => w.section_cells(section),
+                    (None, None) => None,
+                }
+            }
+            fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.section_sparse(section),
+                    (Some(w), None) => w.section_sparse(section),
+                    (None, None) => None,
+                }
+            }
+            fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.section_view(section),
+                    (Some(w), None) => w.section_view(section),
+                    (None, None) => (SectionClass::Unknown, None),
+                }
+            }
+            fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.section_access(section),
+                    (Some(w), None) => w.section_access(section),
+                    (None, None) => SectionAccess {
+                        class: SectionClass::Unknown,
+                        cells: None,
+                        sparse: None,
+                    },
+                }
+            }
+            fn epoch(&self) -> u64 {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.epoch(),
+                    (Some(w), None) => WorldProbe::epoch(w),
+                    (None, None) => 0,
+                }
+            }
+            fn revision(&self) -> u64 {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => WorldProbe::revision(t),
+                    (Some(w), None) => WorldProbe::revision(w),
+                    (None, None) => 0,
+                }
+            }
+            fn section_revision(&self, section: IVec3) -> u64 {
+                let $s = self;
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.section_revision(section),
+                    (Some(w), None) => w.section_revision(section),
+                    (None, None) => 0,
+                }
+            }
+        }
+    };
+}
+
+delegate_probe!(World, w => Some(&w.store), w.terrain.as_deref().map(|t| &*t.snapshot));
+delegate_probe!(Snapshot, s => match s {
+    Snapshot::Store(w) => Some(w),
+    Snapshot::Terrain(_) => None,
+}, match s {
+    Snapshot::Terrain(t) => Some(&**t),
+    Snapshot::Store(_) => None,
+});
+
+impl World {
+    pub(crate) fn new() -> Self {
+        Self {
+            store: WorldStore::new(Absent::Air),
+            terrain: None,
+        }
+    }
+
+    pub(crate) fn store(&self) -> &WorldStore {
+        &self.store
+    }
+
+    pub(crate) fn terrain(&self) -> Option<&TerrainState> {
+        self.terrain.as_deref()
+    }
+
+    pub(crate) fn terrain_mut(&mut self) -> Option<&mut TerrainState> {
+        self.terrain.as_deref_mut()
+    }
+
+    /// Traces `terrain` from now on (a new epoch above the current one).
+    pub(crate) fn attach_terrain(&mut self, mut terrain: TerrainState) {
+        terrain
+            .terrain
+            .set_epoch(WorldProbe::epoch(self).max(terrain.snapshot.epoch()) + 1);
+        terrain.refresh();
+        self.terrain = Some(Box::new(terrain));
+    }
+
+    /// Store changes after `revision`; `None` when they are not known (dropped from the log, or
+    /// the terrain changed): the caller starts a new epoch.
+    pub(crate) fn changes_since(&self, revision: u64) -> Option<&[Change]> {
+        match &self.terrain {
+            Some(t) => (WorldProbe::revision(&*t.snapshot) == revision).then_some(&[][..]),
+            None => self.store.changes_since(revision),
+        }
+    }
+
+    pub(crate) fn set_epoch(&mut self, epoch: u64) {
+        match &mut self.terrain {
+            Some(t) => {
+                t.terrain.set_epoch(epoch);
+                t.refresh();
+            }
+            None => self.store.set_epoch(epoch),
+        }
+    }
+
+    pub(crate) fn revision(&self) -> u64 {
+        WorldProbe::revision(self)
+    }
+
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        match &self.terrain {
+            Some(t) => Snapshot::Terrain(Arc::clone(&t.snapshot)),
+            None => Snapshot::Store(self.store.snapshot()),
+        }
+    }
+
+    /// Replaces the world with a store (the terrain, if any, is detached).
+    pub(crate) fn replace_store(&mut self, mut store: WorldStore) {
+        let epoch = WorldProbe::epoch(self).max(WorldProbe::epoch(&store)) + 1;
+        store.set_epoch(epoch);
+        self.store = store;
+        self.terrain = None;
+    }
+
+    /// Fills a box: in the store, or placed over the terrain.
+    fn fill_box(&mut self, min: IVec3, max: IVec3, value: Cell) -> Result<(), WorldError> {
+        match &mut self.terrain {
+            None => Ok(self.store.fill_box(min, max, value)?),
+            Some(t) => {
+                check_box(min, max, value)?;
+                if t.terrain.boxes().len() >= MAX_PLACED_BOXES {
+                    return Err(WorldError::TooManyBoxes(MAX_PLACED_BOXES));
+                }
+                t.terrain.place(PlacedBox {
+                    min,
+                    max,
+                    cell: value,
+                });
+                t.refresh();
+                Ok(())
+            }
+        }
+    }
+
+    fn store_for_sections(&mut self) -> Result<&mut WorldStore, WorldError> {
+        match self.terrain {
+            None => Ok(&mut self.store),
+            Some(_) => Err(WorldError::Terrain),
+        }
+    }
+}
+
+/// Most boxes placed over terrain (each is tested per traced cell near it).
+pub const MAX_PLACED_BOXES: usize = 4096;
+
+/// The checks a store applies to a box, for boxes placed over terrain.
+fn check_box(min: IVec3, max: IVec3, value: Cell) -> Result<(), EditError> {
+    if min.cmpgt(max).any() {
+        return Err(EditError::InvertedBox { min, max });
+    }
+    for c in [min, max] {
+        if c.to_array()
+            .iter()
+            .any(|v| v.unsigned_abs() >= WORLD_LIMIT.unsigned_abs())
+        {
+            return Err(EditError::OutOfWorld(c));
+        }
+    }
+    match (value, CellCode::encode(value)) {
+        (_, Some(_)) => Ok(()),
+        (Cell::Solid { mat, .. }, None) => Err(EditError::MaterialOutOfRange(mat.0)),
+        (_, None) => Err(EditError::MaterialOutOfRange(u16::MAX)),
+    }
+}
 
 /// A borrow of the engine for world edits ([`Engine::world`]).
 #[derive(Debug)]
@@ -22,44 +278,59 @@ impl<'a> WorldEdit<'a> {
         Self { engine }
     }
 
-    /// Sets one cell.
+    /// Sets one cell (over attached terrain: a one-cell box placed over it).
     ///
     /// # Errors
     /// [`WorldError`] for an out-of-world position or a bad material.
     pub fn set_cell(&mut self, cell: IVec3, value: Cell) -> Result<(), WorldError> {
-        Ok(self.engine.world_mut().set_cell(cell, value)?)
+        self.engine.world_mut().fill_box(cell, cell, value)?;
+        self.engine.mark_all_dirty_if_terrain();
+        Ok(())
     }
 
-    /// Fills the inclusive box `min..=max`.
+    /// Fills the inclusive box `min..=max` (over attached terrain: places the box over it; it
+    /// wins where it overlaps the ground, and air carves).
     ///
     /// # Errors
     /// [`WorldError`] for an inverted, oversized or out-of-world box or a bad material.
     pub fn fill_box(&mut self, min: IVec3, max: IVec3, value: Cell) -> Result<(), WorldError> {
-        Ok(self.engine.world_mut().fill_box(min, max, value)?)
+        self.engine.world_mut().fill_box(min, max, value)?;
+        self.engine.mark_all_dirty_if_terrain();
+        Ok(())
     }
 
     /// Inserts or replaces a whole section (a chunk arriving).
     ///
     /// # Errors
-    /// [`WorldError`] for out-of-world section coordinates or a bad material.
+    /// [`WorldError`] for out-of-world section coordinates or a bad material;
+    /// [`WorldError::Terrain`] while terrain is attached.
     pub fn load_section(&mut self, section: IVec3, data: SectionData) -> Result<(), WorldError> {
-        Ok(self.engine.world_mut().load_section(section, data)?)
+        Ok(self
+            .engine
+            .world_mut()
+            .store_for_sections()?
+            .load_section(section, data)?)
     }
 
     /// Unloads a section: it reads as Unknown (counted as air) afterwards.
     ///
     /// # Errors
-    /// [`WorldError`] for out-of-world section coordinates.
+    /// [`WorldError`] for out-of-world section coordinates; [`WorldError::Terrain`] while
+    /// terrain is attached.
     pub fn unload_section(&mut self, section: IVec3) -> Result<(), WorldError> {
         let limit = (WORLD_LIMIT / SECTION_SIZE).unsigned_abs();
         if section.to_array().iter().any(|c| c.unsigned_abs() >= limit) {
             return Err(EditError::OutOfWorld(section).into());
         }
-        self.engine.world_mut().unload_section(section);
+        self.engine
+            .world_mut()
+            .store_for_sections()?
+            .unload_section(section);
         Ok(())
     }
 
-    /// Replaces the whole world (a world switch): a new epoch, every cached result dropped.
+    /// Replaces the whole world with a store (a world switch; attached terrain is detached): a
+    /// new epoch, every cached result dropped.
     pub fn replace(&mut self, world: WorldStore) {
         self.engine.replace_world(world);
     }
@@ -67,25 +338,25 @@ impl<'a> WorldEdit<'a> {
     /// Sets the epoch (a time-shifted or switched view): a different epoch drops every cached
     /// result and re-traces every voice.
     pub fn set_epoch(&mut self, epoch: u64) {
-        if epoch != WorldProbe::epoch(self.engine.world_store()) {
+        if epoch != WorldProbe::epoch(self.engine.world_ref()) {
             self.engine.world_mut().set_epoch(epoch);
             self.engine.mark_all_dirty();
         }
     }
 
-    /// The world's epoch.
+    /// The traced world's epoch.
     #[must_use]
     pub fn epoch(&self) -> u64 {
-        WorldProbe::epoch(self.engine.world_store())
+        WorldProbe::epoch(self.engine.world_ref())
     }
 
-    /// The world's change revision.
+    /// The traced world's change revision.
     #[must_use]
     pub fn revision(&self) -> u64 {
-        WorldProbe::revision(self.engine.world_store())
+        WorldProbe::revision(self.engine.world_ref())
     }
 
-    /// The store, read-only.
+    /// The voxel store, read-only (not traced while terrain is attached).
     #[must_use]
     pub fn store(&self) -> &WorldStore {
         self.engine.world_store()

@@ -40,8 +40,8 @@ use resound_ambient::{
 };
 use resound_datformat::container::{DatReader, OpenDatError};
 use resound_datformat::record::Region;
-use resound_mixer::pan::{self, db_to_amplitude};
 use resound_dsp::interpolate::{FRAC_BITS, step_for};
+use resound_mixer::pan::{self, db_to_amplitude};
 use resound_mixer::{MAX_TAP_DELAY, MixerHandle, Pan, SoundId, VoiceParams};
 use thiserror::Error;
 
@@ -346,7 +346,10 @@ fn split(pose: &ListenerPose) -> (Player, Listener) {
     )
 }
 
-fn open_dat(dir: &Path, name: &'static str) -> Result<DatSource<BufReader<File>>, AttachError> {
+pub(crate) fn open_dat(
+    dir: &Path,
+    name: &'static str,
+) -> Result<DatSource<BufReader<File>>, AttachError> {
     let path = dir.join(name);
     let file = File::open(&path).map_err(|source| AttachError::Open { path, source })?;
     let reader = DatReader::new(BufReader::new(file))

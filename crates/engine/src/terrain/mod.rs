@@ -155,6 +155,12 @@ impl TerrainWorld {
         self.field.set_revision(self.revision);
     }
 
+    /// The boxes placed over the terrain, in order.
+    #[must_use]
+    pub fn boxes(&self) -> &[PlacedBox] {
+        &self.boxes
+    }
+
     /// Sets the probe's epoch (a world switch or teleport clears acoustics caches).
     pub fn set_epoch(&mut self, epoch: u64) {
         self.field.set_epoch(epoch);

@@ -108,7 +108,10 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
 pub fn show_position(p: &Position) -> String {
     format!(
         "0x{:08X}:{:.2},{:.2},{:.2}",
-        p.objcell_id.get(), p.origin.x, p.origin.y, p.origin.z
+        p.objcell_id.get(),
+        p.origin.x,
+        p.origin.y,
+        p.origin.z
     )
 }
 

@@ -12,8 +12,8 @@ use resound_acoustics::{
     WorldProbe, section_of,
 };
 use resound_ambient::{LandBlockSource, MemoryLandBlocks, Position};
-use resound_fixture::{self as fixture, terrain as fx};
 use resound_datformat::record::LandBlock;
+use resound_fixture::{self as fixture, terrain as fx};
 
 use super::*;
 
@@ -207,7 +207,10 @@ struct ReadError;
 
 impl LandBlockSource for Corrupt {
     type Error = ReadError;
-    fn load_land_block(&mut self, _: resound_ambient::CellId) -> Result<Option<Arc<LandBlock>>, ReadError> {
+    fn load_land_block(
+        &mut self,
+        _: resound_ambient::CellId,
+    ) -> Result<Option<Arc<LandBlock>>, ReadError> {
         Err(ReadError)
     }
 }
@@ -254,7 +257,10 @@ fn materials_follow_the_terrain_type() {
     let lake = at(6.0 * 24.0 + 12.0, 33.0 * 24.0 + 12.0, 0.0);
     let h = t.height_at(&lake).unwrap();
     let cell_at = |z: f32| {
-        let p = Position::new(lake.objcell_id.get(), Vec3::new(lake.origin.x, lake.origin.y, z));
+        let p = Position::new(
+            lake.objcell_id.get(),
+            Vec3::new(lake.origin.x, lake.origin.y, z),
+        );
         t.probe().cell(ac_to_voxel(&p).floor().as_ivec3())
     };
     assert_eq!(cell_at(h - 0.5), Cell::solid(m.by_name("water").unwrap()));

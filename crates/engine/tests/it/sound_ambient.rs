@@ -9,17 +9,17 @@
 
 use std::io::Cursor;
 
-use resound_ambient::glam::Vec3;
 use resound_ambient::CellId;
+use resound_ambient::glam::Vec3;
 use resound_ambient::walk::{Walk, Waypoint};
 use resound_ambient::{AmbientEvent, Outcome, Position, Voice};
 use resound_datformat::container::{DatWriter, EntryOptions};
-use resound_fixture::{self as fixture, FixtureOptions, FixtureWorld};
 use resound_datformat::record::{Record, Wave};
 use resound_engine::sound::{
     AmbientBridge, AmbientPlay, AmbientPolicy, AmbientSettings, AttachError, ListenerPose,
     TickError,
 };
+use resound_fixture::{self as fixture, FixtureOptions, FixtureWorld};
 use resound_mixer::pan::{self, db_to_amplitude};
 use resound_mixer::{MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundId, build};
 

@@ -12,9 +12,9 @@ use std::io::Cursor;
 
 use resound_ambient::DatSource;
 use resound_datformat::container::DatReader;
-use resound_fixture as fixture;
 use resound_datformat::record::Wave;
 use resound_engine::sound::{CacheError, DecodeLimits, MemoryWaves, WaveCache};
+use resound_fixture as fixture;
 use resound_mixer::{Capacities, MixerHandle, MixerSettings, SoundId, build};
 
 fn mixer(sounds: usize) -> (MixerHandle, resound_mixer::MixerRenderer) {

@@ -9,11 +9,11 @@
 
 use std::io::Cursor;
 
-use resound_fixture as fixture;
 use resound_datformat::record::Wave;
 use resound_engine::sound::{
     DecodeError, DecodeLimits, DecodedSound, decode_mp3, decode_wav, decode_wave,
 };
+use resound_fixture as fixture;
 
 const MONO_MP3: &[u8] = include_bytes!("../data/tone_440hz_mono_22050.mp3");
 const STEREO_MP3: &[u8] = include_bytes!("../data/tone_440_660hz_stereo_44100.mp3");
