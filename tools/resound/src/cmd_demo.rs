@@ -88,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "output": if args.retail { "retail" } else { "modern" }, "mode": if args.retail { "off" } else { args.mode.as_str() },
             "seed": args.seed, "seconds": report.seconds(), "rate": report.rate, "render_seconds": took,
             "peak": st.peak, "limiter_engagements": st.limiter_engagements, "max_live_voices": report.max_voices,
-            "ambient_plays": report.ambient.len(), "ambient_dropped": report.ambient_dropped, "events_fired": report.fired.len(),
+            "ambient_events": report.ambient.len(), "ambient_plays": report.ambient_started, "ambient_dropped": report.ambient_dropped, "events_fired": report.fired.len(),
             "dropped_voices": st.dropped_voices, "cells": st.cells, "wav": wav.display().to_string(), "png": png.display().to_string(),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -96,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     println!("demo tour: {what}, seed {}, {:.1} s rendered in {took:.1} s ({:.0}x real time)", args.seed, report.seconds(), report.seconds() / took.max(1e-9));
     println!("  peak {:.3} ({:.1} dBFS), limiter engaged {} times, live voices max {}", st.peak, 20.0 * st.peak.max(1e-9).log10(), st.limiter_engagements, report.max_voices);
-    println!("  ambient plays {} (dropped {}), events fired {}, voices dropped {}, cells traced {}", report.ambient.len(), report.ambient_dropped, report.fired.len(), st.dropped_voices, st.cells);
+    println!("  ambient plays {} (dropped {}), events fired {}, voices dropped {}, cells traced {}", report.ambient_started, report.ambient_dropped, report.fired.len(), st.dropped_voices, st.cells);
     println!("  wrote {}\n  wrote {}", wav.display(), png.display());
     if args.no_play {
         return Ok(());

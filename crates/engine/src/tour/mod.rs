@@ -14,11 +14,9 @@
 //! |---|---|
 //! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
 //! | [`world`] | [`TourWorld`](world::TourWorld): terrain + structures, copied into the engine's store |
-//! | [`ambient`] | [`TourAmbient`](ambient::TourAmbient): the retail runtime's plays on the engine |
 //! | [`plot`] | the PNG: map above timeline (plotters) |
 //! | [`playback`] | [`Playback`]: the rendered tour as a device [`AudioSource`](crate::device::AudioSource) |
 
-pub mod ambient;
 pub mod playback;
 pub mod plot;
 pub mod script;
@@ -30,21 +28,29 @@ use std::path::Path;
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
-use resound_ambient::{Ambient, DatSource, Seeds, SoundSettings};
+use resound_ambient::{DatSource, Outcome, Seeds};
 use resound_datformat::container::DatReader;
 use resound_datformat::record::Region;
 
 pub use playback::Playback;
 
-use self::ambient::{AmbientMark, TourAmbient};
 use self::script::{EVENTS, EventSound, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
-use crate::sound::{CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
-use crate::terrain::axes::voxel_to_ac;
+use crate::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
+use crate::terrain::axes::ac_to_voxel;
 use crate::{
     BuildError, Engine, LoadError, Mode, Model, Orientation, PlayError, Source, Status, TickError,
     VoiceHandle, VoicePolicy,
 };
+
+/// One ambient play the runtime emitted (for the map).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AmbientMark {
+    /// Clock, seconds.
+    pub time: f64,
+    /// Voxel position (`None`: played from the centre).
+    pub position: Option<DVec3>,
+}
 
 /// Tour length bounds, seconds.
 pub const SECONDS: std::ops::RangeInclusive<f64> = 1.0..=600.0;
@@ -119,9 +125,9 @@ pub enum TourError {
     /// The render failed.
     #[error("render: {0}")]
     Render(#[from] TickError),
-    /// The ambient runtime failed.
-    #[error("ambient: {0}")]
-    Ambient(String),
+    /// The ambient runtime or the terrain could not be attached.
+    #[error("attach: {0}")]
+    Attach(String),
     /// A listener or voice position was rejected.
     #[error("position: {0}")]
     Input(String),
@@ -185,9 +191,12 @@ pub struct TourReport {
     pub timeline: Vec<Sample>,
     /// Scripted events as they fired.
     pub fired: Vec<Fired>,
-    /// Ambient plays started (time, voxel position).
+    /// Ambient plays the runtime emitted (time, voxel position).
     pub ambient: Vec<AmbientMark>,
-    /// Ambient plays dropped (retail pool full, or a Wave that did not decode).
+    /// Ambient plays the engine started as voices.
+    pub ambient_started: u64,
+    /// Ambient plays dropped (the bridge's drops: retail pool full, Wave absent or undecodable;
+    /// and plays the engine could not start).
     pub ambient_dropped: u64,
     /// Most live voices seen at any tick.
     pub max_voices: usize,
@@ -220,12 +229,6 @@ fn input<E: std::fmt::Display>(e: E) -> TourError {
     TourError::Input(e.to_string())
 }
 
-/// Compass heading (0 = north, 90 = east) of an area direction.
-fn heading(dir: DVec2) -> f32 {
-    let deg = dir.x.atan2(dir.y).to_degrees();
-    (deg.rem_euclid(360.0)) as f32
-}
-
 /// Runs the tour on the dats in `dat_dir` (`client_portal.dat`, `client_cell_1.dat`); calls
 /// `progress` after every tick.
 ///
@@ -255,15 +258,22 @@ pub fn run(
         .model(settings.model.clone())
         .voice_policy(policy)
         .build()?;
-    engine.world().replace(world.store()?);
-
-    let seeds = Seeds {
-        ran2: settings.seed as i32,
-        crt: settings.seed,
+    let start = position_at(0.0);
+    engine.set_listener(world.ear(start), Orientation::default()).map_err(input)?;
+    engine.attach_terrain(dat_dir).map_err(|e| TourError::Attach(e.to_string()))?;
+    for b in world.boxes() {
+        engine.place_box(b.min, b.max, b.cell).map_err(input)?;
+    }
+    let ambient = AmbientSettings {
+        policy: if settings.retail { AmbientPolicy::Retail16 } else { AmbientPolicy::Modern },
+        seeds: Seeds {
+            ran2: settings.seed as i32,
+            crt: settings.seed,
+        },
+        ..AmbientSettings::default()
     };
-    let runtime = Ambient::new(&region, seeds, SoundSettings::default())
-        .map_err(|e| TourError::Ambient(e.to_string()))?;
-    let mut ambient = TourAmbient::new(runtime, portal, cell, settings.retail);
+    engine.attach_ambient(dat_dir, ambient).map_err(|e| TourError::Attach(e.to_string()))?;
+    let mut marks = Vec::new();
 
     let rate = settings.rate;
     let clap = engine.load_mono(crate::signal::click(rate).into(), rate)?;
@@ -291,8 +301,15 @@ pub fn run(
         let ear = world.ear(xy);
         let forward = DVec3::new(dir.x, 0.0, -dir.y);
         engine.set_listener(ear, Orientation::looking(forward)).map_err(input)?;
-        let pos = voxel_to_ac(ear).ok_or(TourError::NoTerrain)?;
-        ambient.tick(&mut engine, now, pos, heading(dir))?;
+        engine.update(TICK)?;
+        if let Some(bridge) = engine.ambient_bridge() {
+            for e in bridge.last_events() {
+                if let Outcome::Play(v) = e.outcome {
+                    let position = v.position.map(|p| ac_to_voxel(&p));
+                    marks.push(AmbientMark { time: now, position });
+                }
+            }
+        }
 
         for (index, e) in EVENTS.iter().enumerate() {
             let start = e.at * settings.seconds;
@@ -385,8 +402,9 @@ pub fn run(
         settings: settings.clone(),
         timeline,
         fired,
-        ambient: ambient.marks,
-        ambient_dropped: ambient.dropped,
+        ambient: marks,
+        ambient_started: status.ambient.started,
+        ambient_dropped: status.ambient.counters.dropped.total() + status.ambient.not_started,
         max_voices,
         status,
         floor: world.floor,

@@ -1,34 +1,20 @@
-//! The tour's world: the dat's terrain (the 5 × 5 landblocks around the tour) with the gorge,
-//! tunnel and hall placed on it as §12 boxes, copied into the engine's voxel store along the
-//! walk.
+//! The tour's world: the gorge, tunnel and hall as §12 boxes over the dat's terrain, and the
+//! terrain itself (the 5 × 5 landblocks of the tour's area) for heights and the map.
 //!
-//! The terrain comes from [`TerrainWorld`] (the §12 adapter); the structures are
-//! [`PlacedBox`]es on its [`Heightfield`](resound_acoustics::Heightfield) probe. The engine
-//! traces a [`WorldStore`], so every 16³ section within [`MARGIN`] metres of the walk, the
-//! structures and the event points is copied from the probe (empty sections skipped, full ones
-//! stored uniform); everything else is air.
-
-use std::collections::BTreeSet;
+//! The engine traces its own attached terrain ([`Engine::attach_terrain`](crate::Engine::attach_terrain),
+//! a ring that follows the listener); the tour places [`TourWorld::boxes`] on it. This
+//! [`TerrainWorld`] stays centred on the area so the walk, the event points and the map have
+//! heights everywhere.
 
 use glam::{DVec2, DVec3, IVec3};
-use resound_acoustics::{
-    Absent, Cell, CellCode, MaterialTable, PlacedBox, SectionCells, SectionClass, SectionData,
-    WorldProbe, WorldStore,
-};
+use resound_acoustics::{Cell, MaterialTable, PlacedBox, WorldProbe};
 use resound_ambient::{LandBlockSource, Position};
 use resound_datformat::record::Region;
 
 use super::TourError;
-use super::script::{
-    AREA_METRES, EVENTS, EAR, FIRST_BLOCK, Fill, PATH, STRUCTURES, floor_point, on_floor,
-};
+use super::script::{AREA_METRES, EAR, FIRST_BLOCK, Fill, STRUCTURES, floor_point, on_floor};
 use crate::terrain::TerrainWorld;
 use crate::terrain::axes::{BLOCK_METRES, voxel_to_ac};
-
-/// Metres of terrain copied on each side of the walk and around each event point.
-pub const MARGIN: f64 = 64.0;
-/// Section side in cells.
-const SECTION: i32 = 16;
 
 /// The terrain with the structures placed, and the mapping from area metres to voxels.
 pub struct TourWorld {
@@ -36,6 +22,7 @@ pub struct TourWorld {
     /// Height (AC z, metres) of the structures' common floor.
     pub floor: f64,
     water: Option<resound_acoustics::MaterialId>,
+    boxes: Vec<PlacedBox>,
 }
 
 /// The AC position of an area point at height `z`.
@@ -73,6 +60,7 @@ impl TourWorld {
         let at = area_to_ac(floor_point(), 0.0).ok_or(TourError::NoTerrain)?;
         let floor = f64::from(terrain.height_at(&at).ok_or(TourError::NoTerrain)?).round();
         let stone = materials.by_name("stone").ok_or(TourError::NoTerrain)?;
+        let mut boxes = Vec::with_capacity(STRUCTURES.len());
         for s in STRUCTURES {
             let cell = match s.fill {
                 Fill::Stone => Cell::Solid {
@@ -86,12 +74,15 @@ impl TourWorld {
             // Voxel z runs south: the area's north edge is the smaller z.
             let min = IVec3::new(a.x.floor() as i32, a.y as i32, b.z.ceil() as i32);
             let max = IVec3::new(b.x.ceil() as i32 - 1, b.y as i32 - 1, a.z.floor() as i32 - 1);
-            terrain.place(PlacedBox { min, max, cell });
+            let placed = PlacedBox { min, max, cell };
+            terrain.place(placed);
+            boxes.push(placed);
         }
         Ok(Self {
             terrain,
             floor,
             water: materials.by_name("water"),
+            boxes,
         })
     }
 
@@ -128,94 +119,11 @@ impl TourWorld {
         self.terrain.probe()
     }
 
-    /// A voxel store holding the probe's sections near the walk (air elsewhere).
-    ///
-    /// # Errors
-    /// [`TourError::World`] if a section cannot be stored.
-    pub fn store(&self) -> Result<WorldStore, TourError> {
-        let mut columns = BTreeSet::new();
-        let mut add_disc = |xy: DVec2| {
-            let v = area_to_voxel(xy, 0.0);
-            let r = MARGIN;
-            let (x0, x1) = (sec(v.x - r), sec(v.x + r));
-            let (z0, z1) = (sec(v.z - r), sec(v.z + r));
-            for sx in x0..=x1 {
-                for sz in z0..=z1 {
-                    columns.insert((sx, sz));
-                }
-            }
-        };
-        for w in PATH.windows(2) {
-            let len = w[0].xy.distance(w[1].xy);
-            let steps = (len / 8.0).ceil().max(1.0) as usize;
-            for i in 0..=steps {
-                add_disc(w[0].xy.lerp(w[1].xy, i as f64 / steps as f64));
-            }
-        }
-        for e in EVENTS {
-            add_disc(e.xy);
-        }
-        let mut store = WorldStore::new(Absent::Air);
-        let probe = self.terrain.probe();
-        let top = sec(self.floor + 48.0);
-        for &(sx, sz) in &columns {
-            // From the lowest section that can hold the surface up to above the structures.
-            let mut lo = i32::MAX;
-            let mut hi = top;
-            for (dx, dz) in [(0, 0), (SECTION, 0), (0, SECTION), (SECTION, SECTION), (8, 8)] {
-                let x = f64::from(sx * SECTION + dx);
-                let z = f64::from(sz * SECTION + dz);
-                if let Some(h) = probe.height_at(x, z) {
-                    lo = lo.min(sec(f64::from(h) - 24.0));
-                    hi = hi.max(sec(f64::from(h) + 8.0));
-                }
-            }
-            lo = lo.min(sec(self.floor - 16.0));
-            for sy in lo..=hi {
-                let section = IVec3::new(sx, sy, sz);
-                if let Some(data) = section_data(probe, section) {
-                    store.load_section(section, data).map_err(TourError::World)?;
-                }
-            }
-        }
-        Ok(store)
+    /// The placed structures as voxel boxes (inclusive), in placing order, for
+    /// [`Engine::place_box`](crate::Engine::place_box).
+    #[must_use]
+    pub fn boxes(&self) -> &[PlacedBox] {
+        &self.boxes
     }
 }
 
-fn sec(v: f64) -> i32 {
-    (v.floor() as i32).div_euclid(SECTION)
-}
-
-/// The probe's section as stored data; `None` for an empty (all air) section.
-fn section_data(probe: &impl WorldProbe, section: IVec3) -> Option<SectionData> {
-    match probe.section_class(section) {
-        SectionClass::Empty | SectionClass::Unknown => None,
-        SectionClass::Full(_) | SectionClass::Mixed => {
-            let base = section * SECTION;
-            let first = probe.cell(base);
-            let mut cells = SectionCells::filled(CellCode::encode(first)?);
-            let mut solid = false;
-            let mut uniform = true;
-            for y in 0..SECTION {
-                for z in 0..SECTION {
-                    for x in 0..SECTION {
-                        let local = IVec3::new(x, y, z);
-                        let c = probe.cell(base + local);
-                        solid |= c.is_solid();
-                        if c != first {
-                            uniform = false;
-                            cells.set(local, CellCode::encode(c)?);
-                        }
-                    }
-                }
-            }
-            if !solid {
-                None
-            } else if uniform {
-                Some(SectionData::Uniform(first))
-            } else {
-                Some(SectionData::Cells(cells))
-            }
-        }
-    }
-}
