@@ -34,7 +34,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds: f64 = args.next().map_or(Ok(20.0), |s| s.parse())?;
 
     // A mixer of our own (an engine's `attach_ambient` does this wiring for a game).
-    let (mut handle, mut renderer) = build(MixerSettings { sample_rate: RATE, ..MixerSettings::default() })?;
+    let (mut handle, mut renderer) = build(MixerSettings {
+        sample_rate: RATE,
+        ..MixerSettings::default()
+    })?;
     let settings = AmbientSettings {
         policy: AmbientPolicy::Retail16,
         seeds: Seeds { ran2: 7, crt: 7 },
@@ -42,7 +45,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..AmbientSettings::default()
     };
     let mut bridge = AmbientBridge::open(&dir, settings)?;
-    let pose = ListenerPose { position: at, heading_deg: 0.0, seen_outside: true };
+    let pose = ListenerPose {
+        position: at,
+        heading_deg: 0.0,
+        seen_outside: true,
+    };
 
     let mut samples = vec![0.0f32; 2 * FRAME * (seconds * 20.0) as usize];
     let mut plays = Vec::new();
@@ -51,14 +58,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         bridge.tick(&mut handle, i as f64 / 20.0, pose, &|_| false, &mut plays)?;
         for p in &plays {
             if let Some(params) = p.params() {
-                handle.play(p.sound(), PlaySettings { looping: false, params })?;
+                handle.play(
+                    p.sound(),
+                    PlaySettings {
+                        looping: false,
+                        params,
+                    },
+                )?;
             }
         }
         handle.flush();
         renderer.render(chunk);
     }
-    write_wav(std::path::Path::new("ambient.wav"), &samples, 2, RATE, WavFormat::F32)?;
+    write_wav(
+        std::path::Path::new("ambient.wav"),
+        &samples,
+        2,
+        RATE,
+        WavFormat::F32,
+    )?;
     let c = bridge.counters();
-    println!("wrote ambient.wav ({seconds} s): {} events, {} played, {} dropped", c.events, c.played, c.dropped.total());
+    println!(
+        "wrote ambient.wav ({seconds} s): {} events, {} played, {} dropped",
+        c.events,
+        c.played,
+        c.dropped.total()
+    );
     Ok(())
 }

@@ -3,14 +3,11 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::acoustics::scene::parse_mode;
-use resound_engine::device::{DeviceConfig, DeviceOutput, resolve};
-use resound_engine::tour::{self, Playback, TourSettings};
+use resound_engine::tour::{self, Live, TourSettings};
 use resound_engine::wav::{WavFormat, write_wav};
 
 use crate::cmd_acoustics::ModelName;
@@ -47,6 +44,20 @@ pub struct Args {
     json: bool,
 }
 
+fn bar(len: u64, template: &str) -> ProgressBar {
+    let show = std::io::stderr().is_terminal();
+    let target = if show {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(len), target);
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
 /// Runs `resound demo`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let model = match args.model {
@@ -54,7 +65,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ModelName::Spr => crate::cmd_render::spr_model()?,
     };
     let mode = parse_mode(&args.mode).context("--mode")?;
-    let settings = TourSettings { seconds: args.seconds, seed: args.seed, mode, model, retail: args.retail, ..TourSettings::default() };
+    let settings = TourSettings {
+        seconds: args.seconds,
+        seed: args.seed,
+        mode,
+        model,
+        retail: args.retail,
+        ..TourSettings::default()
+    };
     let temp = tempfile::tempdir().context("creating a temporary folder")?;
     let dats = match &args.dat_dir {
         Some(d) => d.clone(),
@@ -65,66 +83,63 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             temp.path().to_path_buf()
         }
     };
-    let show = std::io::stderr().is_terminal();
-    let bar = ProgressBar::with_draw_target(Some((args.seconds / tour::TICK).round() as u64), if show { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() });
-    bar.set_style(ProgressStyle::with_template("rendering {bar:30} {pos}/{len} ticks {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let rendering = bar(
+        (args.seconds / tour::TICK).round() as u64,
+        "rendering {bar:30} {pos}/{len} ticks {msg}",
+    );
     let started = std::time::Instant::now();
     let report = tour::run(&dats, &settings, &mut |s| {
-        bar.inc(1);
-        bar.set_message(format!("{:<16} {:>2} voices {:>6} cells", s.stage, s.voices, s.cells));
+        rendering.inc(1);
+        rendering.set_message(s.status_line());
     })
     .context("demo tour")?;
-    bar.finish_and_clear();
+    rendering.finish_and_clear();
     let took = started.elapsed().as_secs_f64();
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    let wav = args.out.join("demo.wav");
-    let png = args.out.join("demo.png");
-    write_wav(&wav, &report.samples, 2, report.rate, WavFormat::F32).with_context(|| format!("writing {}", wav.display()))?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let (wav, png) = (args.out.join("demo.wav"), args.out.join("demo.png"));
+    write_wav(&wav, &report.samples, 2, report.rate, WavFormat::F32)
+        .with_context(|| format!("writing {}", wav.display()))?;
     tour::plot::draw(&png, &report).with_context(|| format!("writing {}", png.display()))?;
     let st = &report.status;
-    let what = if args.retail { "retail (16 voices, no acoustics)".to_owned() } else { format!("modern, acoustics {}", args.mode) };
     if args.json {
         let doc = serde_json::json!({
             "output": if args.retail { "retail" } else { "modern" }, "mode": if args.retail { "off" } else { args.mode.as_str() },
             "seed": args.seed, "seconds": report.seconds(), "rate": report.rate, "render_seconds": took,
             "peak": st.peak, "limiter_engagements": st.limiter_engagements, "max_live_voices": report.max_voices,
-            "ambient_events": report.ambient.len(), "ambient_plays": report.ambient_started, "ambient_dropped": report.ambient_dropped, "events_fired": report.fired.len(),
-            "dropped_voices": st.dropped_voices, "cells": st.cells, "wav": wav.display().to_string(), "png": png.display().to_string(),
+            "ambient_events": report.ambient.len(), "ambient_plays": report.ambient_started, "ambient_dropped": report.ambient_dropped,
+            "events_fired": report.fired.len(), "dropped_voices": st.dropped_voices, "cells": st.cells,
+            "wav": wav.display().to_string(), "png": png.display().to_string(),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }
-    println!("demo tour: {what}, seed {}, {:.1} s rendered in {took:.1} s ({:.0}x real time)", args.seed, report.seconds(), report.seconds() / took.max(1e-9));
-    println!("  peak {:.3} ({:.1} dBFS), limiter engaged {} times, live voices max {}", st.peak, 20.0 * st.peak.max(1e-9).log10(), st.limiter_engagements, report.max_voices);
-    println!("  ambient plays {} (dropped {}), events fired {}, voices dropped {}, cells traced {}", report.ambient_started, report.ambient_dropped, report.fired.len(), st.dropped_voices, st.cells);
-    println!("  wrote {}\n  wrote {}", wav.display(), png.display());
+    println!(
+        "{}\n  wrote {}\n  wrote {}",
+        report.summary(took),
+        wav.display(),
+        png.display()
+    );
     if args.no_play {
         return Ok(());
     }
-    let seconds = report.seconds();
-    play(report.samples.into(), report.rate, seconds, show)
-}
-
-fn play(samples: Arc<[f32]>, rate: u32, seconds: f64, show: bool) -> anyhow::Result<()> {
-    let config = DeviceConfig { sample_rate: Some(rate), ..DeviceConfig::default() };
-    let device = match resolve(&config) {
-        Ok(d) if d.sample_rate == rate => d,
-        Ok(d) => { println!("no live playback: {} runs at {} Hz, not {rate} Hz (the files are written)", d.name, d.sample_rate); return Ok(()); }
-        Err(e) => { println!("no live playback: {} (the files are written)", crate::report::one_line(&anyhow::Error::new(e))); return Ok(()); }
-    };
-    let (source, at) = Playback::new(samples);
-    let name = device.name.clone();
-    let mut output = DeviceOutput::open(device, source).context("opening the sound device")?;
-    let total = (seconds * f64::from(rate)) as u64;
-    let bar = ProgressBar::with_draw_target(Some(total), if show { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() });
-    bar.set_style(ProgressStyle::with_template("playing on {msg} {bar:30} {elapsed}").unwrap_or_else(|_| ProgressStyle::default_bar()));
-    bar.set_message(name);
-    while (Playback::position(&at) as u64) < total {
-        output.poll(std::time::Instant::now());
-        bar.set_position(Playback::position(&at) as u64);
-        std::thread::sleep(Duration::from_millis(50));
+    let playing = bar(
+        report.samples.len() as u64 / 2,
+        "playing {bar:30} {elapsed} {msg}",
+    );
+    let (rate, timeline) = (report.rate, &report.timeline);
+    let live = tour::play_live(report.samples.clone().into(), rate, &mut |frame| {
+        playing.set_position(frame);
+        let tick = (frame as f64 / f64::from(rate) / tour::TICK) as usize;
+        if let Some(s) = timeline.get(tick.min(timeline.len().saturating_sub(1))) {
+            playing.set_message(s.status_line());
+        }
+    })
+    .context("live playback")?;
+    playing.finish_and_clear();
+    match live {
+        Live::Played(status) => println!("played live: {status}"),
+        Live::NoDevice(why) => println!("no live playback: {why} (the files are written)"),
     }
-    bar.finish_and_clear();
-    println!("played live: {}", output.status());
     Ok(())
 }

@@ -32,7 +32,7 @@ use resound_ambient::{DatSource, Outcome, Seeds};
 use resound_datformat::container::DatReader;
 use resound_datformat::record::Region;
 
-pub use playback::Playback;
+pub use playback::{Live, Playback, play_live};
 
 use self::script::{EVENTS, EventSound, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
@@ -210,7 +210,47 @@ pub struct TourReport {
     pub grid: f64,
 }
 
+impl Sample {
+    /// The one-line status: place, live voices, acoustic cost.
+    #[must_use]
+    pub fn status_line(&self) -> String {
+        format!(
+            "{:<16} {:>2} voices {:>6} cells/tick",
+            self.stage, self.voices, self.cells
+        )
+    }
+}
+
 impl TourReport {
+    /// The human summary: what ran, length, render speed, peak, limiter, voices, plays.
+    #[must_use]
+    pub fn summary(&self, render_seconds: f64) -> String {
+        let s = &self.settings;
+        let what = if s.retail {
+            "retail (16 voices, no acoustics)".to_owned()
+        } else {
+            format!("modern, acoustics {:?}", s.mode).to_lowercase()
+        };
+        let st = &self.status;
+        format!(
+            "demo tour: {what}, seed {}, {:.1} s rendered in {render_seconds:.1} s ({:.0}x real time)\n  \
+             peak {:.3} ({:.1} dBFS), limiter engaged {} times, live voices max {}\n  \
+             ambient plays {} (dropped {}), events fired {}, voices dropped {}, cells traced {}",
+            s.seed,
+            self.seconds(),
+            self.seconds() / render_seconds.max(1e-9),
+            st.peak,
+            20.0 * st.peak.max(1e-9).log10(),
+            st.limiter_engagements,
+            self.max_voices,
+            self.ambient_started,
+            self.ambient_dropped,
+            self.fired.len(),
+            st.dropped_voices,
+            st.cells
+        )
+    }
+
     /// Length in seconds.
     #[must_use]
     pub fn seconds(&self) -> f64 {
@@ -220,8 +260,8 @@ impl TourReport {
 
 fn open(dir: &Path, name: &'static str) -> Result<DatSource<BufReader<File>>, TourError> {
     let file = File::open(dir.join(name)).map_err(|source| TourError::Open { name, source })?;
-    let reader = DatReader::new(BufReader::new(file))
-        .map_err(|e| TourError::Dat(format!("{name}: {e}")))?;
+    let reader =
+        DatReader::new(BufReader::new(file)).map_err(|e| TourError::Dat(format!("{name}: {e}")))?;
     Ok(DatSource::new(reader))
 }
 
@@ -250,8 +290,16 @@ pub fn run(
         .ok_or_else(|| TourError::Dat(format!("Region 0x{DEFAULT_REGION_ID:08X}: absent")))?;
     let world = TourWorld::load(&region, &mut cell)?;
 
-    let mode = if settings.retail { Mode::Off } else { settings.mode };
-    let policy = if settings.retail { VoicePolicy::Retail16 } else { VoicePolicy::Modern };
+    let mode = if settings.retail {
+        Mode::Off
+    } else {
+        settings.mode
+    };
+    let policy = if settings.retail {
+        VoicePolicy::Retail16
+    } else {
+        VoicePolicy::Modern
+    };
     let mut engine = Engine::builder()
         .sample_rate(settings.rate)
         .mode(mode)
@@ -259,20 +307,30 @@ pub fn run(
         .voice_policy(policy)
         .build()?;
     let start = position_at(0.0);
-    engine.set_listener(world.ear(start), Orientation::default()).map_err(input)?;
-    engine.attach_terrain(dat_dir).map_err(|e| TourError::Attach(e.to_string()))?;
+    engine
+        .set_listener(world.ear(start), Orientation::default())
+        .map_err(input)?;
+    engine
+        .attach_terrain(dat_dir)
+        .map_err(|e| TourError::Attach(e.to_string()))?;
     for b in world.boxes() {
         engine.place_box(b.min, b.max, b.cell).map_err(input)?;
     }
     let ambient = AmbientSettings {
-        policy: if settings.retail { AmbientPolicy::Retail16 } else { AmbientPolicy::Modern },
+        policy: if settings.retail {
+            AmbientPolicy::Retail16
+        } else {
+            AmbientPolicy::Modern
+        },
         seeds: Seeds {
             ran2: settings.seed as i32,
             crt: settings.seed,
         },
         ..AmbientSettings::default()
     };
-    engine.attach_ambient(dat_dir, ambient).map_err(|e| TourError::Attach(e.to_string()))?;
+    engine
+        .attach_ambient(dat_dir, ambient)
+        .map_err(|e| TourError::Attach(e.to_string()))?;
     let mut marks = Vec::new();
 
     let rate = settings.rate;
@@ -297,16 +355,25 @@ pub fn run(
         let frac = now / settings.seconds;
         let xy = position_at(frac);
         let ahead = position_at(frac + 0.01) - xy;
-        let dir = if ahead.length() > 1e-6 { ahead.normalize() } else { DVec2::new(0.0, -1.0) };
+        let dir = if ahead.length() > 1e-6 {
+            ahead.normalize()
+        } else {
+            DVec2::new(0.0, -1.0)
+        };
         let ear = world.ear(xy);
         let forward = DVec3::new(dir.x, 0.0, -dir.y);
-        engine.set_listener(ear, Orientation::looking(forward)).map_err(input)?;
+        engine
+            .set_listener(ear, Orientation::looking(forward))
+            .map_err(input)?;
         engine.update(TICK)?;
         if let Some(bridge) = engine.ambient_bridge() {
             for e in bridge.last_events() {
                 if let Outcome::Play(v) = e.outcome {
                     let position = v.position.map(|p| ac_to_voxel(&p));
-                    marks.push(AmbientMark { time: now, position });
+                    marks.push(AmbientMark {
+                        time: now,
+                        position,
+                    });
                 }
             }
         }
@@ -316,9 +383,37 @@ pub fn run(
             if start >= now && start < now + TICK {
                 let at = area_to_voxel(e.xy, world.ground(e.xy) + e.above);
                 let (sound, source) = match e.sound {
-                    EventSound::Clap => (clap, Source { position: at, volume: 2.0, impulsive: true, power: 2.0, ..Source::default() }),
-                    EventSound::Shot => (shot, Source { position: at, volume: 1.5, range: 400.0, impulsive: true, power: 4.0, ..Source::default() }),
-                    EventSound::Engine => (motor, Source { position: at, volume: 6.0, range: 200.0, looping: true, ..Source::default() }),
+                    EventSound::Clap => (
+                        clap,
+                        Source {
+                            position: at,
+                            volume: 2.0,
+                            impulsive: true,
+                            power: 2.0,
+                            ..Source::default()
+                        },
+                    ),
+                    EventSound::Shot => (
+                        shot,
+                        Source {
+                            position: at,
+                            volume: 1.5,
+                            range: 400.0,
+                            impulsive: true,
+                            power: 4.0,
+                            ..Source::default()
+                        },
+                    ),
+                    EventSound::Engine => (
+                        motor,
+                        Source {
+                            position: at,
+                            volume: 6.0,
+                            range: 200.0,
+                            looping: true,
+                            ..Source::default()
+                        },
+                    ),
                 };
                 match engine.play(sound, source) {
                     Ok(h) => {

@@ -41,7 +41,11 @@ fn land(h: f64, lo: f64, hi: f64) -> RGBColor {
     let a = (176.0, 206.0, 150.0);
     let b = (150.0, 125.0, 100.0);
     let c = (235.0, 235.0, 235.0);
-    let (p, q, t) = if f < 0.6 { (a, b, f / 0.6) } else { (b, c, (f - 0.6) / 0.4) };
+    let (p, q, t) = if f < 0.6 {
+        (a, b, f / 0.6)
+    } else {
+        (b, c, (f - 0.6) / 0.4)
+    };
     let mix = |x: f64, y: f64| (x + (y - x) * t) as u8;
     RGBColor(mix(p.0, q.0), mix(p.1, q.1), mix(p.2, q.2))
 }
@@ -85,7 +89,10 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_desc(format!("east of landblock 0x{:02X}{:02X}'s SW corner (m)", FIRST_BLOCK.0, FIRST_BLOCK.1))
+        .x_desc(format!(
+            "east of landblock 0x{:02X}{:02X}'s SW corner (m)",
+            FIRST_BLOCK.0, FIRST_BLOCK.1
+        ))
         .y_desc("north (m)")
         .label_style((FONT, 15))
         .axis_desc_style((FONT, 17))
@@ -93,16 +100,26 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
         .map_err(err)?;
     let g = report.grid / 2.0;
     let inside = |c: &&super::MapCell| {
-        c.xy.x + g >= MAP_X.0 && c.xy.x - g <= MAP_X.1 && c.xy.y + g >= MAP_Y.0 && c.xy.y - g <= MAP_Y.1
+        c.xy.x + g >= MAP_X.0
+            && c.xy.x - g <= MAP_X.1
+            && c.xy.y + g >= MAP_Y.0
+            && c.xy.y - g <= MAP_Y.1
     };
     let (lo, hi) = report
         .heights
         .iter()
         .filter(inside)
-        .fold((f64::MAX, f64::MIN), |(lo, hi), c| (lo.min(c.height), hi.max(c.height)));
+        .fold((f64::MAX, f64::MIN), |(lo, hi), c| {
+            (lo.min(c.height), hi.max(c.height))
+        });
     // Hill shading: light from the north-west, from the neighbouring squares' heights.
     let n = (report.heights.len() as f64).sqrt().round() as usize;
-    let at = |ix: usize, iy: usize| report.heights.get(iy.min(n - 1) * n + ix.min(n - 1)).map_or(0.0, |c| c.height);
+    let at = |ix: usize, iy: usize| {
+        report
+            .heights
+            .get(iy.min(n - 1) * n + ix.min(n - 1))
+            .map_or(0.0, |c| c.height)
+    };
     let shade = |c: &super::MapCell| {
         let ix = (c.xy.x / report.grid) as usize;
         let iy = (c.xy.y / report.grid) as usize;
@@ -120,35 +137,79 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
                 let f = |v: u8| (f64::from(v) * k).min(255.0) as u8;
                 RGBColor(f(r), f(gg), f(b))
             };
-            Rectangle::new([(c.xy.x - g, c.xy.y - g), (c.xy.x + g, c.xy.y + g)], colour.filled())
+            Rectangle::new(
+                [(c.xy.x - g, c.xy.y - g), (c.xy.x + g, c.xy.y + g)],
+                colour.filled(),
+            )
         }))
         .map_err(err)?;
     // Legend-only entries for the shading.
     chart
-        .draw_series(std::iter::once(Rectangle::new([(0.0, 0.0), (0.0, 0.0)], WATER_C.filled())))
+        .draw_series(std::iter::once(Rectangle::new(
+            [(0.0, 0.0), (0.0, 0.0)],
+            WATER_C.filled(),
+        )))
         .map_err(err)?
         .label("water")
         .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], WATER_C.filled()));
     chart
-        .draw_series(std::iter::once(Rectangle::new([(0.0, 0.0), (0.0, 0.0)], land(lo, lo, hi).filled())))
+        .draw_series(std::iter::once(Rectangle::new(
+            [(0.0, 0.0), (0.0, 0.0)],
+            land(lo, lo, hi).filled(),
+        )))
         .map_err(err)?
-        .label(format!("land, hill-shaded: green {lo:.0} m … brown {:.0} m … white {hi:.0} m", lo + 0.6 * (hi - lo)))
-        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], land(lo, lo, hi).filled()));
+        .label(format!(
+            "land, hill-shaded: green {lo:.0} m … brown {:.0} m … white {hi:.0} m",
+            lo + 0.6 * (hi - lo)
+        ))
+        .legend(move |(x, y)| {
+            Rectangle::new([(x, y - 6), (x + 18, y + 6)], land(lo, lo, hi).filled())
+        });
     let stone = STRUCTURES.iter().filter(|s| !s.name.is_empty());
     chart
-        .draw_series(stone.clone().map(|s| Rectangle::new([(s.min.x, s.min.y), (s.max.x, s.max.y)], STONE_C.filled())))
+        .draw_series(
+            stone.clone().map(|s| {
+                Rectangle::new([(s.min.x, s.min.y), (s.max.x, s.max.y)], STONE_C.filled())
+            }),
+        )
         .map_err(err)?
-        .label(format!("stone structures (floor {:.0} m): gorge walls, tunnel, hall", report.floor))
+        .label(format!(
+            "stone structures (floor {:.0} m): gorge walls, tunnel, hall",
+            report.floor
+        ))
         .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], STONE_C.filled()));
     // The tunnel's bore and the hall's inside, lighter.
     chart
-        .draw_series(STRUCTURES.iter().skip(2).filter(|s| s.name.is_empty()).map(|s| {
-            Rectangle::new([(s.min.x, s.min.y), (s.max.x, s.max.y)], RGBColor(190, 190, 195).filled())
-        }))
+        .draw_series(
+            STRUCTURES
+                .iter()
+                .skip(2)
+                .filter(|s| s.name.is_empty())
+                .map(|s| {
+                    Rectangle::new(
+                        [(s.min.x, s.min.y), (s.max.x, s.max.y)],
+                        RGBColor(190, 190, 195).filled(),
+                    )
+                }),
+        )
         .map_err(err)?;
-    for (name, x, y) in [("gorge", 420.0, 350.0), ("tunnel", 500.0, 350.0), ("hall", 547.0, 356.0)] {
+    for (name, x, y) in [
+        ("gorge", 420.0, 350.0),
+        ("tunnel", 500.0, 350.0),
+        ("hall", 547.0, 356.0),
+    ] {
         chart
-            .draw_series(std::iter::once(Text::new(name, (x, y), (FONT, 16).into_font().color(&BLACK).pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Center, plotters::style::text_anchor::VPos::Bottom)))))
+            .draw_series(std::iter::once(Text::new(
+                name,
+                (x, y),
+                (FONT, 16)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Center,
+                        plotters::style::text_anchor::VPos::Bottom,
+                    )),
+            )))
             .map_err(err)?;
     }
     let ambient: Vec<(f64, f64)> = report
@@ -163,9 +224,16 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
         })
         .collect();
     chart
-        .draw_series(ambient.iter().map(|&p| Circle::new(p, 3, AMBIENT_C.mix(0.6).filled())))
+        .draw_series(
+            ambient
+                .iter()
+                .map(|&p| Circle::new(p, 3, AMBIENT_C.mix(0.6).filled())),
+        )
         .map_err(err)?
-        .label(format!("ambient sound positions ({} positioned plays)", ambient.len()))
+        .label(format!(
+            "ambient sound positions ({} positioned plays)",
+            ambient.len()
+        ))
         .legend(|(x, y)| Circle::new((x + 9, y), 4, AMBIENT_C.filled()));
     let walk: Vec<(f64, f64)> = report.timeline.iter().map(|s| (s.xy.x, s.xy.y)).collect();
     chart
@@ -174,13 +242,19 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
         .label("the listener's walk (start ●)")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], PATH_C.stroke_width(3)));
     chart
-        .draw_series(std::iter::once(Circle::new((PATH[0].xy.x, PATH[0].xy.y), 7, PATH_C.filled())))
+        .draw_series(std::iter::once(Circle::new(
+            (PATH[0].xy.x, PATH[0].xy.y),
+            7,
+            PATH_C.filled(),
+        )))
         .map_err(err)?;
     chart
         .draw_series(EVENTS.iter().enumerate().map(|(i, e)| {
+            let n = format!("{}", i + 1);
             EmptyElement::at((e.xy.x, e.xy.y))
                 + TriangleMarker::new((0, 0), 8, EVENT_C.filled())
-                + Text::new(format!("{}", i + 1), (9, -16), (FONT, 16).into_font().color(&EVENT_C))
+                + Rectangle::new([(7, -21), (20, -3)], WHITE.mix(0.85).filled())
+                + Text::new(n, (9, -20), (FONT, 16).into_font().color(&EVENT_C))
         }))
         .map_err(err)?
         .label("scripted events 1–9: claps, shots, the engine's start (it drives west)")
@@ -198,13 +272,41 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
 
 type Series = fn(&Sample) -> Option<f64>;
 
-fn timeline(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Result<(), PlotError> {
+fn timeline(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    report: &TourReport,
+) -> Result<(), PlotError> {
     let panels: [(&str, Series, (f64, f64), RGBColor); 5] = [
-        ("high-band gain (dB)", |s| s.hf_db.map(f64::from), (-60.0, 3.0), RGBColor(0, 114, 178)),
-        ("enclosure (0–1)", |s| s.enclosure, (0.0, 1.05), RGBColor(0, 158, 115)),
-        ("decay T60 (s)", |s| s.decay.map(f64::from), (0.0, 4.0), RGBColor(204, 121, 167)),
-        ("echo taps", |s| s.taps.map(|t| t as f64), (0.0, 7.0), RGBColor(213, 94, 0)),
-        ("live voices", |s| Some(s.voices as f64), (0.0, 40.0), RGBColor(80, 80, 80)),
+        (
+            "high-band gain (dB)",
+            |s| s.hf_db.map(|v| f64::from(v).max(-60.0)),
+            (-75.0, 5.0),
+            RGBColor(0, 114, 178),
+        ),
+        (
+            "enclosure (0–1)",
+            |s| s.enclosure,
+            (0.0, 1.05),
+            RGBColor(0, 158, 115),
+        ),
+        (
+            "decay T60 (s)",
+            |s| s.decay.map(f64::from),
+            (0.0, 4.0),
+            RGBColor(204, 121, 167),
+        ),
+        (
+            "echo taps",
+            |s| s.taps.map(|t| t as f64),
+            (0.0, 7.0),
+            RGBColor(213, 94, 0),
+        ),
+        (
+            "live voices",
+            |s| Some(s.voices as f64),
+            (0.0, 40.0),
+            RGBColor(80, 80, 80),
+        ),
     ];
     let end = report.seconds().max(1.0);
     let voices_top = (report.max_voices as f64 * 1.2).max(18.0);
@@ -264,7 +366,11 @@ fn timeline(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -
                     .draw_series(std::iter::once(
                         EmptyElement::at((f.time, range.0))
                             + TriangleMarker::new((0, -6), 6, EVENT_C.filled())
-                            + Text::new(format!("{}", f.index + 1), (-4, -26), (FONT, 13).into_font().color(&EVENT_C)),
+                            + Text::new(
+                                format!("{}", f.index + 1),
+                                (-4, -26),
+                                (FONT, 13).into_font().color(&EVENT_C),
+                            ),
                     ))
                     .map_err(err)?;
             }

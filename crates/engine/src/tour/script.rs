@@ -98,57 +98,231 @@ pub const fn floor_point() -> DVec2 {
 
 /// The walk: open field → behind the ridge shoulder → gorge → tunnel → hall → open again.
 pub const PATH: [Waypoint; 10] = [
-    Waypoint { at: 0.00, xy: p(480.0, 520.0) },
-    Waypoint { at: 0.12, xy: p(430.0, 450.0) },
-    Waypoint { at: 0.20, xy: p(330.0, 440.0) },
-    Waypoint { at: 0.32, xy: p(250.0, 438.0) },
-    Waypoint { at: 0.40, xy: p(300.0, 336.0) },
-    Waypoint { at: 0.46, xy: p(372.0, 330.0) },
-    Waypoint { at: 0.62, xy: p(468.0, 330.0) },
-    Waypoint { at: 0.74, xy: p(536.0, 330.0) },
-    Waypoint { at: 0.86, xy: p(552.0, 330.0) },
-    Waypoint { at: 1.00, xy: p(640.0, 300.0) },
+    Waypoint {
+        at: 0.00,
+        xy: p(480.0, 520.0),
+    },
+    Waypoint {
+        at: 0.12,
+        xy: p(430.0, 450.0),
+    },
+    Waypoint {
+        at: 0.20,
+        xy: p(330.0, 440.0),
+    },
+    Waypoint {
+        at: 0.32,
+        xy: p(250.0, 438.0),
+    },
+    Waypoint {
+        at: 0.40,
+        xy: p(300.0, 336.0),
+    },
+    Waypoint {
+        at: 0.46,
+        xy: p(372.0, 330.0),
+    },
+    Waypoint {
+        at: 0.62,
+        xy: p(468.0, 330.0),
+    },
+    Waypoint {
+        at: 0.74,
+        xy: p(536.0, 330.0),
+    },
+    Waypoint {
+        at: 0.86,
+        xy: p(552.0, 330.0),
+    },
+    Waypoint {
+        at: 1.00,
+        xy: p(640.0, 300.0),
+    },
 ];
 
 /// The stretches named on the timeline.
 pub const STAGES: [Stage; 6] = [
-    Stage { from: 0.00, name: "open field" },
-    Stage { from: 0.20, name: "behind the ridge" },
-    Stage { from: 0.46, name: "gorge" },
-    Stage { from: 0.62, name: "tunnel" },
-    Stage { from: 0.74, name: "stone hall" },
-    Stage { from: 0.90, name: "open again" },
+    Stage {
+        from: 0.00,
+        name: "open field",
+    },
+    Stage {
+        from: 0.20,
+        name: "behind the ridge",
+    },
+    Stage {
+        from: 0.46,
+        name: "gorge",
+    },
+    Stage {
+        from: 0.62,
+        name: "tunnel",
+    },
+    Stage {
+        from: 0.74,
+        name: "stone hall",
+    },
+    Stage {
+        from: 0.90,
+        name: "open again",
+    },
 ];
 
 /// The gorge (two walls), the tunnel (a stone block with a bore) and the hall (a stone shell,
 /// hollow, doors east and west), in placing order.
 pub const STRUCTURES: [Structure; 9] = [
     // A level floor under the whole complex and air above it (the terrain carved away).
-    Structure { name: "", min: p(360.0, 310.0), max: p(600.0, 350.0), z: (-8.0, 0.0), fill: Fill::Stone },
-    Structure { name: "", min: p(360.0, 310.0), max: p(600.0, 350.0), z: (0.0, 40.0), fill: Fill::Air },
-    Structure { name: "gorge walls", min: p(370.0, 318.0), max: p(470.0, 322.0), z: (-2.0, 28.0), fill: Fill::Stone },
-    Structure { name: "gorge walls", min: p(370.0, 338.0), max: p(470.0, 342.0), z: (-2.0, 28.0), fill: Fill::Stone },
-    Structure { name: "tunnel", min: p(470.0, 318.0), max: p(530.0, 342.0), z: (-2.0, 14.0), fill: Fill::Stone },
-    Structure { name: "", min: p(470.0, 328.0), max: p(530.0, 333.0), z: (0.0, 4.0), fill: Fill::Air },
-    Structure { name: "stone hall", min: p(530.0, 312.0), max: p(564.0, 348.0), z: (-2.0, 14.0), fill: Fill::Stone },
-    Structure { name: "", min: p(532.0, 314.0), max: p(562.0, 346.0), z: (0.0, 12.0), fill: Fill::Air },
+    Structure {
+        name: "",
+        min: p(360.0, 310.0),
+        max: p(600.0, 350.0),
+        z: (-8.0, 0.0),
+        fill: Fill::Stone,
+    },
+    Structure {
+        name: "",
+        min: p(360.0, 310.0),
+        max: p(600.0, 350.0),
+        z: (0.0, 40.0),
+        fill: Fill::Air,
+    },
+    Structure {
+        name: "gorge walls",
+        min: p(370.0, 318.0),
+        max: p(470.0, 322.0),
+        z: (-2.0, 28.0),
+        fill: Fill::Stone,
+    },
+    Structure {
+        name: "gorge walls",
+        min: p(370.0, 338.0),
+        max: p(470.0, 342.0),
+        z: (-2.0, 28.0),
+        fill: Fill::Stone,
+    },
+    Structure {
+        name: "tunnel",
+        min: p(470.0, 318.0),
+        max: p(530.0, 342.0),
+        z: (-2.0, 14.0),
+        fill: Fill::Stone,
+    },
+    Structure {
+        name: "",
+        min: p(470.0, 328.0),
+        max: p(530.0, 333.0),
+        z: (0.0, 4.0),
+        fill: Fill::Air,
+    },
+    Structure {
+        name: "stone hall",
+        min: p(530.0, 312.0),
+        max: p(564.0, 348.0),
+        z: (-2.0, 14.0),
+        fill: Fill::Stone,
+    },
+    Structure {
+        name: "",
+        min: p(532.0, 314.0),
+        max: p(562.0, 346.0),
+        z: (0.0, 12.0),
+        fill: Fill::Air,
+    },
     // The hall's east door.
-    Structure { name: "", min: p(562.0, 327.0), max: p(564.0, 334.0), z: (0.0, 5.0), fill: Fill::Air },
+    Structure {
+        name: "",
+        min: p(562.0, 327.0),
+        max: p(564.0, 334.0),
+        z: (0.0, 5.0),
+        fill: Fill::Air,
+    },
 ];
 
 const FAR: DVec2 = p(0.0, 0.0);
 
 /// The scripted event sounds.
 pub const EVENTS: [Event; 9] = [
-    Event { at: 0.03, sound: EventSound::Clap, xy: p(470.0, 490.0), to: FAR, until: 0.0, above: 1.5, label: "clap, open field" },
-    Event { at: 0.07, sound: EventSound::Shot, xy: p(520.0, 430.0), to: FAR, until: 0.0, above: 1.5, label: "shot, open field" },
-    Event { at: 0.27, sound: EventSound::Shot, xy: p(414.0, 438.0), to: FAR, until: 0.0, above: 1.5, label: "shot behind the ridge" },
-    Event { at: 0.30, sound: EventSound::Clap, xy: p(410.0, 452.0), to: FAR, until: 0.0, above: 1.5, label: "clap behind the ridge" },
-    Event { at: 0.47, sound: EventSound::Engine, xy: p(470.0, 330.0), to: p(330.0, 330.0), until: 0.60, above: 1.0, label: "engine drives through the gorge" },
-    Event { at: 0.54, sound: EventSound::Clap, xy: p(420.0, 326.0), to: FAR, until: 0.0, above: 1.5, label: "clap in the gorge" },
-    Event { at: 0.68, sound: EventSound::Clap, xy: p(506.0, 330.0), to: FAR, until: 0.0, above: 1.5, label: "clap in the tunnel" },
-    Event { at: 0.80, sound: EventSound::Clap, xy: p(540.0, 336.0), to: FAR, until: 0.0, above: 1.5, label: "clap in the hall" },
-    Event { at: 0.83, sound: EventSound::Shot, xy: p(556.0, 322.0), to: FAR, until: 0.0, above: 1.5, label: "shot in the hall" },
+    Event {
+        at: 0.03,
+        sound: EventSound::Clap,
+        xy: p(470.0, 490.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "clap, open field",
+    },
+    Event {
+        at: 0.07,
+        sound: EventSound::Shot,
+        xy: p(520.0, 430.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "shot, open field",
+    },
+    Event {
+        at: 0.27,
+        sound: EventSound::Shot,
+        xy: p(414.0, 438.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "shot behind the ridge",
+    },
+    Event {
+        at: 0.30,
+        sound: EventSound::Clap,
+        xy: p(410.0, 452.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "clap behind the ridge",
+    },
+    Event {
+        at: 0.47,
+        sound: EventSound::Engine,
+        xy: p(470.0, 330.0),
+        to: p(330.0, 330.0),
+        until: 0.60,
+        above: 1.0,
+        label: "engine drives through the gorge",
+    },
+    Event {
+        at: 0.54,
+        sound: EventSound::Clap,
+        xy: p(420.0, 326.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "clap in the gorge",
+    },
+    Event {
+        at: 0.68,
+        sound: EventSound::Clap,
+        xy: p(506.0, 330.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "clap in the tunnel",
+    },
+    Event {
+        at: 0.80,
+        sound: EventSound::Clap,
+        xy: p(540.0, 336.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "clap in the hall",
+    },
+    Event {
+        at: 0.83,
+        sound: EventSound::Shot,
+        xy: p(556.0, 322.0),
+        to: FAR,
+        until: 0.0,
+        above: 1.5,
+        label: "shot in the hall",
+    },
 ];
 
 /// Where the listener is at fraction `t` of the tour (linear between waypoints).
@@ -158,7 +332,11 @@ pub fn position_at(t: f64) -> DVec2 {
     for w in PATH.windows(2) {
         let (a, b) = (w[0], w[1]);
         if t <= b.at {
-            let f = if b.at > a.at { (t - a.at) / (b.at - a.at) } else { 1.0 };
+            let f = if b.at > a.at {
+                (t - a.at) / (b.at - a.at)
+            } else {
+                1.0
+            };
             return a.xy.lerp(b.xy, f);
         }
     }

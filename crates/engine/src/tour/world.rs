@@ -55,7 +55,8 @@ impl TourWorld {
     {
         let materials = MaterialTable::standard();
         let mut terrain = TerrainWorld::new(region, &materials)?;
-        let centre = area_to_ac(DVec2::splat(AREA_METRES / 2.0), 0.0).ok_or(TourError::NoTerrain)?;
+        let centre =
+            area_to_ac(DVec2::splat(AREA_METRES / 2.0), 0.0).ok_or(TourError::NoTerrain)?;
         terrain.update_listener(&centre, cells)?;
         let at = area_to_ac(floor_point(), 0.0).ok_or(TourError::NoTerrain)?;
         let floor = f64::from(terrain.height_at(&at).ok_or(TourError::NoTerrain)?).round();
@@ -73,7 +74,11 @@ impl TourWorld {
             let b = area_to_voxel(s.max, floor + s.z.1);
             // Voxel z runs south: the area's north edge is the smaller z.
             let min = IVec3::new(a.x.floor() as i32, a.y as i32, b.z.ceil() as i32);
-            let max = IVec3::new(b.x.ceil() as i32 - 1, b.y as i32 - 1, a.z.floor() as i32 - 1);
+            let max = IVec3::new(
+                b.x.ceil() as i32 - 1,
+                b.y as i32 - 1,
+                a.z.floor() as i32 - 1,
+            );
             let placed = PlacedBox { min, max, cell };
             terrain.place(placed);
             boxes.push(placed);
@@ -126,4 +131,3 @@ impl TourWorld {
         &self.boxes
     }
 }
-

@@ -14,7 +14,15 @@ fn resound(args: &[&str]) -> Output {
 /// Runs a tour of `seconds` into `out` with `extra` flags; returns the JSON summary.
 fn demo(out: &Path, seconds: &str, extra: &[&str]) -> serde_json::Value {
     let dir = out.to_str().unwrap();
-    let mut args = vec!["demo", "--seconds", seconds, "--out", dir, "--no-play", "--json"];
+    let mut args = vec![
+        "demo",
+        "--seconds",
+        seconds,
+        "--out",
+        dir,
+        "--no-play",
+        "--json",
+    ];
     args.extend_from_slice(extra);
     let o = resound(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -51,10 +59,17 @@ fn ten_second_tour_writes_a_stereo_wav_and_a_png() {
     assert!(doc["limiter_engagements"].is_u64());
     assert!(doc["ambient_plays"].as_u64().unwrap() > 0, "{doc}");
     assert!(doc["events_fired"].as_u64().unwrap() >= 6, "{doc}");
-    assert!(doc["cells"].as_u64().unwrap() > 0, "full acoustics traced nothing: {doc}");
+    assert!(
+        doc["cells"].as_u64().unwrap() > 0,
+        "full acoustics traced nothing: {doc}"
+    );
     let png = std::fs::read(dir.join("demo.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    assert!(png.len() > 50_000, "a near-empty picture: {} bytes", png.len());
+    assert!(
+        png.len() > 50_000,
+        "a near-empty picture: {} bytes",
+        png.len()
+    );
 }
 
 #[test]
@@ -91,7 +106,14 @@ fn a_seed_gives_byte_identical_wavs() {
 #[test]
 fn bad_length_is_one_line_error() {
     let dir = tempfile::tempdir().unwrap();
-    let o = resound(&["demo", "--seconds", "0", "--out", dir.path().to_str().unwrap(), "--no-play"]);
+    let o = resound(&[
+        "demo",
+        "--seconds",
+        "0",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--no-play",
+    ]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
