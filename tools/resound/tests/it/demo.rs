@@ -1,6 +1,11 @@
 //! `resound demo`: a short tour writes a stereo, non-silent WAV and a PNG; `--retail` differs
 //! from the default and never has more than 16 live voices; a seed gives the same bytes twice.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 use std::path::Path;
 use std::process::{Command, Output};
 
