@@ -22,12 +22,16 @@ pub mod plot;
 pub mod script;
 pub mod world;
 
+#[cfg(test)]
+mod tests;
+
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
+use resound_acoustics::SoundRequest;
 use resound_ambient::{DatSource, Outcome, Seeds};
 use resound_datformat::container::DatReader;
 use resound_datformat::record::Region;
@@ -50,12 +54,16 @@ pub struct AmbientMark {
     pub time: f64,
     /// Voxel position (`None`: played from the centre).
     pub position: Option<DVec3>,
+    /// Where the listener was (area metres).
+    pub listener: DVec2,
 }
 
 /// Tour length bounds, seconds.
 pub const SECONDS: std::ops::RangeInclusive<f64> = 1.0..=600.0;
 /// Seconds per tour tick (the ambient frame and the timeline step).
 pub const TICK: f64 = 0.05;
+/// Ticks between two evaluations of the timeline's reference path (0.2 s).
+pub const PROBE_TICKS: usize = 4;
 
 /// How to run the tour.
 #[derive(Debug, Clone)]
@@ -144,13 +152,15 @@ pub struct Sample {
     pub stage: &'static str,
     /// Listener (area metres).
     pub xy: DVec2,
-    /// High-band gain of the newest event voice, dB (`None`: no event sounding or no result).
+    /// High-band gain (dB) of the reference path: from the newest event's point (before the
+    /// first, the first event's) to the listener, evaluated every [`PROBE_TICKS`] (`None`:
+    /// mode `off`).
     pub hf_db: Option<f32>,
-    /// Listener's enclosure (0..1) from the latest result.
+    /// The listener's enclosure (0..1).
     pub enclosure: Option<f64>,
-    /// Predicted decay (T60, s) from the latest result.
+    /// The predicted decay (T60, s) of the listener's space.
     pub decay: Option<f32>,
-    /// Echo taps applied to the newest event voice.
+    /// Echo taps of the reference path.
     pub taps: Option<usize>,
     /// Live voices (engine status).
     pub voices: usize,
@@ -344,10 +354,10 @@ pub fn run(
     let mut samples = vec![0.0f32; 2 * tick_frames * ticks];
     let mut timeline = Vec::with_capacity(ticks);
     let mut fired = Vec::new();
-    let mut newest: Option<VoiceHandle> = None;
     let mut driving: Option<(VoiceHandle, usize)> = None;
     let mut max_voices = 0;
-    let mut last_room: (Option<f64>, Option<f32>) = (None, None);
+    let mut reference = EVENTS[0].xy;
+    let mut last = None;
     let mut prev_cells = 0;
 
     for i in 0..ticks {
@@ -373,14 +383,14 @@ pub fn run(
                     marks.push(AmbientMark {
                         time: now,
                         position,
+                        listener: xy,
                     });
                 }
             }
         }
 
         for (index, e) in EVENTS.iter().enumerate() {
-            let start = e.at * settings.seconds;
-            if start >= now && start < now + TICK {
+            if (e.at * settings.seconds / TICK).round() as usize == i {
                 let at = area_to_voxel(e.xy, world.ground(e.xy) + e.above);
                 let (sound, source) = match e.sound {
                     EventSound::Clap => (
@@ -417,7 +427,6 @@ pub fn run(
                 };
                 match engine.play(sound, source) {
                     Ok(h) => {
-                        newest = Some(h);
                         if e.sound == EventSound::Engine {
                             driving = Some((h, index));
                         }
@@ -447,27 +456,31 @@ pub fn run(
 
         let status = engine.status();
         max_voices = max_voices.max(status.live_voices);
-        let acoustics = newest
-            .filter(|h| engine.is_playing(*h))
-            .and_then(|h| engine.voice_acoustics(h));
-        let (mut hf_db, mut taps) = (None, None);
-        if let Some(a) = &acoustics
-            && a.applied_tick.is_some()
-        {
-            hf_db = Some(20.0 * a.applied.hf.max(1e-5).log10());
-            taps = Some(a.applied.taps.len());
-            if let Some(r) = &a.result {
-                last_room = (Some(r.space.enclosure), Some(r.decay));
-            }
+        if let Some(f) = fired.last() {
+            reference = EVENTS[f.index].xy;
         }
+        if mode != Mode::Off && i % PROBE_TICKS == 0 {
+            let src = area_to_voxel(reference, world.ground(reference) + 1.5);
+            let request = SoundRequest::new(src, ear);
+            last = engine.evaluate(&request, mode).ok().map(|st| {
+                let hf = 20.0 * st.direct.hf.max(1e-5).log10();
+                let taps = st.echo.as_ref().map_or(0, |e| e.taps.len());
+                let room = st.room.as_ref().map(|r| (r.listener.enclosure, r.decay));
+                (hf, taps, room)
+            });
+        }
+        let (hf_db, taps, room) = match last {
+            Some((hf, taps, room)) => (Some(hf), Some(taps), room),
+            None => (None, None, None),
+        };
         let sample = Sample {
             time: now,
             frac,
             stage: stage_at(frac),
             xy,
             hf_db,
-            enclosure: if mode == Mode::Off { None } else { last_room.0 },
-            decay: if mode == Mode::Off { None } else { last_room.1 },
+            enclosure: room.map(|r| r.0),
+            decay: room.map(|r| r.1),
             taps,
             voices: status.live_voices,
             cells: status.cells.saturating_sub(prev_cells),

@@ -313,7 +313,7 @@ fn timeline(
     let (caption, rest) = area.split_vertically(40);
     caption
         .draw(&Text::new(
-            "Timeline: the newest event sound's acoustics and the listener's room (gaps: no event sounding)",
+            "Timeline: the path from the newest event point to the listener, and the listener's room",
             (90, 12),
             (FONT, 22),
         ))
