@@ -44,6 +44,16 @@ pub struct Args {
     json: bool,
 }
 
+/// Prints `text` and a newline; a closed pipe (`| head`) is the reader's choice, not a failure.
+fn say(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("stdout"),
+    }
+}
+
 fn bar(len: u64, template: &str) -> ProgressBar {
     let show = std::io::stderr().is_terminal();
     let target = if show {
@@ -111,15 +121,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "events_fired": report.fired.len(), "dropped_voices": st.dropped_voices, "cells": st.cells,
             "wav": wav.display().to_string(), "png": png.display().to_string(),
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-        return Ok(());
+        return say(&serde_json::to_string_pretty(&doc)?);
     }
-    println!(
+    say(&format!(
         "{}\n  wrote {}\n  wrote {}",
         report.summary(took),
         wav.display(),
         png.display()
-    );
+    ))?;
     if args.no_play {
         return Ok(());
     }
@@ -138,8 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .context("live playback")?;
     playing.finish_and_clear();
     match live {
-        Live::Played(status) => println!("played live: {status}"),
-        Live::NoDevice(why) => println!("no live playback: {why} (the files are written)"),
+        Live::Played(status) => say(&format!("played live: {status}")),
+        Live::NoDevice(why) => say(&format!("no live playback: {why} (the files are written)")),
     }
-    Ok(())
 }

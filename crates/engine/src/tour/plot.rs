@@ -231,10 +231,27 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
         )
         .map_err(err)?
         .label(format!(
-            "ambient sound positions ({} positioned plays)",
+            "ambient sounds placed in the world ({} plays)",
             ambient.len()
         ))
         .legend(|(x, y)| Circle::new((x + 9, y), 4, AMBIENT_C.filled()));
+    let beds: Vec<(f64, f64)> = report
+        .ambient
+        .iter()
+        .filter(|m| m.position.is_none())
+        .map(|m| (m.listener.x, m.listener.y))
+        .collect();
+    chart
+        .draw_series(
+            beds.iter()
+                .map(|&p| Circle::new(p, 6, AMBIENT_C.stroke_width(2))),
+        )
+        .map_err(err)?
+        .label(format!(
+            "ambient beds started, centred on the listener ({} plays)",
+            beds.len()
+        ))
+        .legend(|(x, y)| Circle::new((x + 9, y), 5, AMBIENT_C.stroke_width(2)));
     let walk: Vec<(f64, f64)> = report.timeline.iter().map(|s| (s.xy.x, s.xy.y)).collect();
     chart
         .draw_series(LineSeries::new(walk, PATH_C.stroke_width(3)))
@@ -280,7 +297,7 @@ fn timeline(
         (
             "high-band gain (dB)",
             |s| s.hf_db.map(|v| f64::from(v).max(-60.0)),
-            (-75.0, 5.0),
+            (-75.0, 15.0),
             RGBColor(0, 114, 178),
         ),
         (
