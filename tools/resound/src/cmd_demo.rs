@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "own")]
     model: ModelName,
     /// Length of the tour in seconds (the walk stretches to fit).
-    #[arg(long, default_value_t = 75.0)]
+    #[arg(long, default_value_t = 90.0)]
     seconds: f64,
     /// Seed of the ambient runtime.
     #[arg(long, default_value_t = 1)]

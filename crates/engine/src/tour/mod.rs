@@ -85,7 +85,7 @@ pub struct TourSettings {
 impl Default for TourSettings {
     fn default() -> Self {
         Self {
-            seconds: 75.0,
+            seconds: 90.0,
             seed: 1,
             mode: Mode::Full,
             model: Model::default(),

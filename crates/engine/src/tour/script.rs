@@ -103,40 +103,40 @@ pub const PATH: [Waypoint; 10] = [
         xy: p(480.0, 520.0),
     },
     Waypoint {
-        at: 0.12,
+        at: 0.087,
         xy: p(430.0, 450.0),
     },
     Waypoint {
-        at: 0.20,
+        at: 0.188,
         xy: p(330.0, 440.0),
     },
     Waypoint {
-        at: 0.32,
+        at: 0.269,
         xy: p(250.0, 438.0),
     },
     Waypoint {
-        at: 0.40,
+        at: 0.384,
         xy: p(300.0, 336.0),
     },
     Waypoint {
-        at: 0.46,
+        at: 0.457,
         xy: p(372.0, 330.0),
     },
     Waypoint {
-        at: 0.62,
+        at: 0.59,
         xy: p(468.0, 330.0),
     },
     Waypoint {
-        at: 0.74,
+        at: 0.70,
         xy: p(536.0, 330.0),
     },
     Waypoint {
-        at: 0.86,
+        at: 0.81,
         xy: p(552.0, 330.0),
     },
     Waypoint {
         at: 1.00,
-        xy: p(640.0, 300.0),
+        xy: p(650.0, 318.0),
     },
 ];
 
@@ -147,30 +147,30 @@ pub const STAGES: [Stage; 6] = [
         name: "open field",
     },
     Stage {
-        from: 0.20,
+        from: 0.15,
         name: "behind the ridge",
     },
     Stage {
-        from: 0.46,
+        from: 0.457,
         name: "gorge",
     },
     Stage {
-        from: 0.62,
+        from: 0.59,
         name: "tunnel",
     },
     Stage {
-        from: 0.74,
+        from: 0.70,
         name: "stone hall",
     },
     Stage {
-        from: 0.90,
+        from: 0.84,
         name: "open again",
     },
 ];
 
 /// The gorge (two walls), the tunnel (a stone block with a bore) and the hall (a stone shell,
 /// hollow, doors east and west), in placing order.
-pub const STRUCTURES: [Structure; 9] = [
+pub const STRUCTURES: [Structure; 10] = [
     // A level floor under the whole complex and air above it (the terrain carved away).
     Structure {
         name: "",
@@ -236,6 +236,14 @@ pub const STRUCTURES: [Structure; 9] = [
         z: (0.0, 5.0),
         fill: Fill::Air,
     },
+    // The hall's west door, where the tunnel's bore comes in.
+    Structure {
+        name: "",
+        min: p(530.0, 328.0),
+        max: p(532.0, 333.0),
+        z: (0.0, 4.0),
+        fill: Fill::Air,
+    },
 ];
 
 const FAR: DVec2 = p(0.0, 0.0);
@@ -261,7 +269,7 @@ pub const EVENTS: [Event; 9] = [
         label: "shot, open field",
     },
     Event {
-        at: 0.27,
+        at: 0.24,
         sound: EventSound::Shot,
         xy: p(414.0, 438.0),
         to: FAR,
@@ -270,7 +278,7 @@ pub const EVENTS: [Event; 9] = [
         label: "shot behind the ridge",
     },
     Event {
-        at: 0.30,
+        at: 0.27,
         sound: EventSound::Clap,
         xy: p(410.0, 452.0),
         to: FAR,
@@ -279,16 +287,16 @@ pub const EVENTS: [Event; 9] = [
         label: "clap behind the ridge",
     },
     Event {
-        at: 0.47,
+        at: 0.46,
         sound: EventSound::Engine,
         xy: p(470.0, 330.0),
         to: p(330.0, 330.0),
-        until: 0.60,
+        until: 0.59,
         above: 1.0,
         label: "engine drives through the gorge",
     },
     Event {
-        at: 0.54,
+        at: 0.52,
         sound: EventSound::Clap,
         xy: p(420.0, 326.0),
         to: FAR,
@@ -297,7 +305,7 @@ pub const EVENTS: [Event; 9] = [
         label: "clap in the gorge",
     },
     Event {
-        at: 0.68,
+        at: 0.64,
         sound: EventSound::Clap,
         xy: p(506.0, 330.0),
         to: FAR,
@@ -306,7 +314,7 @@ pub const EVENTS: [Event; 9] = [
         label: "clap in the tunnel",
     },
     Event {
-        at: 0.80,
+        at: 0.75,
         sound: EventSound::Clap,
         xy: p(540.0, 336.0),
         to: FAR,
@@ -315,7 +323,7 @@ pub const EVENTS: [Event; 9] = [
         label: "clap in the hall",
     },
     Event {
-        at: 0.83,
+        at: 0.78,
         sound: EventSound::Shot,
         xy: p(556.0, 322.0),
         to: FAR,
