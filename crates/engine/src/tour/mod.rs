@@ -13,7 +13,7 @@
 //! | module | holds |
 //! |---|---|
 //! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
-//! | [`world`] | [`TourWorld`](world::TourWorld): terrain + structures, copied into the engine's store |
+//! | [`world`] | [`world::TourWorld`]: the structures as boxes, the terrain for heights and the map |
 //! | [`plot`] | the PNG: map above timeline (plotters) |
 //! | [`playback`] | [`Playback`]: the rendered tour as a device [`AudioSource`](crate::device::AudioSource) |
 

@@ -1,5 +1,5 @@
 //! [`Playback`]: a rendered tour played on the sound card (an
-//! [`AudioSource`](crate::device::AudioSource) that reads a finished buffer), and
+//! [`crate::device::AudioSource`] that reads a finished buffer), and
 //! [`play_live`], which finds the device and plays it to the end.
 
 use std::sync::Arc;
