@@ -55,6 +55,7 @@
 //! - **Queue** ([`queue`]): [`queue::Evaluator`] runs many sounds per tick within cell budgets,
 //!   in a deterministic priority order, through the caches.
 //! - **Scenes** ([`scene`]): the JSON scene format; the spec §9 scenes ship in `scenes/*.json`.
+//! - **Reports** ([`report`]): one evaluation as text and JSON (`resound acoustics`).
 
 pub mod budget;
 pub mod cache;
@@ -62,6 +63,7 @@ pub mod echo;
 pub mod model;
 pub mod queue;
 pub mod ray;
+pub mod report;
 pub mod room;
 pub mod scene;
 pub mod world;

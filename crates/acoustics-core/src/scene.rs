@@ -394,6 +394,17 @@ impl Scene {
     }
 }
 
+/// The name of a mode: `off|direct|reflect|full`.
+#[must_use]
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Off => "off",
+        Mode::Direct => "direct",
+        Mode::Reflect => "reflect",
+        Mode::Full => "full",
+    }
+}
+
 /// Parses `off|direct|reflect|full`.
 #[must_use]
 pub fn parse_mode(name: &str) -> Option<Mode> {

@@ -1,5 +1,7 @@
 //! The per-entry check of `resound dat check`: parse an entry as its [`RecordType`], write it
-//! back, and compare the bytes.
+//! back, and compare the bytes; [`report`] tallies the outcomes of whole dats.
+
+pub mod report;
 
 use crate::describe::{DecodeError, Decoded};
 use crate::entry_type::RecordType;

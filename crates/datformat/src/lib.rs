@@ -10,7 +10,8 @@
 //! - [`entry_type`] — which record type a dat entry holds, from the dat kind and the id.
 //! - [`describe`] — any parsed entry as one value ([`describe::Decoded`]) with a text rendering
 //!   and a JSON shape.
-//! - [`check`] — the per-entry round trip of `resound dat check`.
+//! - [`check`] — the per-entry round trip of `resound dat check` and its report.
+//! - [`listing`] — a dat's header and entries as a table or JSON (`resound dat ls`).
 //!
 //! The synthetic fixture world (portal + cell dat) lives in the `resound-fixture` crate.
 
@@ -18,6 +19,7 @@ pub mod check;
 pub mod container;
 pub mod describe;
 pub mod entry_type;
+pub mod listing;
 pub mod record;
 
 pub mod id;

@@ -44,7 +44,7 @@ mod sounds;
 mod terrain;
 
 pub use self::terrain::AttachTerrainError;
-pub use ambient::{AMBIENT_RANGE, AmbientStatus};
+pub use ambient::{AMBIENT_RANGE, AmbientStatus, heading_orientation};
 pub use sounds::SoundError;
 
 /// Mixer voice slots kept beyond the policy's cap, for stolen voices that are still fading.

@@ -33,6 +33,8 @@
 //! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
 //! | [`wav`] | WAV writing (f32, s16) |
 //! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) |
+//! | [`input`] | reading user files through a size cap ([`input::read_capped`]) |
+//! | [`describe`] | text and JSON of [`Status`] and of a scene render ([`describe::RenderReport`]) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
 //! | `tour` | (feature `tour`) the demo tour behind `resound demo`: walk, world, ambient, PNG |
@@ -44,18 +46,22 @@
 //!   `open`): the cpal back end adds an `Opened::Device` there and moves the mixer's renderer
 //!   into its callback; a device engine defaults to [`Pacing::Update`] (the worker runs in the
 //!   background, results apply at the next `update`), and `Status::xruns` takes its count.
-//! - **Sounds**: WAV / Wave / MP3 decoding and the wave cache build on [`Engine::load_mono`]
-//!   (validation and mixer load) and [`Engine::unload`].
+//! - **Sounds**: [`Engine::load_wav`], [`Engine::load_wave`] and [`Engine::load_mp3`] decode
+//!   through [`sound`] and load through [`Engine::load_mono`] (stereo downmixed).
 //! - **Terrain and ambient**: the engine's positions are voxel-world coordinates
-//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping belongs to the terrain
-//!   module, and the world is edited through [`Engine::world`].
+//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping is
+//!   [`terrain::axes`]. [`Engine::attach_terrain`] traces AC landblocks instead of the store
+//!   (boxes placed over them with [`Engine::place_box`]); [`Engine::attach_ambient`] runs the
+//!   retail ambient runtime on every `update` with the listener as its camera.
 //! - **Mixer field names**: only [`convert`] names `VoiceParams`/`Tap` fields.
 
 mod builder;
 pub mod convert;
+pub mod describe;
 pub mod device;
 mod engine;
 mod error;
+pub mod input;
 mod model;
 mod output;
 pub mod scene;
@@ -74,7 +80,7 @@ mod world;
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
 pub use engine::{
     AMBIENT_RANGE, AmbientStatus, AttachTerrainError, Engine, MAX_DT, RETAIL_VOICES, SoundError,
-    SoundHandle, VoiceAcoustics, VoiceHandle,
+    SoundHandle, VoiceAcoustics, VoiceHandle, heading_orientation,
 };
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,

@@ -7,31 +7,32 @@
 //! - `--walk PATH.json --seconds N` runs the per-frame tick along a path and prints the log of
 //!   rebuilds and played/dropped sounds. The path format is documented in
 //!   `resound_ambient::walk`; `crates/ambient/examples-data/walk.json` walks the fixture world.
+//! - `--walk PATH.json --seconds N --out OUT.wav` renders the walk through the engine
+//!   (`Engine::attach_ambient`, `Engine::render_walk`): `retail16` plays the retail output
+//!   exactly; `modern` places positioned sounds in 3-D on the terrain with the acoustic path.
 //!
 //! The dats are `DIR/client_portal.dat` (Region, SoundTables) and `DIR/client_cell_1.dat`
 //! (LandBlocks), read lazily through `resound_ambient::DatSource`.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use resound_engine::ambient::geometry::{is_valid_cell_id, origin_in_cell};
-use resound_engine::ambient::glam::Vec3;
 use resound_engine::ambient::walk::Walk;
 use resound_engine::ambient::{
     Ambient, AmbientEvent, AmbientSnapshot, DatSource, Listener, Player, Position, PositionChange,
     Rebuild, RebuildReport, Seeds, SoundSettings,
 };
-use resound_engine::datformat::container::DatReader;
+use resound_engine::datformat::id::parse_region_id;
 use resound_engine::datformat::record::Region;
+use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
+use resound_engine::terrain::parse_position;
+use resound_engine::wav::{WavFormat, write_wav};
+use resound_engine::{Engine, Mode, VoicePolicy};
 
-/// The portal dat's file name.
-const PORTAL_DAT: &str = "client_portal.dat";
-/// The cell dat's file name.
-const CELL_DAT: &str = "client_cell_1.dat";
-/// `--at` heights beyond this many metres above or below the block are refused.
-const MAX_ABS_Z: f32 = 10_000.0;
+use crate::report::emit;
+
+/// Longest walk `--out` renders (seconds; 10 minutes of stereo f32 is 230 MB).
+const MAX_RENDER_SECONDS: f64 = 600.0;
 
 /// Arguments of `resound ambient`.
 #[derive(clap::Args, Debug)]
@@ -42,7 +43,7 @@ pub struct Args {
     dat_dir: PathBuf,
     /// Rebuild at a position: CELL:X,Y,Z (a valid cell id in hex, landblock-relative metres
     /// inside that cell, |Z| ≤ 10000).
-    #[arg(long, value_name = "CELL:X,Y,Z", value_parser = parse_at)]
+    #[arg(long, value_name = "CELL:X,Y,Z", value_parser = |t: &str| parse_position(t))]
     at: Option<Position>,
     /// With --at: the (EnvCell) cell sees outside, so the outdoor set is gathered.
     #[arg(long, requires = "at")]
@@ -59,11 +60,18 @@ pub struct Args {
         allow_negative_numbers = true
     )]
     seconds: Option<f64>,
+    /// With --walk: render it through the engine to this WAV file (stereo f32).
+    #[arg(long, value_name = "OUT.wav", requires = "walk")]
+    out: Option<PathBuf>,
+    /// With --out: `retail16` (the retail output exactly) or `modern` (3-D with acoustics on
+    /// the terrain).
+    #[arg(long, value_parser = ["retail16", "modern"], default_value = "retail16", requires = "out")]
+    policy: String,
     /// Seed of both random generators (retail seeds them with the clock).
     #[arg(long, default_value_t = 1)]
     seed: u32,
     /// Region id in the portal dat (0x13000000..=0x1300FFFF).
-    #[arg(long, value_name = "ID", default_value = "0x13000000", value_parser = parse_region)]
+    #[arg(long, value_name = "ID", default_value = "0x13000000", value_parser = |t: &str| parse_region_id(t))]
     region: u32,
     /// The ambient volume slider, 0..=1 (applied twice, as retail does).
     #[arg(long, default_value_t = 1.0, value_parser = parse_volume, allow_negative_numbers = true)]
@@ -76,8 +84,8 @@ pub struct Args {
 /// Runs `resound ambient`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let region_id = args.region;
-    let mut portal = open(&args.dat_dir.join(PORTAL_DAT))?;
-    let mut cell = open(&args.dat_dir.join(CELL_DAT))?;
+    let mut portal = open_dat(&args.dat_dir, PORTAL_DAT)?;
+    let mut cell = open_dat(&args.dat_dir, CELL_DAT)?;
     let region: Region = portal
         .load_record(region_id)
         .with_context(|| format!("reading Region 0x{region_id:08X}"))?
@@ -126,6 +134,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("give --at CELL:X,Y,Z or --walk PATH.json --seconds N");
     };
     let walk = read_walk(path)?;
+    if let Some(out) = &args.out {
+        return render(&args, &walk, seconds, out, settings, seeds);
+    }
     let log = walk
         .run(&mut ambient, seconds, &mut portal, &mut cell)
         .with_context(|| format!("walking {}", path.display()))?;
@@ -137,13 +148,57 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     emit(&text)
 }
 
-/// Writes to stdout; a closed pipe (`| head`) is not an error.
-fn emit(text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.context("writing to stdout"),
+/// `--walk --out`: renders the walk through the engine and prints what the ambient bridge did.
+fn render(
+    args: &Args,
+    walk: &Walk,
+    seconds: f64,
+    out: &Path,
+    sound: SoundSettings,
+    seeds: Seeds,
+) -> anyhow::Result<()> {
+    if seconds > MAX_RENDER_SECONDS {
+        bail!("--out renders at most {MAX_RENDER_SECONDS} s of a walk");
     }
+    let modern = args.policy == "modern";
+    let (policy, voices, mode) = if modern {
+        (AmbientPolicy::Modern, VoicePolicy::Modern, Mode::Full)
+    } else {
+        (AmbientPolicy::Retail16, VoicePolicy::Retail16, Mode::Off)
+    };
+    let mut engine = Engine::builder().voice_policy(voices).mode(mode).build()?;
+    if modern {
+        engine.attach_terrain(&args.dat_dir)?;
+    }
+    let settings = AmbientSettings {
+        policy,
+        seeds,
+        sound,
+        region_id: args.region,
+        ..AmbientSettings::default()
+    };
+    engine.attach_ambient(&args.dat_dir, settings)?;
+    let mut samples = Vec::new();
+    engine.render_walk(walk, seconds, &mut |s| samples.extend_from_slice(s))?;
+    write_wav(out, &samples, 2, engine.sample_rate(), WavFormat::F32)
+        .with_context(|| format!("writing {}", out.display()))?;
+    let s = engine.status();
+    let text = if args.json {
+        let doc = serde_json::json!({
+            "out": out.display().to_string(), "seconds": seconds, "rate": engine.sample_rate(),
+            "policy": args.policy, "peak": s.peak, "rays": s.rays, "ambient": s.ambient.to_json(),
+        });
+        serde_json::to_string_pretty(&doc)? + "\n"
+    } else {
+        let (rate, policy) = (engine.sample_rate(), &args.policy);
+        format!(
+            "wrote {} ({seconds} s at {rate} Hz, {policy}): {}, peak {:.3}\n",
+            out.display(),
+            s.ambient,
+            s.peak
+        )
+    };
+    emit(&text)
 }
 
 /// The `--at --json` document.
@@ -165,42 +220,16 @@ fn rebuild_doc<R>(
     })
 }
 
-fn open(path: &Path) -> anyhow::Result<DatSource<BufReader<File>>> {
-    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let reader = DatReader::new(BufReader::new(file))
-        .with_context(|| format!("reading {}", path.display()))?;
-    Ok(DatSource::new(reader))
-}
-
 /// Walk files are capped at 64 MiB (a waypoint is ~60 bytes of JSON: about a million of them).
 const MAX_WALK_BYTES: u64 = 64 << 20;
 
 fn read_walk(path: &Path) -> anyhow::Result<Walk> {
-    let text = crate::input::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
+    let text = resound_engine::input::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
     let walk: Walk =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     walk.validate()
         .with_context(|| format!("checking {}", path.display()))?;
     Ok(walk)
-}
-
-/// A hexadecimal id, with or without `0x`.
-fn parse_hex(text: &str) -> anyhow::Result<u32> {
-    let t = text.trim();
-    let digits = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
-    u32::from_str_radix(digits, 16).with_context(|| format!("{text:?} is not a hexadecimal id"))
-}
-
-/// `--region`: a Region id, `0x13000000..=0x1300FFFF`.
-fn parse_region(text: &str) -> anyhow::Result<u32> {
-    let id = parse_hex(text)?;
-    if id >> 16 != 0x1300 {
-        bail!("0x{id:08X} is not a Region id (0x13000000..=0x1300FFFF)");
-    }
-    Ok(id)
 }
 
 /// `--ambient-volume`: a number from 0 to 1.
@@ -220,34 +249,4 @@ fn parse_seconds(text: &str) -> anyhow::Result<f64> {
             "{text:?} is not a number of seconds from 0 to {max} (a walk runs at most {max} frames)"
         ),
     }
-}
-
-/// `CELL:X,Y,Z` → a position in a valid cell, inside that cell, with `|Z| ≤ MAX_ABS_Z`.
-fn parse_at(text: &str) -> anyhow::Result<Position> {
-    let (cell, xyz) = text
-        .split_once(':')
-        .with_context(|| format!("{text:?}: expected CELL:X,Y,Z"))?;
-    let cell = parse_hex(cell)?;
-    if !is_valid_cell_id(cell) {
-        bail!("cell id 0x{cell:08X} is not a valid land cell, EnvCell or landblock id");
-    }
-    let v: Vec<f32> = xyz
-        .split(',')
-        .map(|s| {
-            s.trim()
-                .parse::<f32>()
-                .with_context(|| format!("{s:?} is not a number"))
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let [x, y, z] = v[..] else {
-        bail!("{text:?}: expected three coordinates X,Y,Z");
-    };
-    let origin = Vec3::new(x, y, z);
-    if !origin_in_cell(cell, origin) {
-        bail!("({x:?}, {y:?}) is not inside cell 0x{cell:08X} (landblock-relative metres)");
-    }
-    if !(-MAX_ABS_Z..=MAX_ABS_Z).contains(&z) {
-        bail!("height {z:?} is outside -{MAX_ABS_Z}..={MAX_ABS_Z} m");
-    }
-    Ok(Position::new(cell, origin))
 }

@@ -9,7 +9,11 @@ use anyhow::{Context, bail};
 use resound_engine::datformat::container::DatReader;
 use resound_engine::datformat::describe::Decoded;
 use resound_engine::datformat::entry_type::{RecordType, entry_type};
+use resound_engine::datformat::id::parse_id;
+use resound_engine::datformat::listing::Listing;
 use resound_engine::datformat::record::{Record, Wave};
+
+use resound_engine::input::check_regular;
 
 use crate::dat_check;
 
@@ -83,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             json,
             ..
         } => {
-            let payload = crate::input::read_capped(&file, MAX_RAW_BYTES, "record file")?;
+            let payload = resound_engine::input::read_capped(&file, MAX_RAW_BYTES, "record file")?;
             dump(kind, &payload, json)
         }
         Command::Dump {
@@ -124,58 +128,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
 const MAX_RAW_BYTES: u64 = 64 << 20;
 
-/// A file id: `0x` hex or decimal.
-fn parse_id(text: &str) -> anyhow::Result<u32> {
-    let t = text.trim();
-    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(hex) => u32::from_str_radix(&hex.replace('_', ""), 16),
-        None => t.replace('_', "").parse(),
-    };
-    parsed.with_context(|| format!("bad id {text:?}: use decimal or 0x hex (e.g. 0x13000000)"))
-}
-
-/// What a non-regular file is, in words.
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a regular file"
-}
-
-/// Whether `path` is a regular file (after symlinks); `Err` says plainly why not.
-pub fn check_regular(path: &Path) -> anyhow::Result<()> {
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?;
-    if !meta.is_file() {
-        bail!(
-            "{} is {}, not a DAT file (a DAT file is a regular file)",
-            path.display(),
-            file_kind(&meta)
-        );
-    }
-    Ok(())
-}
-
 /// Opens a dat, refusing anything that is not a regular file before reading a byte.
 pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
-    check_regular(path)?;
+    check_regular(path, "a DAT file")?;
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     DatReader::new(BufReader::new(file)).with_context(|| format!("reading {}", path.display()))
 }
@@ -188,53 +143,14 @@ fn read(r: &mut DatReader<BufReader<File>>, path: &Path, id: u32) -> anyhow::Res
 
 fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
     let mut r = open(path)?;
-    let header = r.header().clone();
     let entries = r
         .entries()
         .with_context(|| format!("walking the B-tree of {}", path.display()))?;
-    let kind = header.dat_type;
+    let listing = Listing::new(path.display().to_string(), r.header(), &entries);
     if json {
-        let list: Vec<serde_json::Value> = entries
-            .iter()
-            .map(|e| {
-                serde_json::json!({
-                    "id": e.id,
-                    "id_hex": format!("0x{:08X}", e.id),
-                    "size": e.size,
-                    "record_type": entry_type(kind, e.id).name,
-                    "offset": e.offset,
-                    "flags": e.flags,
-                    "version": e.version,
-                    "compressed": e.is_compressed(),
-                    "raw_date": e.raw_date,
-                    "iteration": e.iteration,
-                })
-            })
-            .collect();
-        let doc = serde_json::json!({
-            "file": path.display().to_string(),
-            "dat_type": kind.to_string(),
-            "block_size": header.block_size,
-            "file_size": header.file_size,
-            "engine_version": header.engine_version,
-            "minor_version": header.minor_version,
-            "entries": list,
-        });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-        return Ok(());
-    }
-    println!(
-        "{}: {kind} dat, block_size {}, file_size {}, {} entries",
-        path.display(),
-        header.block_size,
-        header.file_size,
-        entries.len()
-    );
-    println!("{:<12} {:>10}  record type", "id", "size");
-    for e in &entries {
-        let z = if e.is_compressed() { " (zlib)" } else { "" };
-        let name = entry_type(kind, e.id).name;
-        println!("0x{:08X}   {:>10}  {name}{z}", e.id, e.size);
+        println!("{}", serde_json::to_string_pretty(&listing)?);
+    } else {
+        print!("{listing}");
     }
     Ok(())
 }
@@ -244,13 +160,7 @@ fn dump(kind: RecordType, payload: &[u8], json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(&decoded.record)?);
     } else {
-        print!("{}", decoded.record);
-        if decoded.padding > 0 {
-            println!(
-                "padding: {} zero bytes after the last field",
-                decoded.padding
-            );
-        }
+        print!("{decoded}");
     }
     Ok(())
 }
@@ -262,14 +172,11 @@ fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {
     let wants_mp3 = out
         .extension()
         .is_some_and(|x| x.eq_ignore_ascii_case("mp3"));
-    let (bytes, what) = match (wants_mp3, wave.mp3_bytes()) {
-        (true, Some(mp3)) => (mp3.to_vec(), "raw MPEG Layer-3 stream"),
-        (true, None) => bail!(
-            "0x{id:08X} is not MPEG Layer-3 (format tag {}); write a .wav instead",
-            wave.format_tag()
-                .map_or_else(|| "?".to_owned(), |t| format!("{t:#06x}"))
-        ),
-        (false, _) => (wave.to_wav_bytes(), "RIFF WAVE"),
+    let Some((bytes, what)) = wave.export(wants_mp3) else {
+        let tag = wave
+            .format_tag()
+            .map_or_else(|| "?".to_owned(), |t| format!("{t:#06x}"));
+        bail!("0x{id:08X} is not MPEG Layer-3 (format tag {tag}); write a .wav instead");
     };
     std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
     println!("wrote {} ({what}, {} bytes)", out.display(), bytes.len());

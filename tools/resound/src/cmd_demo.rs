@@ -11,6 +11,7 @@ use resound_engine::tour::{self, Live, TourSettings};
 use resound_engine::wav::{WavFormat, write_wav};
 
 use crate::cmd_acoustics::ModelName;
+use crate::report::emit;
 
 /// Arguments of `resound demo`.
 #[derive(clap::Args, Debug)]
@@ -44,16 +45,6 @@ pub struct Args {
     json: bool,
 }
 
-/// Prints `text` and a newline; a closed pipe (`| head`) is the reader's choice, not a failure.
-fn say(text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{text}").and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.context("stdout"),
-    }
-}
-
 fn bar(len: u64, template: &str) -> ProgressBar {
     let show = std::io::stderr().is_terminal();
     let target = if show {
@@ -70,10 +61,7 @@ fn bar(len: u64, template: &str) -> ProgressBar {
 
 /// Runs `resound demo`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let model = match args.model {
-        ModelName::Own => resound_engine::Model::default(),
-        ModelName::Spr => crate::cmd_render::spr_model()?,
-    };
+    let model = args.model.model()?;
     let mode = parse_mode(&args.mode).context("--mode")?;
     let settings = TourSettings {
         seconds: args.seconds,
@@ -121,10 +109,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "events_fired": report.fired.len(), "dropped_voices": st.dropped_voices, "cells": st.cells,
             "wav": wav.display().to_string(), "png": png.display().to_string(),
         });
-        return say(&serde_json::to_string_pretty(&doc)?);
+        return emit(&format!("{}\n", serde_json::to_string_pretty(&doc)?));
     }
-    say(&format!(
-        "{}\n  wrote {}\n  wrote {}",
+    emit(&format!(
+        "{}\n  wrote {}\n  wrote {}\n",
         report.summary(took),
         wav.display(),
         png.display()
@@ -147,7 +135,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .context("live playback")?;
     playing.finish_and_clear();
     match live {
-        Live::Played(status) => say(&format!("played live: {status}")),
-        Live::NoDevice(why) => say(&format!("no live playback: {why} (the files are written)")),
+        Live::Played(status) => emit(&format!("played live: {status}\n")),
+        Live::NoDevice(why) => emit(&format!(
+            "no live playback: {why} (the files are written)\n"
+        )),
     }
 }

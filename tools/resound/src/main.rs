@@ -11,7 +11,6 @@ mod cmd_devices;
 mod cmd_fixture;
 mod cmd_render;
 mod dat_check;
-mod input;
 mod report;
 
 use clap::{Parser, Subcommand};

@@ -21,6 +21,16 @@ pub fn one_line(err: &anyhow::Error) -> String {
     line
 }
 
+/// Writes to stdout; a closed pipe (`| head`) is the reader's choice, not a failure.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => anyhow::Context::context(other, "writing to stdout"),
+    }
+}
+
 /// `text` without ANSI escape sequences or control characters, whitespace runs collapsed.
 pub fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -50,31 +60,4 @@ pub fn plain(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn repeated_causes_are_said_once() {
-        let inner = std::io::Error::other("number out of range at line 1 column 9");
-        let err =
-            anyhow::Error::new(inner).context("scene JSON: number out of range at line 1 column 9");
-        assert_eq!(
-            one_line(&err),
-            "scene JSON: number out of range at line 1 column 9"
-        );
-    }
-
-    #[test]
-    fn causes_are_joined_on_one_line() {
-        let err = anyhow::anyhow!("bad byte\nat offset 7").context("reading Region 0x13000000");
-        assert_eq!(
-            one_line(&err),
-            "reading Region 0x13000000: bad byte at offset 7"
-        );
-    }
-
-    #[test]
-    fn escapes_are_removed() {
-        assert_eq!(plain("\u{1b}[1mbold\u{1b}[0m text\t\u{7}"), "bold text");
-    }
-}
+mod tests;

@@ -124,6 +124,21 @@ impl Padded<Decoded> {
 }
 
 /// The text rendering: a header line naming the record and its id, then its contents.
+impl fmt::Display for Padded<Decoded> {
+    /// The record's text, then a line for its zero padding, if any.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.record)?;
+        if self.padding > 0 {
+            writeln!(
+                f,
+                "padding: {} zero bytes after the last field",
+                self.padding
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for Decoded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&match self {

@@ -97,6 +97,18 @@ impl Wave {
         self.header_u16(14)
     }
 
+    /// The bytes of a playable file: the raw MPEG stream when `mp3` (only for MPEG Layer-3;
+    /// `None` otherwise), else a RIFF/WAVE file ([`Wave::to_wav_bytes`]); with what they are.
+    #[must_use]
+    pub fn export(&self, mp3: bool) -> Option<(Vec<u8>, &'static str)> {
+        if mp3 {
+            return self
+                .mp3_bytes()
+                .map(|b| (b.to_vec(), "raw MPEG Layer-3 stream"));
+        }
+        Some((self.to_wav_bytes(), "RIFF WAVE"))
+    }
+
     /// The data as a raw MPEG audio stream when the format is MPEG Layer-3 (tag 0x55).
     #[must_use]
     pub fn mp3_bytes(&self) -> Option<&[u8]> {

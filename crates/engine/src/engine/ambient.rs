@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use glam::DVec3;
+use resound_ambient::walk::Walk;
 use resound_mixer::{PlaySettings, SoundId, VoiceId};
 
 use super::{Engine, SoundHandle, SoundInfo};
@@ -75,7 +76,58 @@ fn heading_deg(o: &Orientation) -> f32 {
     (d.x.atan2(d.y).to_degrees().rem_euclid(360.0)) as f32
 }
 
+/// The voxel orientation of a compass heading (degrees, 0 = north, 90 = east), level.
+#[must_use]
+pub fn heading_orientation(heading_deg: f32) -> Orientation {
+    let h = f64::from(heading_deg).to_radians();
+    // Voxel x is east, z south.
+    Orientation::looking(DVec3::new(h.sin(), 0.0, -h.cos()))
+}
+
 impl Engine {
+    /// Renders `seconds` of a walk (offline): per walk frame, the camera's pose becomes the
+    /// listener (a `teleport` waypoint maps to [`Engine::teleport`]), then [`Engine::update`]
+    /// by one frame and the frame's samples are rendered and handed to `sink` (interleaved
+    /// stereo). Sample positions are rounded from the frame times, so the output depends only
+    /// on the inputs.
+    ///
+    /// # Errors
+    /// [`TickError`] from the first frame that failed (not offline, a refused pose, a
+    /// landblock that cannot be read).
+    pub fn render_walk(
+        &mut self,
+        walk: &Walk,
+        seconds: f64,
+        sink: &mut dyn FnMut(&[f32]),
+    ) -> Result<(), TickError> {
+        let Some(mut cursor) = walk.cursor() else {
+            return Ok(());
+        };
+        let fps = walk.frame_rate;
+        let frames = (seconds * fps).floor().max(0.0) as u64;
+        let rate = f64::from(self.rate);
+        let mut buf = Vec::new();
+        let mut done = 0u64;
+        for i in 0..frames {
+            let pose = cursor.pose(i as f64 / fps);
+            let position = ac_to_voxel(&pose.camera.position);
+            let orientation = heading_orientation(pose.camera.heading_deg);
+            if pose.teleported {
+                self.teleport(position, orientation)?;
+            } else {
+                self.set_listener(position, orientation)?;
+            }
+            self.update(1.0 / fps)?;
+            let end = ((i + 1) as f64 * rate / fps).round() as u64;
+            buf.clear();
+            buf.resize(2 * (end - done) as usize, 0.0);
+            self.render(&mut buf)?;
+            sink(&buf);
+            done = end;
+        }
+        Ok(())
+    }
+
     /// Attaches the retail ambient runtime to the dats in `dat_dir` (`client_portal.dat`,
     /// `client_cell_1.dat`); every [`Engine::update`] then ticks it (module docs). The
     /// settings' output rate is the engine's.

@@ -346,10 +346,11 @@ fn split(pose: &ListenerPose) -> (Player, Listener) {
     )
 }
 
-pub(crate) fn open_dat(
-    dir: &Path,
-    name: &'static str,
-) -> Result<DatSource<BufReader<File>>, AttachError> {
+/// Opens `dir/name` as a dat source (`client_portal.dat`, `client_cell_1.dat`).
+///
+/// # Errors
+/// [`AttachError::Open`] / [`AttachError::Dat`].
+pub fn open_dat(dir: &Path, name: &'static str) -> Result<DatSource<BufReader<File>>, AttachError> {
     let path = dir.join(name);
     let file = File::open(&path).map_err(|source| AttachError::Open { path, source })?;
     let reader = DatReader::new(BufReader::new(file))

@@ -2,6 +2,7 @@
 
 use glam::Vec3;
 use resound_ambient::Position;
+use resound_ambient::geometry::{is_land_cell, is_valid_cell_id, origin_in_cell};
 
 /// Largest |Z| accepted (metres).
 pub const MAX_ABS_Z: f32 = 10_000.0;
@@ -22,14 +23,14 @@ pub enum PositionError {
     /// Not exactly three coordinates.
     #[error("{0:?}: expected three coordinates X,Y,Z")]
     Count(String),
-    /// The id names no land cell or EnvCell of a valid landblock.
+    /// The id names no land cell, EnvCell or landblock of a valid landblock.
     #[error(
-        "cell 0x{0:08X} is not a land cell (0xXXYY0001..0xXXYY0040) or an EnvCell (0xXXYY0100..0xXXYYFFFD) of a landblock 0x00..0xFE"
+        "cell id 0x{0:08X} is not a valid land cell, EnvCell or landblock id: it is not a land cell (0xXXYY0001..0xXXYY0040), an EnvCell (0xXXYY0100..0xXXYYFFFD) or a landblock (0xXXYYFFFF) with XX, YY at most 0xFE"
     )]
     InvalidCell(u32),
-    /// The point lies outside the named cell (or beyond ±[`MAX_ABS_Z`] up).
+    /// The point lies outside the named cell.
     #[error(
-        "{x},{y},{z} is outside cell 0x{id:08X} (X in [{}, {}), Y in [{}, {}), Z in [-10000, 10000])",
+        "({x:?}, {y:?}) is not inside cell 0x{id:08X}: the point lies outside cell 0x{id:08X} (X in [{}, {}), Y in [{}, {}), landblock-relative metres)",
         lo[0], hi[0], lo[1], hi[1]
     )]
     Outside {
@@ -39,17 +40,19 @@ pub enum PositionError {
         x: f32,
         /// Y.
         y: f32,
-        /// Z.
-        z: f32,
         /// Lowest X, Y of the cell.
         lo: [f32; 2],
         /// Bound (exclusive) of X, Y.
         hi: [f32; 2],
     },
+    /// The height is beyond ±[`MAX_ABS_Z`].
+    #[error("height {0:?} is outside -10000..=10000 m (Z in [-10000, 10000])")]
+    Height(f32),
 }
 
-/// Parses `0xXXYYCCCC:X,Y,Z` (landblock-relative metres, as `resound ambient --at` takes
-/// them): a land cell's point must lie in its 24 m cell, an EnvCell's in its landblock.
+/// Parses `0xXXYYCCCC:X,Y,Z` (landblock-relative metres, as `resound ambient --at` and
+/// `resound acoustics` take them): a valid cell id (`inbound_valid_cellid`), a land cell's
+/// point in its 24 m cell, an EnvCell's or landblock's in its landblock, `|Z|` ≤ 10 000 m.
 ///
 /// # Errors
 /// [`PositionError`].
@@ -73,32 +76,25 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
     let [x, y, z] = v[..] else {
         return Err(PositionError::Count(text.to_owned()));
     };
-    let low = id & 0xFFFF;
-    let [bx, by, _, _] = id.to_be_bytes();
-    if !(matches!(low, 0x0001..=0x0040 | 0x0100..=0xFFFD) && bx < 255 && by < 255) {
+    if !is_valid_cell_id(id) {
         return Err(PositionError::InvalidCell(id));
     }
-    let (lo, hi) = if low <= 0x40 {
-        let (cx, cy) = (((low - 1) / 8) as f32, ((low - 1) % 8) as f32);
-        (
-            [24.0 * cx, 24.0 * cy],
-            [24.0 * (cx + 1.0), 24.0 * (cy + 1.0)],
-        )
-    } else {
-        ([0.0; 2], [192.0; 2])
-    };
-    if !(lo[0]..hi[0]).contains(&x)
-        || !(lo[1]..hi[1]).contains(&y)
-        || !(-MAX_ABS_Z..=MAX_ABS_Z).contains(&z)
-    {
-        return Err(PositionError::Outside {
-            id,
-            x,
-            y,
-            z,
-            lo,
-            hi,
-        });
+    let origin = Vec3::new(x, y, z);
+    if !origin_in_cell(id, origin) {
+        let (lo, hi) = if is_land_cell(id) {
+            let c = (id & 0xFFFF) - 1;
+            let (cx, cy) = ((c / 8) as f32, (c % 8) as f32);
+            (
+                [24.0 * cx, 24.0 * cy],
+                [24.0 * (cx + 1.0), 24.0 * (cy + 1.0)],
+            )
+        } else {
+            ([0.0; 2], [192.0; 2])
+        };
+        return Err(PositionError::Outside { id, x, y, lo, hi });
+    }
+    if !(-MAX_ABS_Z..=MAX_ABS_Z).contains(&z) {
+        return Err(PositionError::Height(z));
     }
     Ok(Position::new(id, Vec3::new(x, y, z)))
 }

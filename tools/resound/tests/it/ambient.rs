@@ -258,3 +258,56 @@ fn a_long_walk_is_linear() {
     // quadratic, this is 30 001 frames × 100 000 waypoints: minutes, not seconds
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
+
+/// `--walk --out` renders through the engine: every event played or counted dropped, at most
+/// 16 retail voices, and the same bytes twice.
+#[test]
+fn a_walk_renders_through_the_engine_deterministically() {
+    let w = world();
+    let render = |name: &str, policy: &str| {
+        let out = w.path().join(name);
+        let doc: serde_json::Value = serde_json::from_str(&ok(&ambient(
+            w.path(),
+            &[
+                "--walk",
+                EXAMPLE_WALK,
+                "--seconds",
+                "8",
+                "--out",
+                out.to_str().unwrap(),
+                "--policy",
+                policy,
+                "--json",
+            ],
+        )))
+        .unwrap();
+        (std::fs::read(&out).unwrap(), doc)
+    };
+    let (a, doc) = render("a.wav", "retail16");
+    let (b, _) = render("b.wav", "retail16");
+    assert_eq!(a, b);
+    let amb = &doc["ambient"];
+    let n = |k: &str| amb[k].as_u64().unwrap();
+    assert!(n("events") > 0, "{doc}");
+    assert_eq!(n("events"), n("played") + n("dropped"), "{doc}");
+    assert_eq!(n("played"), n("started") + n("not_started"), "{doc}");
+    let reader = hound::WavReader::new(std::io::Cursor::new(&a)).unwrap();
+    assert_eq!(reader.spec().channels, 2);
+    assert_eq!(reader.duration(), 8 * 48_000);
+    let (m, _) = render("m.wav", "modern");
+    assert_eq!(m.len(), a.len());
+    refused_at_parse(
+        &ambient(
+            w.path(),
+            &[
+                "--walk",
+                EXAMPLE_WALK,
+                "--seconds",
+                "1",
+                "--policy",
+                "modern",
+            ],
+        ),
+        "required arguments were not provided",
+    );
+}

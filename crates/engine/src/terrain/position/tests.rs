@@ -33,10 +33,12 @@ fn bad_positions_are_typed_errors() {
         e.to_string().contains("X in [24, 48), Y in [48, 72)"),
         "{e}"
     );
-    assert!(matches!(
+    assert_eq!(
         err("0xA9B4000B:30,54,3.4e38"),
-        PositionError::Outside { .. }
-    ));
+        PositionError::Height(3.4e38)
+    );
+    // A landblock id names the whole block.
+    assert!(parse_position("0xA9B4FFFF:150,10,0").is_ok());
     assert!(matches!(
         err("0xA9B4000B:30,NaN,0"),
         PositionError::Outside { .. }

@@ -1,0 +1,248 @@
+//! Text and JSON descriptions of what the engine did: the [`Status`] counters and a scene
+//! render's applied acoustics (`resound render`), with stable JSON keys.
+
+use std::fmt;
+
+use resound_acoustics::Mode;
+use resound_acoustics::scene::{Scene, mode_name};
+
+use crate::scene::SceneRender;
+use crate::status::Status;
+
+/// A finished scene render with what it was asked for, for printing.
+#[derive(Debug)]
+pub struct RenderReport<'a> {
+    /// The scene.
+    pub scene: &'a Scene,
+    /// The render.
+    pub render: &'a SceneRender,
+    /// The mode it ran in.
+    pub mode: Mode,
+    /// The signal's name.
+    pub signal: &'a str,
+    /// Seconds asked for.
+    pub seconds: f64,
+    /// The output file as given.
+    pub out: &'a str,
+    /// The WAV sample format's name.
+    pub format: &'a str,
+}
+
+impl Status {
+    /// The counters as one JSON object (stable keys).
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        let s = self;
+        serde_json::json!({
+            "ticks": s.ticks,
+            "rays": s.rays,
+            "cells": s.cells,
+            "inline_cells": s.inline_cells,
+            "max_tick_occlusion_cells": s.max_tick_occlusion_cells,
+            "max_tick_echo_cells": s.max_tick_echo_cells,
+            "worker_ms": s.worker_time.as_secs_f64() * 1e3,
+            "queue_len": s.queue_len,
+            "cache_hits": s.cache_hits,
+            "cache_misses": s.cache_misses,
+            "discarded": s.discarded,
+            "unknown_share": s.unknown_share,
+            "results_applied": s.results_applied,
+            "live_voices": s.live_voices,
+            "limiter_engagements": s.limiter_engagements,
+            "peak": s.peak,
+            "dropped_voices": s.dropped_voices,
+            "xruns": s.xruns,
+            "frames_rendered": s.frames_rendered,
+        })
+    }
+}
+
+impl fmt::Display for Status {
+    /// One line: `N ticks, … xruns N`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self;
+        write!(
+            f,
+            "{} ticks, {} rays, {} worker cells (max/tick occlusion {}, echo {}), {} inline cells, worker {:.2} ms, queue {}, cache {}/{} hit/miss, discarded {}, unknown {:.1} %, voices {}, limiter {}, peak {:.3}, dropped {}, xruns {}",
+            s.ticks,
+            s.rays,
+            s.cells,
+            s.max_tick_occlusion_cells,
+            s.max_tick_echo_cells,
+            s.inline_cells,
+            s.worker_time.as_secs_f64() * 1e3,
+            s.queue_len,
+            s.cache_hits,
+            s.cache_misses,
+            s.discarded,
+            s.unknown_share * 100.0,
+            s.live_voices,
+            s.limiter_engagements,
+            s.peak,
+            s.dropped_voices,
+            s.xruns
+        )
+    }
+}
+
+impl RenderReport<'_> {
+    /// The `--json` document (stable keys).
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        let (scene, r, mode) = (self.scene, self.render, self.mode);
+        let src = r.source.as_ref();
+        let applied = src.map(|a| &a.applied);
+        let result = src.and_then(|a| a.result.as_ref());
+        // The room is measured in `full` only.
+        let room = result.filter(|_| mode >= Mode::Full);
+        let taps: Vec<serde_json::Value> = applied
+            .map(|a| {
+                a.taps
+                    .iter()
+                    .map(|t| {
+                        serde_json::json!({
+                            "delay_ms": f64::from(t.delay_s) * 1e3,
+                            "level": t.level,
+                            "path": t.path,
+                            "hf": t.hf,
+                            "pan": t.pan,
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        serde_json::json!({
+            "scene": scene.name,
+            "model": r.model,
+            "mode": mode_name(mode),
+            "signal": self.signal,
+            "seconds": self.seconds,
+            "rate": r.rate,
+            "out": self.out,
+            "format": self.format,
+            "voices": r.voices,
+            "distance": r.distance,
+            "class": src.and_then(|a| a.class).map(|c| format!("{c:?}").to_lowercase()),
+            "occ": result.map(|x| x.occ),
+            "gain": applied.map(|a| a.gain),
+            "hf": applied.map(|a| a.hf),
+            "pan": applied.map(|a| a.pan),
+            "sends": applied.map(|a| a.sends.to_vec()),
+            "taps": taps,
+            "room": {
+                "enclosure": room.map(|x| x.space.enclosure),
+                "size": room.map(|x| x.space.size),
+                "reflectivity": room.map(|x| x.space.reflectivity),
+                "wet": room.map(|x| x.wet),
+                "decay": room.map(|x| x.decay),
+                "effective_decay": room.map(|x| x.effective_decay),
+            },
+            "status": r.status.to_json(),
+        })
+    }
+}
+
+impl fmt::Display for RenderReport<'_> {
+    fn fmt(&self, o: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (scene, r, mode) = (self.scene, self.render, self.mode);
+        writeln!(
+            o,
+            "scene {}: {} voice(s), source {:?} -> listener {:?}, d = {:.2}, model {}, mode {}, signal {}, {} s at {} Hz -> {}",
+            scene.name,
+            r.voices,
+            scene.source,
+            scene.listener,
+            r.distance,
+            r.model,
+            mode_name(mode),
+            self.signal,
+            self.seconds,
+            r.rate,
+            self.out
+        )?;
+        match &r.source {
+            None => {
+                writeln!(o, "source: no acoustics applied")?;
+            }
+            Some(a) => {
+                let p = &a.applied;
+                let occ = a.result.as_ref().map_or(0.0, |x| x.occ);
+                writeln!(
+                    o,
+                    "applied: class {:?}  occ {occ:.3}  gain {:.4}  hf {:.6}  pan {:+.3}  sends [{:.4}, {:.4}, {:.4}, {:.4}]",
+                    a.class, p.gain, p.hf, p.pan, p.sends[0], p.sends[1], p.sends[2], p.sends[3]
+                )?;
+                if p.taps.is_empty() {
+                    writeln!(o, "taps: none")?;
+                }
+                for (i, t) in p.taps.iter().enumerate() {
+                    writeln!(
+                        o,
+                        "tap {i}: delay {:.1} ms  level {:.3}  path {:.2}  hf {:.3}  pan {:+.3}",
+                        f64::from(t.delay_s) * 1e3,
+                        t.level,
+                        t.path,
+                        t.hf,
+                        t.pan
+                    )?;
+                }
+                if mode < Mode::Full {
+                    writeln!(o, "room: not measured in mode {}", mode_name(mode))?;
+                } else if let Some(x) = &a.result {
+                    writeln!(
+                        o,
+                        "room: enclosure {:.3}  size {:.1}  reflectivity {:.2}  wet {:.3}  decay {:.2} s  predicted (effective) decay {:.2} s",
+                        x.space.enclosure,
+                        x.space.size,
+                        x.space.reflectivity,
+                        x.wet,
+                        x.decay,
+                        x.effective_decay
+                    )?;
+                }
+            }
+        }
+        writeln!(o, "status: {}", r.status)
+    }
+}
+
+impl crate::engine::AmbientStatus {
+    /// The ambient counters as one JSON object (stable keys).
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        let (c, d) = (&self.counters, &self.counters.dropped);
+        serde_json::json!({
+            "frames": c.frames, "rebuilds": c.rebuilds, "events": c.events, "played": c.played,
+            "dropped": d.total(),
+            "dropped_by_reason": {
+                "no_sound_table": d.no_sound_table, "no_entry": d.no_entry,
+                "silent_wave": d.silent_wave, "probability": d.probability,
+                "inactive": d.inactive, "inaudible": d.inaudible, "pool_full": d.pool_full,
+                "wave_missing": d.wave_missing, "decode_failed": d.decode_failed,
+                "no_room": d.no_room,
+            },
+            "started": self.started, "not_started": self.not_started,
+            "retail_voices": self.retail_voices, "refused_ticks": self.refused_ticks,
+            "cache_hits": self.cache.hits, "cache_misses": self.cache.misses,
+        })
+    }
+}
+
+impl fmt::Display for crate::engine::AmbientStatus {
+    /// One line: frames, rebuilds, events, plays, drops, voices started.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.counters;
+        write!(
+            f,
+            "{} frames, {} rebuilds, {} events, {} played, {} dropped ({} pool full), {} started, {} not started",
+            c.frames,
+            c.rebuilds,
+            c.events,
+            c.played,
+            c.dropped.total(),
+            c.dropped.pool_full,
+            self.started,
+            self.not_started
+        )
+    }
+}
