@@ -8,7 +8,8 @@
 //!   With `--retail-dats DIR` it also runs the ignored test that reads the retail client dats.
 //! - `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]` — renders the
 //!   acoustics verification scenes offline and checks them against the spec (see `verify`).
-//! - `cargo xtask demo` — builds release and runs the richest demonstration that exists.
+//! - `cargo xtask demo` — builds release and runs `resound demo` (the tour: `out/demo/demo.wav`
+//!   and `demo.png`, played live when a sound device works).
 //! - `cargo xtask prereq` — only the prerequisite step (ALSA headers once cpal is in the lock).
 
 mod demo;

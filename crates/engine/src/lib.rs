@@ -38,6 +38,7 @@
 //! | [`describe`] | text and JSON of [`Status`] and of a scene render ([`describe::RenderReport`]) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
+//! | `tour` | (feature `tour`) the demo tour behind `resound demo`: walk, world, ambient, PNG |
 
 //!
 //! # Seams for the layers still to come
@@ -67,6 +68,8 @@ pub mod sound;
 mod source;
 mod status;
 pub mod terrain;
+#[cfg(feature = "tour")]
+pub mod tour;
 pub mod wav;
 mod worker;
 mod world;

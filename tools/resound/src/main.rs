@@ -6,6 +6,7 @@
 mod cmd_acoustics;
 mod cmd_ambient;
 mod cmd_dat;
+mod cmd_demo;
 mod cmd_devices;
 mod cmd_fixture;
 mod cmd_play;
@@ -39,6 +40,8 @@ enum Command {
     Render(cmd_render::Args),
     /// Play a verification scene live on an output device (exit code 3: no device).
     Play(cmd_play::Args),
+    /// The demo tour: terrain, retail ambient sounds and acoustics, to WAV + PNG (and live).
+    Demo(cmd_demo::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -54,6 +57,7 @@ fn main() -> std::process::ExitCode {
         Command::Devices(args) => cmd_devices::run(args),
         Command::Render(args) => cmd_render::run(args),
         Command::Play(args) => cmd_play::run(args),
+        Command::Demo(args) => cmd_demo::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

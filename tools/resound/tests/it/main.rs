@@ -6,6 +6,7 @@ mod bad_input;
 mod dat;
 mod dat_corrupt;
 mod dat_errors;
+mod demo;
 mod devices;
 mod play;
 mod render;

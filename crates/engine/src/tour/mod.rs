@@ -1,0 +1,522 @@
+//! The demo tour (`resound demo`): a listener walks a scripted path over the dat's terrain
+//! while the retail ambient runtime plays and scripted event sounds fire where the acoustics
+//! matter; rendered offline (deterministic for a seed) to interleaved stereo, with a timeline of
+//! the acoustic parameters and a picture of both.
+//!
+//! ```no_run
+//! use resound_engine::tour::{TourSettings, run};
+//! let report = run(std::path::Path::new("dats"), &TourSettings::default(), &mut |_| {})?;
+//! println!("{} s, peak {:.2}", report.seconds(), report.status.peak);
+//! # Ok::<(), resound_engine::tour::TourError>(())
+//! ```
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
+//! | [`world`] | [`world::TourWorld`]: the structures as boxes, the terrain for heights and the map |
+//! | [`plot`] | the PNG: map above timeline (plotters) |
+//! | [`playback`] | [`Playback`]: the rendered tour as a device [`AudioSource`](crate::device::AudioSource) |
+
+pub mod playback;
+pub mod plot;
+pub mod script;
+pub mod world;
+
+#[cfg(test)]
+mod tests;
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use std::sync::Arc;
+
+use glam::{DVec2, DVec3};
+use resound_acoustics::SoundRequest;
+use resound_ambient::{DatSource, Outcome, Seeds};
+use resound_datformat::container::DatReader;
+use resound_datformat::record::Region;
+
+pub use playback::{Live, Playback, play_live};
+
+use self::script::{EVENTS, EventSound, position_at, stage_at};
+use self::world::{TourWorld, area_to_voxel};
+use crate::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
+use crate::terrain::axes::ac_to_voxel;
+use crate::{
+    BuildError, Engine, LoadError, Mode, Model, Orientation, PlayError, Source, Status, TickError,
+    VoiceHandle, VoicePolicy,
+};
+
+/// One ambient play the runtime emitted (for the map).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AmbientMark {
+    /// Clock, seconds.
+    pub time: f64,
+    /// Voxel position (`None`: played from the centre).
+    pub position: Option<DVec3>,
+    /// Where the listener was (area metres).
+    pub listener: DVec2,
+}
+
+/// Tour length bounds, seconds.
+pub const SECONDS: std::ops::RangeInclusive<f64> = 1.0..=600.0;
+/// Seconds per tour tick (the ambient frame and the timeline step).
+pub const TICK: f64 = 0.05;
+/// Ticks between two evaluations of the timeline's reference path (0.2 s).
+pub const PROBE_TICKS: usize = 4;
+
+/// How to run the tour.
+#[derive(Debug, Clone)]
+pub struct TourSettings {
+    /// Length in seconds (the walk stretches to fit).
+    pub seconds: f64,
+    /// Seed of the ambient runtime's random generators.
+    pub seed: u32,
+    /// Acoustics mode (ignored with `retail`).
+    pub mode: Mode,
+    /// Acoustic model.
+    pub model: Model,
+    /// Faithful retail output: the 16-voice pool, no acoustics.
+    pub retail: bool,
+    /// Output rate, Hz.
+    pub rate: u32,
+}
+
+impl Default for TourSettings {
+    fn default() -> Self {
+        Self {
+            seconds: 90.0,
+            seed: 1,
+            mode: Mode::Full,
+            model: Model::default(),
+            retail: false,
+            rate: 48_000,
+        }
+    }
+}
+
+/// Why the tour could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum TourError {
+    /// Bad settings.
+    #[error("tour length must be within 1..=600 s (got {0})")]
+    Seconds(f64),
+    /// A dat could not be opened.
+    #[error("cannot open {name}: {source}")]
+    Open {
+        /// File name.
+        name: &'static str,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A dat or its Region could not be read.
+    #[error("cannot read {0}")]
+    Dat(String),
+    /// The terrain adapter failed.
+    #[error("terrain: {0}")]
+    Terrain(#[from] crate::TerrainError),
+    /// The dats hold no terrain under the tour.
+    #[error("the cell dat has no terrain under the tour (landblocks 0xA7B2..0xABB6)")]
+    NoTerrain,
+    /// A world section could not be stored.
+    #[error("world: {0}")]
+    World(resound_acoustics::EditError),
+    /// The engine could not be built.
+    #[error("engine: {0}")]
+    Build(#[from] BuildError),
+    /// A sound could not be loaded.
+    #[error("sound: {0}")]
+    Load(#[from] LoadError),
+    /// A voice could not be started.
+    #[error("play: {0}")]
+    Play(PlayError),
+    /// The render failed.
+    #[error("render: {0}")]
+    Render(#[from] TickError),
+    /// The ambient runtime or the terrain could not be attached.
+    #[error("attach: {0}")]
+    Attach(String),
+    /// A listener or voice position was rejected.
+    #[error("position: {0}")]
+    Input(String),
+}
+
+/// One timeline sample (every [`TICK`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Clock, seconds.
+    pub time: f64,
+    /// Fraction of the tour.
+    pub frac: f64,
+    /// The stage's name.
+    pub stage: &'static str,
+    /// Listener (area metres).
+    pub xy: DVec2,
+    /// High-band gain (dB) of the reference path: from the newest event's point (before the
+    /// first, the first event's) to the listener, evaluated every [`PROBE_TICKS`] (`None`:
+    /// mode `off`).
+    pub hf_db: Option<f32>,
+    /// The listener's enclosure (0..1).
+    pub enclosure: Option<f64>,
+    /// The predicted decay (T60, s) of the listener's space.
+    pub decay: Option<f32>,
+    /// Echo taps of the reference path.
+    pub taps: Option<usize>,
+    /// Live voices (engine status).
+    pub voices: usize,
+    /// Cells traced in the last tick (acoustic cost).
+    pub cells: u64,
+}
+
+/// One square of the map's terrain.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapCell {
+    /// Centre, area metres.
+    pub xy: DVec2,
+    /// Ground or floor height, AC metres.
+    pub height: f64,
+    /// Water at the surface.
+    pub water: bool,
+}
+
+/// A scripted event as it fired.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fired {
+    /// Clock, seconds.
+    pub time: f64,
+    /// The script's event index.
+    pub index: usize,
+}
+
+/// What the tour produced.
+#[derive(Debug, Clone)]
+pub struct TourReport {
+    /// Interleaved stereo at `rate`.
+    pub samples: Vec<f32>,
+    /// Output rate, Hz.
+    pub rate: u32,
+    /// The settings it ran with.
+    pub settings: TourSettings,
+    /// The timeline.
+    pub timeline: Vec<Sample>,
+    /// Scripted events as they fired.
+    pub fired: Vec<Fired>,
+    /// Ambient plays the runtime emitted (time, voxel position).
+    pub ambient: Vec<AmbientMark>,
+    /// Ambient plays the engine started as voices.
+    pub ambient_started: u64,
+    /// Ambient plays dropped (the bridge's drops: retail pool full, Wave absent or undecodable;
+    /// and plays the engine could not start).
+    pub ambient_dropped: u64,
+    /// Most live voices seen at any tick.
+    pub max_voices: usize,
+    /// The engine's counters at the end.
+    pub status: Status,
+    /// The structures' floor height (AC metres).
+    pub floor: f64,
+    /// Terrain for the map, on a grid.
+    pub heights: Vec<MapCell>,
+    /// Grid step of `heights`, metres.
+    pub grid: f64,
+}
+
+impl Sample {
+    /// The one-line status: place, live voices, acoustic cost.
+    #[must_use]
+    pub fn status_line(&self) -> String {
+        format!(
+            "{:<16} {:>2} voices {:>6} cells/tick",
+            self.stage, self.voices, self.cells
+        )
+    }
+}
+
+impl TourReport {
+    /// The human summary: what ran, length, render speed, peak, limiter, voices, plays.
+    #[must_use]
+    pub fn summary(&self, render_seconds: f64) -> String {
+        let s = &self.settings;
+        let what = if s.retail {
+            "retail (16 voices, no acoustics)".to_owned()
+        } else {
+            format!("modern, acoustics {:?}", s.mode).to_lowercase()
+        };
+        let st = &self.status;
+        format!(
+            "demo tour: {what}, seed {}, {:.1} s rendered in {render_seconds:.1} s ({:.0}x real time)\n  \
+             peak {:.3} ({:.1} dBFS), limiter engaged {} times, live voices max {}\n  \
+             ambient plays {} (dropped {}), events fired {}, voices dropped {}, cells traced {}",
+            s.seed,
+            self.seconds(),
+            self.seconds() / render_seconds.max(1e-9),
+            st.peak,
+            20.0 * st.peak.max(1e-9).log10(),
+            st.limiter_engagements,
+            self.max_voices,
+            self.ambient_started,
+            self.ambient_dropped,
+            self.fired.len(),
+            st.dropped_voices,
+            st.cells
+        )
+    }
+
+    /// Length in seconds.
+    #[must_use]
+    pub fn seconds(&self) -> f64 {
+        self.samples.len() as f64 / 2.0 / f64::from(self.rate)
+    }
+}
+
+fn open(dir: &Path, name: &'static str) -> Result<DatSource<BufReader<File>>, TourError> {
+    let file = File::open(dir.join(name)).map_err(|source| TourError::Open { name, source })?;
+    let reader =
+        DatReader::new(BufReader::new(file)).map_err(|e| TourError::Dat(format!("{name}: {e}")))?;
+    Ok(DatSource::new(reader))
+}
+
+fn input<E: std::fmt::Display>(e: E) -> TourError {
+    TourError::Input(e.to_string())
+}
+
+/// Runs the tour on the dats in `dat_dir` (`client_portal.dat`, `client_cell_1.dat`); calls
+/// `progress` after every tick.
+///
+/// # Errors
+/// [`TourError`] for bad settings, unreadable dats or an engine failure.
+pub fn run(
+    dat_dir: &Path,
+    settings: &TourSettings,
+    progress: &mut dyn FnMut(&Sample),
+) -> Result<TourReport, TourError> {
+    if !SECONDS.contains(&settings.seconds) {
+        return Err(TourError::Seconds(settings.seconds));
+    }
+    let mut portal = open(dat_dir, PORTAL_DAT)?;
+    let mut cell = open(dat_dir, CELL_DAT)?;
+    let region: Region = portal
+        .load_record(DEFAULT_REGION_ID)
+        .map_err(|e| TourError::Dat(format!("Region: {e}")))?
+        .ok_or_else(|| TourError::Dat(format!("Region 0x{DEFAULT_REGION_ID:08X}: absent")))?;
+    let world = TourWorld::load(&region, &mut cell)?;
+
+    let mode = if settings.retail {
+        Mode::Off
+    } else {
+        settings.mode
+    };
+    let policy = if settings.retail {
+        VoicePolicy::Retail16
+    } else {
+        VoicePolicy::Modern
+    };
+    let mut engine = Engine::builder()
+        .sample_rate(settings.rate)
+        .mode(mode)
+        .model(settings.model.clone())
+        .voice_policy(policy)
+        .build()?;
+    let start = position_at(0.0);
+    engine
+        .set_listener(world.ear(start), Orientation::default())
+        .map_err(input)?;
+    engine
+        .attach_terrain(dat_dir)
+        .map_err(|e| TourError::Attach(e.to_string()))?;
+    for b in world.boxes() {
+        engine.place_box(b.min, b.max, b.cell).map_err(input)?;
+    }
+    let ambient = AmbientSettings {
+        policy: if settings.retail {
+            AmbientPolicy::Retail16
+        } else {
+            AmbientPolicy::Modern
+        },
+        seeds: Seeds {
+            ran2: settings.seed as i32,
+            crt: settings.seed,
+        },
+        ..AmbientSettings::default()
+    };
+    engine
+        .attach_ambient(dat_dir, ambient)
+        .map_err(|e| TourError::Attach(e.to_string()))?;
+    let mut marks = Vec::new();
+
+    let rate = settings.rate;
+    let clap = engine.load_mono(crate::signal::click(rate).into(), rate)?;
+    let shot = engine.load_mono(crate::signal::shot(rate).into(), rate)?;
+    let motor: Arc<[f32]> = crate::signal::looped(rate).into();
+    let motor = engine.load_mono(motor, rate)?;
+
+    let ticks = (settings.seconds / TICK).round() as usize;
+    let tick_frames = (TICK * f64::from(rate)).round() as usize;
+    let mut samples = vec![0.0f32; 2 * tick_frames * ticks];
+    let mut timeline = Vec::with_capacity(ticks);
+    let mut fired = Vec::new();
+    let mut driving: Option<(VoiceHandle, usize)> = None;
+    let mut max_voices = 0;
+    let mut reference = EVENTS[0].xy;
+    let mut last = None;
+    let mut prev_cells = 0;
+
+    for i in 0..ticks {
+        let now = i as f64 * TICK;
+        let frac = now / settings.seconds;
+        let xy = position_at(frac);
+        let ahead = position_at(frac + 0.01) - xy;
+        let dir = if ahead.length() > 1e-6 {
+            ahead.normalize()
+        } else {
+            DVec2::new(0.0, -1.0)
+        };
+        let ear = world.ear(xy);
+        let forward = DVec3::new(dir.x, 0.0, -dir.y);
+        engine
+            .set_listener(ear, Orientation::looking(forward))
+            .map_err(input)?;
+        engine.update(TICK)?;
+        if let Some(bridge) = engine.ambient_bridge() {
+            for e in bridge.last_events() {
+                if let Outcome::Play(v) = e.outcome {
+                    let position = v.position.map(|p| ac_to_voxel(&p));
+                    marks.push(AmbientMark {
+                        time: now,
+                        position,
+                        listener: xy,
+                    });
+                }
+            }
+        }
+
+        for (index, e) in EVENTS.iter().enumerate() {
+            if (e.at * settings.seconds / TICK).round() as usize == i {
+                let at = area_to_voxel(e.xy, world.ground(e.xy) + e.above);
+                let (sound, source) = match e.sound {
+                    EventSound::Clap => (
+                        clap,
+                        Source {
+                            position: at,
+                            volume: 2.0,
+                            impulsive: true,
+                            power: 2.0,
+                            ..Source::default()
+                        },
+                    ),
+                    EventSound::Shot => (
+                        shot,
+                        Source {
+                            position: at,
+                            volume: 1.5,
+                            range: 400.0,
+                            impulsive: true,
+                            power: 4.0,
+                            ..Source::default()
+                        },
+                    ),
+                    EventSound::Engine => (
+                        motor,
+                        Source {
+                            position: at,
+                            volume: 6.0,
+                            range: 200.0,
+                            looping: true,
+                            ..Source::default()
+                        },
+                    ),
+                };
+                match engine.play(sound, source) {
+                    Ok(h) => {
+                        if e.sound == EventSound::Engine {
+                            driving = Some((h, index));
+                        }
+                        fired.push(Fired { time: now, index });
+                    }
+                    Err(PlayError::VoiceLimit) => {}
+                    Err(err) => return Err(TourError::Play(err)),
+                }
+            }
+        }
+        if let Some((h, index)) = driving {
+            let e = EVENTS[index];
+            let (t0, t1) = (e.at * settings.seconds, e.until * settings.seconds);
+            if now >= t1 {
+                engine.stop(h).map_err(input)?;
+                driving = None;
+            } else {
+                let f = ((now - t0) / (t1 - t0)).clamp(0.0, 1.0);
+                let p = e.xy.lerp(e.to, f);
+                let at = area_to_voxel(p, world.ground(p) + e.above);
+                engine.set_position(h, at).map_err(input)?;
+            }
+        }
+
+        let chunk = &mut samples[2 * tick_frames * i..2 * tick_frames * (i + 1)];
+        engine.render(chunk)?;
+
+        let status = engine.status();
+        max_voices = max_voices.max(status.live_voices);
+        if let Some(f) = fired.last() {
+            reference = EVENTS[f.index].xy;
+        }
+        if mode != Mode::Off && i % PROBE_TICKS == 0 {
+            let src = area_to_voxel(reference, world.ground(reference) + 1.5);
+            let request = SoundRequest::new(src, ear);
+            last = engine.evaluate(&request, mode).ok().map(|st| {
+                let hf = 20.0 * st.direct.hf.max(1e-5).log10();
+                let taps = st.echo.as_ref().map_or(0, |e| e.taps.len());
+                let room = st.room.as_ref().map(|r| (r.listener.enclosure, r.decay));
+                (hf, taps, room)
+            });
+        }
+        let (hf_db, taps, room) = match last {
+            Some((hf, taps, room)) => (Some(hf), Some(taps), room),
+            None => (None, None, None),
+        };
+        let sample = Sample {
+            time: now,
+            frac,
+            stage: stage_at(frac),
+            xy,
+            hf_db,
+            enclosure: room.map(|r| r.0),
+            decay: room.map(|r| r.1),
+            taps,
+            voices: status.live_voices,
+            cells: status.cells.saturating_sub(prev_cells),
+        };
+        prev_cells = status.cells;
+        progress(&sample);
+        timeline.push(sample);
+    }
+
+    let status = engine.status();
+    let grid = 8.0;
+    let n = (script::AREA_METRES / grid) as usize;
+    let mut heights = Vec::with_capacity(n * n);
+    for iy in 0..n {
+        for ix in 0..n {
+            let p = DVec2::new((ix as f64 + 0.5) * grid, (iy as f64 + 0.5) * grid);
+            heights.push(MapCell {
+                xy: p,
+                height: world.ground(p),
+                water: world.water(p),
+            });
+        }
+    }
+    Ok(TourReport {
+        samples,
+        rate,
+        settings: settings.clone(),
+        timeline,
+        fired,
+        ambient: marks,
+        ambient_started: status.ambient.started,
+        ambient_dropped: status.ambient.counters.dropped.total() + status.ambient.not_started,
+        max_voices,
+        status,
+        floor: world.floor,
+        heights,
+        grid,
+    })
+}

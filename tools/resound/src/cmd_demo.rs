@@ -1,0 +1,143 @@
+//! `resound demo`: the built-in tour (`resound_engine::tour`) rendered to `OUT/demo.wav` and
+//! drawn to `OUT/demo.png`, then played on the sound card when one works.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use resound_engine::acoustics::scene::parse_mode;
+use resound_engine::tour::{self, Live, TourSettings};
+use resound_engine::wav::{WavFormat, write_wav};
+
+use crate::cmd_acoustics::ModelName;
+use crate::report::emit;
+
+/// Arguments of `resound demo`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Client dats to tour (default: the fixture world, written to a temporary folder).
+    #[arg(long)]
+    dat_dir: Option<PathBuf>,
+    /// Faithful retail output: the 16-voice pool, no acoustics.
+    #[arg(long, conflicts_with = "mode")]
+    retail: bool,
+    /// Acoustics mode.
+    #[arg(long, value_parser = ["off", "direct", "reflect", "full"], default_value = "full")]
+    mode: String,
+    /// Acoustic model.
+    #[arg(long, value_enum, default_value = "own")]
+    model: ModelName,
+    /// Length of the tour in seconds (the walk stretches to fit).
+    #[arg(long, default_value_t = 90.0)]
+    seconds: f64,
+    /// Seed of the ambient runtime.
+    #[arg(long, default_value_t = 1)]
+    seed: u32,
+    /// Output folder for demo.wav and demo.png.
+    #[arg(long, default_value = "out/demo")]
+    out: PathBuf,
+    /// Only write the files; do not play.
+    #[arg(long)]
+    no_play: bool,
+    /// Print one JSON summary instead of text (and do not play).
+    #[arg(long)]
+    json: bool,
+}
+
+fn bar(len: u64, template: &str) -> ProgressBar {
+    let show = std::io::stderr().is_terminal();
+    let target = if show {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(len), target);
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Runs `resound demo`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let model = args.model.model()?;
+    let mode = parse_mode(&args.mode).context("--mode")?;
+    let settings = TourSettings {
+        seconds: args.seconds,
+        seed: args.seed,
+        mode,
+        model,
+        retail: args.retail,
+        ..TourSettings::default()
+    };
+    let temp = tempfile::tempdir().context("creating a temporary folder")?;
+    let dats = match &args.dat_dir {
+        Some(d) => d.clone(),
+        None => {
+            let world = resound_fixture::write_world();
+            std::fs::write(temp.path().join("client_portal.dat"), &world.portal)?;
+            std::fs::write(temp.path().join("client_cell_1.dat"), &world.cell)?;
+            temp.path().to_path_buf()
+        }
+    };
+    let rendering = bar(
+        (args.seconds / tour::TICK).round() as u64,
+        "rendering {bar:30} {pos}/{len} ticks {msg}",
+    );
+    let started = std::time::Instant::now();
+    let report = tour::run(&dats, &settings, &mut |s| {
+        rendering.inc(1);
+        rendering.set_message(s.status_line());
+    })
+    .context("demo tour")?;
+    rendering.finish_and_clear();
+    let took = started.elapsed().as_secs_f64();
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let (wav, png) = (args.out.join("demo.wav"), args.out.join("demo.png"));
+    write_wav(&wav, &report.samples, 2, report.rate, WavFormat::F32)
+        .with_context(|| format!("writing {}", wav.display()))?;
+    tour::plot::draw(&png, &report).with_context(|| format!("writing {}", png.display()))?;
+    let st = &report.status;
+    if args.json {
+        let doc = serde_json::json!({
+            "output": if args.retail { "retail" } else { "modern" }, "mode": if args.retail { "off" } else { args.mode.as_str() },
+            "seed": args.seed, "seconds": report.seconds(), "rate": report.rate, "render_seconds": took,
+            "peak": st.peak, "limiter_engagements": st.limiter_engagements, "max_live_voices": report.max_voices,
+            "ambient_events": report.ambient.len(), "ambient_plays": report.ambient_started, "ambient_dropped": report.ambient_dropped,
+            "events_fired": report.fired.len(), "dropped_voices": st.dropped_voices, "cells": st.cells,
+            "wav": wav.display().to_string(), "png": png.display().to_string(),
+        });
+        return emit(&format!("{}\n", serde_json::to_string_pretty(&doc)?));
+    }
+    emit(&format!(
+        "{}\n  wrote {}\n  wrote {}\n",
+        report.summary(took),
+        wav.display(),
+        png.display()
+    ))?;
+    if args.no_play {
+        return Ok(());
+    }
+    let playing = bar(
+        report.samples.len() as u64 / 2,
+        "playing {bar:30} {elapsed} {msg}",
+    );
+    let (rate, timeline) = (report.rate, &report.timeline);
+    let live = tour::play_live(report.samples.clone().into(), rate, &mut |frame| {
+        playing.set_position(frame);
+        let tick = (frame as f64 / f64::from(rate) / tour::TICK) as usize;
+        if let Some(s) = timeline.get(tick.min(timeline.len().saturating_sub(1))) {
+            playing.set_message(s.status_line());
+        }
+    })
+    .context("live playback")?;
+    playing.finish_and_clear();
+    match live {
+        Live::Played(status) => emit(&format!("played live: {status}\n")),
+        Live::NoDevice(why) => emit(&format!(
+            "no live playback: {why} (the files are written)\n"
+        )),
+    }
+}
