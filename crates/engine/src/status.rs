@@ -52,6 +52,8 @@ pub struct Status {
     pub dropped_voices: u64,
     /// Device buffer under-runs (0 offline).
     pub xruns: u64,
+    /// Acoustic worker restarts after a panic (the mix kept its last parameters meanwhile).
+    pub worker_restarts: u64,
     /// Frames rendered (offline).
     pub frames_rendered: u64,
 }

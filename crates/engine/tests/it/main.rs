@@ -11,6 +11,7 @@ mod common;
 mod determinism;
 mod device_capture;
 mod device_loss;
+mod faults;
 mod free;
 mod licence;
 mod live;
