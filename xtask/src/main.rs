@@ -13,6 +13,7 @@
 
 mod demo;
 mod prereq;
+mod soak;
 mod test;
 mod tidy;
 mod tidy_layers;
@@ -31,6 +32,7 @@ fn main() -> anyhow::Result<()> {
         "demo" => demo::run(&rest),
         "prereq" => prereq::ensure(),
         "verify" => verify::run(&rest),
+        "soak" => soak::run_cli(&rest),
         "" | "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <test|verify|demo|prereq> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");

@@ -1240,11 +1240,15 @@ impl Engine {
         result
     }
 
-    /// Renders `frames` frames into a new buffer (interleaved stereo).
+    /// Renders `frames` frames (at most [`MAX_DT`] seconds) into a new buffer (interleaved
+    /// stereo).
     ///
     /// # Errors
-    /// As [`Engine::render`].
+    /// As [`Engine::render`]; `frames` beyond [`MAX_DT`] seconds is refused as too large.
     pub fn render_frames(&mut self, frames: usize) -> Result<Vec<f32>, TickError> {
+        if frames as f64 > MAX_DT * f64::from(self.rate) {
+            return Err(InputError::new("frames", Problem::TooLarge).into());
+        }
         let mut out = vec![0.0; 2 * frames];
         self.render(&mut out)?;
         Ok(out)

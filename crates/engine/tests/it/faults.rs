@@ -71,7 +71,10 @@ fn worker_panic_case(builder: EngineBuilder) {
         during.applied, before.applied,
         "the mix keeps the last parameters"
     );
-    assert_eq!(during.results, before.results, "the lost tick applied nothing");
+    assert_eq!(
+        during.results, before.results,
+        "the lost tick applied nothing"
+    );
 
     // The restarted worker serves the voice again from the next tick.
     finite_and_audible(&e.render_frames(3 * tf).unwrap());
@@ -131,7 +134,10 @@ fn a_full_command_ring_is_a_typed_error_never_a_block() {
             Ok(()) => sent += 1,
             Err(err) => break err,
         }
-        assert!(sent <= MixerSettings::default().capacities.commands, "never fills");
+        assert!(
+            sent <= MixerSettings::default().capacities.commands,
+            "never fills"
+        );
     };
     assert_eq!(err, VoiceError::Mixer(StopError::CommandQueueFull));
     assert!(sent > 0);
@@ -268,7 +274,10 @@ fn a_world_replaced_while_a_tick_is_in_flight_drops_the_stale_result() {
     );
     let start = e.voice_acoustics(v).unwrap();
     assert_eq!(start.results, 0);
-    assert!(start.applied.hf < 1.0, "inline trace behind the wall: {start:?}");
+    assert!(
+        start.applied.hf < 1.0,
+        "inline trace behind the wall: {start:?}"
+    );
     // Tick 0 goes out on the walled world; the worker takes 100 ms.
     e.update(0.05).unwrap();
     assert_eq!(e.status().ticks_in_flight, 1);

@@ -18,6 +18,7 @@ mod live;
 mod motion;
 mod off_bypass;
 mod policy;
+mod proptest_handle;
 mod schedule;
 mod sound_ambient;
 mod sound_cache;
