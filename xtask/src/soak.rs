@@ -5,12 +5,13 @@
 //! tick per 50 ms): up to `N` voices (256) start and stop at random (seeded), a quarter of them
 //! move every tick, volumes change, the listener walks, the world is edited every tick (a cell
 //! toggled, a box filled or cleared, every 10 s the whole world replaced) and the mode cycles
-//! Off → Direct → Reflect → Full every 5 s.
+//! Off → Direct → Reflect → Full every 5 s (runs under 2 minutes: every 2 s, the world replaced
+//! every 4 s). The engine has the live budgets ([`Budgets::live`]).
 //!
 //! It checks, and fails otherwise:
 //! - every output sample is finite;
-//! - resident memory (`/proc/self/statm`) after the warm-up (the first 20 % of the run) stays
-//!   within 5 % of its value at the end of the warm-up;
+//! - resident memory (`/proc/self/statm`) after the warm-up (the first 20 % of the run, at
+//!   least one mode cycle and 2 s) stays within 5 % of its value at the end of the warm-up;
 //! - the output hash is the same in a second run with the same seed (the second run covers
 //!   the whole soak up to 60 s, and the first 60 s of a longer one).
 //!
@@ -26,16 +27,16 @@ use plotters::prelude::*;
 use resound_engine::acoustics::{Absent, Cell, MaterialTable, WorldStore};
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::signal;
-use resound_engine::{Engine, Mode, Orientation, SoundHandle, Source, VoiceHandle};
+use resound_engine::{Budgets, Engine, Mode, Orientation, SoundHandle, Source, VoiceHandle};
 
 /// Output sample rate.
 const RATE: u32 = 48_000;
-/// Seconds between mode switches.
+/// Seconds between mode switches in a run of at least 2 minutes (2 s in a shorter one).
 const MODE_EVERY_S: u64 = 5;
-/// Seconds between whole-world replacements.
-const REPLACE_EVERY_S: u64 = 10;
-/// Share of the run before memory must be flat.
+/// Share of the run before memory must be flat (at least one mode cycle and 2 s more).
 const WARM_UP: f64 = 0.2;
+/// Voices started per tick at most in the first second (the pool fills at once).
+const RAMP_STARTS: u64 = 24;
 /// Allowed memory drift after the warm-up.
 const FLAT: f64 = 0.05;
 /// The second run (hash stability) covers at most this many seconds.
@@ -47,6 +48,8 @@ const AREA: i32 = 48;
 #[derive(Debug, Clone)]
 struct Options {
     seconds: u64,
+    /// Seconds between mode switches; the world is replaced every two switches.
+    mode_every: u64,
     voices: usize,
     seed: u64,
     out: PathBuf,
@@ -55,6 +58,7 @@ struct Options {
 fn parse(args: &[String]) -> anyhow::Result<Options> {
     let mut o = Options {
         seconds: 600,
+        mode_every: MODE_EVERY_S,
         voices: 256,
         seed: 0x50A4_0015,
         out: super::workspace_root().join("target").join("soak"),
@@ -79,6 +83,9 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
     }
     if o.seconds < 5 || o.voices == 0 {
         bail!("the soak needs --seconds >= 5 and --voices >= 1");
+    }
+    if o.seconds < 120 {
+        o.mode_every = 2;
     }
     Ok(o)
 }
@@ -178,8 +185,10 @@ fn run(o: &Options, seconds: u64, sample_memory: bool) -> anyhow::Result<Run> {
             .by_name("stone")
             .ok_or_else(|| anyhow!("no stone material"))?,
     );
+    // A game's budgets (the live ones): the soak is about churn, not about trace depth.
     let mut e = Engine::builder()
         .mode(Mode::Off)
+        .budgets(Budgets::live())
         .build()
         .context("building the engine")?;
     e.world().replace(base_world(stone)?);
@@ -205,11 +214,11 @@ fn run(o: &Options, seconds: u64, sample_memory: bool) -> anyhow::Result<Run> {
     for tick in 0..seconds * ticks_per_s {
         let second = tick / ticks_per_s;
         if tick.is_multiple_of(ticks_per_s) {
-            if second.is_multiple_of(MODE_EVERY_S) {
-                e.set_mode(modes[(second / MODE_EVERY_S) as usize % modes.len()]);
+            if second.is_multiple_of(o.mode_every) {
+                e.set_mode(modes[(second / o.mode_every) as usize % modes.len()]);
                 r.mode_switches += 1;
             }
-            if second > 0 && second.is_multiple_of(REPLACE_EVERY_S) {
+            if second > 0 && second.is_multiple_of(2 * o.mode_every) {
                 e.world().replace(base_world(stone)?);
                 r.replacements += 1;
             }
@@ -233,7 +242,8 @@ fn run(o: &Options, seconds: u64, sample_memory: bool) -> anyhow::Result<Run> {
                 r.stops += 1;
             }
         }
-        for _ in 0..rng.below(12) {
+        let starts = if second == 0 { RAMP_STARTS } else { 12 };
+        for _ in 0..rng.below(starts) {
             if live.len() >= o.voices {
                 break;
             }
@@ -389,7 +399,10 @@ pub fn run_cli(args: &[String]) -> anyhow::Result<()> {
     let repeat_s = o.seconds.min(REPEAT_S);
     let second = run(&o, repeat_s, false)?;
     let n = repeat_s as usize;
-    let warm = ((o.seconds as f64 * WARM_UP).ceil() as usize).clamp(1, first.memory.len());
+    let cycle = 4 * o.mode_every + 2;
+    let warm = ((o.seconds as f64 * WARM_UP).ceil() as usize)
+        .max(cycle as usize)
+        .clamp(1, first.memory.len());
     let reference = first.memory[warm - 1].1;
     let after = &first.memory[warm..];
     let low = after.iter().map(|m| m.1).min().unwrap_or(reference);
