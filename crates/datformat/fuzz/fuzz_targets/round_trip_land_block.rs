@@ -8,6 +8,6 @@ use resound_datformat_fuzz::structured;
 fuzz_target!(|data: &[u8]| {
     let mut u = arbitrary::Unstructured::new(data);
     if let Ok(record) = structured::land_block(&mut u) {
-        structured::write_read_equal(&record);
+        structured::write_read_eq(&record);
     }
 });
