@@ -1,5 +1,5 @@
 //! Fuzz target (structure-aware): a scene built from the fuzzer's bytes goes through JSON and
-//! `Scene::from_json` unchanged when valid (a typed error otherwise) and builds its world.
+//! `Scene::from_json` unchanged when valid (a typed error otherwise).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

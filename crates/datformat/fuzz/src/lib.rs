@@ -240,9 +240,9 @@ pub mod structured {
     }
 }
 
-/// Scene JSON (acoustics-core): any text must parse to a scene or a typed error; a scene built
-/// from fuzzer bytes must survive JSON → `Scene::from_json` unchanged when it is valid, and
-/// build its world without panicking.
+/// Scene JSON (acoustics-core): any text must parse to a scene or a typed error and build its
+/// world without panicking; a scene built from fuzzer bytes must survive JSON →
+/// `Scene::from_json` unchanged when it is valid.
 pub mod scene {
     use arbitrary::{Result, Unstructured};
     use resound_acoustics::MaterialTable;
@@ -320,7 +320,7 @@ pub mod scene {
         Ok(scene)
     }
 
-    /// A built scene through JSON: parsed back equal when valid, its world built.
+    /// A built scene through JSON: parsed back equal when valid.
     pub fn round_trip(scene: &Scene) {
         let table = MaterialTable::standard();
         let Ok(text) = serde_json::to_string(scene) else {
@@ -330,8 +330,9 @@ pub mod scene {
             Ok(back) => {
                 // JSON has no NaN or infinity (they become null and are refused), so the
                 // scene that parses is the one written.
+                // (The world is built by `scene_json_text`: a valid scene may hold up to 2^16
+                // mixed sections, hundreds of MiB, which would slow this target a hundredfold.)
                 assert_eq!(&back, scene, "scene JSON round trip differs");
-                let _ = back.build_world(&table, 0);
             }
             Err(_) => assert!(
                 scene.check(&table).is_err() || text.contains("null"),
