@@ -8,12 +8,15 @@
 //!   With `--retail-dats DIR` it also runs the ignored test that reads the retail client dats.
 //! - `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]` — renders the
 //!   acoustics verification scenes offline and checks them against the spec (see `verify`).
+//! - `cargo xtask soak [--seconds S]` — the engine under churn for 10 simulated minutes
+//!   (`soak`): memory flat, output finite and repeatable; draws `target/soak/soak_memory.png`.
 //! - `cargo xtask demo` — builds release and runs `resound demo` (the tour: `out/demo/demo.wav`
 //!   and `demo.png`, played live when a sound device works).
 //! - `cargo xtask prereq` — only the prerequisite step (ALSA headers once cpal is in the lock).
 
 mod demo;
 mod prereq;
+mod soak;
 mod test;
 mod tidy;
 mod tidy_layers;
@@ -32,11 +35,13 @@ fn main() -> anyhow::Result<()> {
         "demo" => demo::run(&rest),
         "prereq" => prereq::ensure(),
         "verify" => verify::run(&rest),
+        "soak" => soak::run_cli(&rest),
         "" | "help" | "--help" | "-h" => {
-            println!("usage: cargo xtask <test|verify|demo|prereq> [args]");
+            println!("usage: cargo xtask <test|verify|soak|demo|prereq> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");
             println!("         --retail-dats DIR: also the ignored test on retail client dats");
             println!("  verify render the acoustics scenes offline and check them");
+            println!("  soak   the engine under churn, 10 simulated minutes (--seconds S)");
             println!("  demo   build release and run the demonstration");
             println!("  prereq install missing system libraries (test and demo do this first)");
             Ok(())

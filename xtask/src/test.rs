@@ -124,6 +124,13 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     ]);
     run_step("verify (spr model, spr-gpl build)", verify_spr)?;
 
+    // The engine under churn (issue 15, `xtask/src/soak.rs`): 30 simulated seconds of 256
+    // voices, world edits and mode switches; memory flat, output finite and repeatable.
+    let mut soak = cargo();
+    soak.args(["run", "--quiet", "--locked", "-p", "xtask", "--"]);
+    soak.args(["soak", "--seconds", "30", "--out", "target/soak-ci"]);
+    run_step("soak (30 s)", soak)?;
+
     // The fuzz harness is a detached workspace (STYLE.md §15): check that it still builds.
     let mut fuzz = cargo();
     fuzz.args([

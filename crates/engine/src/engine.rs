@@ -36,7 +36,7 @@ use crate::schedule::{
 };
 use crate::source::{Listener, Orientation, Source, check_position, check_range, check_volume};
 use crate::status::Status;
-use crate::worker::{TickMsg, TickReply, WorkerCore, WorkerLink};
+use crate::worker::{CoreSpec, TickMsg, TickReply, WorkerLink};
 use crate::world::World;
 
 mod ambient;
@@ -225,7 +225,7 @@ impl Engine {
             Opened::Offline(r) => (Some(r), None),
             Opened::Device(d) => (None, Some(d)),
         };
-        let core = WorkerCore::new(b.model.clone(), budgets.queue, b.worker_delay);
+        let core = CoreSpec::new(b.model.clone(), budgets.queue, b.worker_delay);
         let worker = WorkerLink::start(core, b.inline_worker).map_err(BuildError::Worker)?;
         let tick_frames = ((f64::from(rate) * b.tick_seconds).round() as u64).max(1);
         let world = World::new();
@@ -868,8 +868,28 @@ impl Engine {
         for r in replies {
             self.apply_reply(r);
         }
+        self.note_restarts();
         self.mixer.flush();
         Ok(())
+    }
+
+    /// Fault injection (tests, `docs/reliability.md`): the acoustic worker panics at its next
+    /// tick; it is restarted and [`Status::worker_restarts`] counts it.
+    #[doc(hidden)]
+    pub fn inject_worker_panic(&mut self) {
+        self.worker.inject_panic();
+    }
+
+    /// After a worker restart the jobs in flight are lost: every voice is traced again.
+    fn note_restarts(&mut self) {
+        let n = self.worker.take_restarts();
+        if n > 0 {
+            self.status.worker_restarts += n;
+            for v in self.voices.values_mut() {
+                v.outstanding = false;
+                v.dirty = true;
+            }
+        }
     }
 
     fn gone(&mut self) -> TickError {
@@ -886,6 +906,7 @@ impl Engine {
             for r in ready {
                 self.apply_reply(r);
             }
+            self.note_restarts();
         }
         self.reap();
         let changes = match self.world.changes_since(self.sent_revision) {
@@ -926,6 +947,7 @@ impl Engine {
                 self.apply_reply(r);
             }
         }
+        self.note_restarts();
         self.tick += 1;
         self.status.ticks = self.tick;
         self.inline_left = self.budgets.inline_cells;
@@ -1101,7 +1123,12 @@ impl Engine {
         jobs
     }
 
-    fn apply_reply(&mut self, r: TickReply) {
+    fn apply_reply(&mut self, mut r: TickReply) {
+        if r.is_stale(WorldProbe::epoch(&self.world)) {
+            // Computed on a world since replaced: dropped (its voices are dirty, re-traced).
+            r.discarded += r.completed.len() as u64;
+            r.completed.clear();
+        }
         let s = &mut self.status;
         s.cells += r.occlusion_cells + r.echo_cells;
         s.last_tick_occlusion_cells = r.occlusion_cells;
@@ -1260,11 +1287,15 @@ impl Engine {
         }
     }
 
-    /// Renders `frames` frames into a new buffer (interleaved stereo).
+    /// Renders `frames` frames (at most [`MAX_DT`] seconds) into a new buffer (interleaved
+    /// stereo).
     ///
     /// # Errors
-    /// As [`Engine::render`].
+    /// As [`Engine::render`]; `frames` beyond [`MAX_DT`] seconds is refused as too large.
     pub fn render_frames(&mut self, frames: usize) -> Result<Vec<f32>, TickError> {
+        if frames as f64 > MAX_DT * f64::from(self.rate) {
+            return Err(InputError::new("frames", Problem::TooLarge).into());
+        }
         let mut out = vec![0.0; 2 * frames];
         self.render(&mut out)?;
         Ok(out)
@@ -1287,10 +1318,7 @@ impl Engine {
         s.echo_voices = self.voices.values().filter(|v| v.has_taps).count();
         s.limiter_engagements = m.limiter_engagements;
         s.peak = m.peak;
-        s.ticks_in_flight = match &self.worker {
-            crate::worker::WorkerLink::Thread { in_flight, .. } => *in_flight,
-            crate::worker::WorkerLink::Inline { .. } => 0,
-        };
+        s.ticks_in_flight = self.worker.in_flight();
         s
     }
 }

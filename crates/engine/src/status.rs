@@ -53,6 +53,8 @@ pub struct Status {
     /// Device buffer under-runs: callbacks that overran their buffer plus under-runs the
     /// backend reported (0 offline).
     pub xruns: u64,
+    /// Acoustic worker restarts after a panic (the mix kept its last parameters meanwhile).
+    pub worker_restarts: u64,
     /// Frames rendered (offline).
     pub frames_rendered: u64,
     /// The device output (`None` offline): device name, rate, format, callbacks, xruns, late

@@ -5,13 +5,28 @@
 //! A job id is the lead voice of an event. The worker forwards a finished job only if the host
 //! still waits for it (`outstanding`): a re-trace the evaluator scheduled by itself for a job the
 //! host has since replaced or cancelled is dropped and counted as superseded.
+//!
+//! Faults (issue 15, `docs/reliability.md`):
+//! - **A panicking worker** (a bug in a model, or [`WorkerLink::inject_panic`]) takes down its
+//!   thread only: the host sees the channel disconnect, joins the thread and starts a fresh one
+//!   with a fresh core (empty caches), counting the restart ([`WorkerLink::take_restarts`]); the
+//!   engine then re-sends every voice's job. The inline core runs under `catch_unwind` and is
+//!   rebuilt the same way. The mixer never waits on the worker, so the mix keeps the last
+//!   parameters throughout.
+//! - **A world replaced while a tick is in flight**: every reply carries the epoch of the
+//!   snapshot it was computed on; [`TickReply::is_stale`] tells the host to drop results from
+//!   an older epoch (counted as discarded).
 
 use std::collections::BTreeSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 use resound_acoustics::Change;
+use resound_acoustics::WorldProbe;
 use resound_acoustics::queue::{Completed, Evaluator, EvaluatorStats, Job, QueueSettings};
 
 use crate::model::Model;
@@ -50,6 +65,48 @@ pub(crate) struct TickReply {
     pub stats: EvaluatorStats,
     /// Wall-clock time of the tick (telemetry only).
     pub wall: Duration,
+    /// Epoch of the snapshot the results were computed on.
+    pub epoch: u64,
+}
+
+impl TickReply {
+    /// True if the reply's results were computed on a world the host has since replaced (or
+    /// moved to another epoch): they must be dropped, not applied.
+    pub fn is_stale(&self, world_epoch: u64) -> bool {
+        self.epoch != world_epoch && !self.completed.is_empty()
+    }
+}
+
+/// Builds a fresh worker core: the first one, and one after every restart.
+#[derive(Debug, Clone)]
+pub(crate) struct CoreSpec {
+    model: Model,
+    settings: QueueSettings,
+    delay: Duration,
+}
+
+impl CoreSpec {
+    pub fn new(model: Model, settings: QueueSettings, delay: Duration) -> Self {
+        Self {
+            model,
+            settings,
+            delay,
+        }
+    }
+
+    fn build(&self) -> WorkerCore {
+        WorkerCore::new(self.model.clone(), self.settings, self.delay)
+    }
+}
+
+/// Injected panics still to happen (fault-injection hook, shared with the worker thread).
+type Faults = Arc<AtomicUsize>;
+
+/// Consumes one injected panic, if any is pending.
+fn take_fault(faults: &Faults) -> bool {
+    faults
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+        .is_ok()
 }
 
 /// The worker's state; runs on the worker thread or inline.
@@ -100,6 +157,7 @@ impl WorkerCore {
         let report = self.evaluator.run_tick(&last.snapshot);
         let mut reply = TickReply {
             tick: last.tick,
+            epoch: WorldProbe::epoch(&last.snapshot),
             occlusion_cells: report.occlusion_cells,
             echo_cells: report.echo_cells,
             discarded: report.discarded,
@@ -119,9 +177,18 @@ impl WorkerCore {
     }
 }
 
-/// The host's end: a thread or the inline core.
+/// The host's end: a thread or the inline core, plus what it needs to restart after a panic.
 #[derive(Debug)]
-pub(crate) enum WorkerLink {
+pub(crate) struct WorkerLink {
+    spec: CoreSpec,
+    faults: Faults,
+    /// Restarts not yet reported to the engine.
+    restarts: u64,
+    kind: LinkKind,
+}
+
+#[derive(Debug)]
+enum LinkKind {
     /// A worker thread.
     Thread {
         tx: Option<Sender<TickMsg>>,
@@ -137,72 +204,139 @@ pub(crate) enum WorkerLink {
     },
 }
 
+/// Starts a worker thread running a fresh core.
+fn spawn(spec: &CoreSpec, faults: &Faults) -> std::io::Result<LinkKind> {
+    let (tx, work) = crossbeam_channel::unbounded::<TickMsg>();
+    let (done, rx) = crossbeam_channel::unbounded::<TickReply>();
+    let core = spec.build();
+    let faults = Arc::clone(faults);
+    let handle = std::thread::Builder::new()
+        .name("resound-acoustics".to_owned())
+        .spawn(move || worker_loop(core, &work, &done, &faults))?;
+    Ok(LinkKind::Thread {
+        tx: Some(tx),
+        rx,
+        handle: Some(handle),
+        in_flight: 0,
+    })
+}
+
 impl WorkerLink {
-    pub fn start(core: WorkerCore, inline: bool) -> std::io::Result<Self> {
-        if inline {
-            return Ok(Self::Inline {
-                core: Box::new(core),
+    pub fn start(spec: CoreSpec, inline: bool) -> std::io::Result<Self> {
+        let faults = Faults::default();
+        let kind = if inline {
+            LinkKind::Inline {
+                core: Box::new(spec.build()),
                 replies: Vec::new(),
-            });
-        }
-        let (tx, work) = crossbeam_channel::unbounded::<TickMsg>();
-        let (done, rx) = crossbeam_channel::unbounded::<TickReply>();
-        let handle = std::thread::Builder::new()
-            .name("resound-acoustics".to_owned())
-            .spawn(move || worker_loop(core, &work, &done))?;
-        Ok(Self::Thread {
-            tx: Some(tx),
-            rx,
-            handle: Some(handle),
-            in_flight: 0,
+            }
+        } else {
+            spawn(&spec, &faults)?
+        };
+        Ok(Self {
+            spec,
+            faults,
+            restarts: 0,
+            kind,
         })
     }
 
-    /// Sends a tick; false if the worker is gone.
-    pub fn send(&mut self, msg: TickMsg) -> bool {
-        match self {
-            Self::Thread { tx, in_flight, .. } => {
-                let ok = tx.as_ref().is_some_and(|t| t.send(msg).is_ok());
-                if ok {
-                    *in_flight += 1;
-                }
-                ok
+    /// Fault injection: the worker panics at the start of its next tick.
+    pub fn inject_panic(&self) {
+        self.faults.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Restarts since the last call (the engine re-sends its jobs and counts them).
+    pub fn take_restarts(&mut self) -> u64 {
+        std::mem::take(&mut self.restarts)
+    }
+
+    /// Ticks sent and not answered.
+    pub fn in_flight(&self) -> usize {
+        match &self.kind {
+            LinkKind::Thread { in_flight, .. } => *in_flight,
+            LinkKind::Inline { .. } => 0,
+        }
+    }
+
+    /// The thread has died: join it and start a fresh one. Err only if no thread can be
+    /// started (the engine then reports the worker gone).
+    fn restart(&mut self) -> Result<(), ()> {
+        if let LinkKind::Thread { tx, handle, .. } = &mut self.kind {
+            drop(tx.take());
+            if let Some(h) = handle.take() {
+                // The panic payload is dropped: the restart is the report.
+                let _ = h.join();
             }
-            Self::Inline { core, replies } => {
-                let r = core.run(std::slice::from_ref(&msg));
-                replies.push(r);
+        }
+        self.restarts += 1;
+        self.kind = spawn(&self.spec, &self.faults).map_err(|_| ())?;
+        Ok(())
+    }
+
+    /// Sends a tick (restarting a dead worker first); false if no worker can be started.
+    pub fn send(&mut self, msg: TickMsg) -> bool {
+        match &mut self.kind {
+            LinkKind::Thread { tx, in_flight, .. } => {
+                let msg = match tx.as_ref().map(|t| t.send(msg)) {
+                    Some(Ok(())) => {
+                        *in_flight += 1;
+                        return true;
+                    }
+                    Some(Err(crossbeam_channel::SendError(msg))) => msg,
+                    None => return false,
+                };
+                if self.restart().is_err() {
+                    return false;
+                }
+                self.send(msg)
+            }
+            LinkKind::Inline { core, replies } => {
+                let faults = &self.faults;
+                let run = catch_unwind(AssertUnwindSafe(|| {
+                    if take_fault(faults) {
+                        panic!("injected acoustic worker fault");
+                    }
+                    core.run(std::slice::from_ref(&msg))
+                }));
+                match run {
+                    Ok(r) => replies.push(r),
+                    Err(_) => {
+                        **core = self.spec.build();
+                        self.restarts += 1;
+                    }
+                }
                 true
             }
         }
     }
 
-    /// Replies that are ready (never waits).
+    /// Replies that are ready (never waits). A dead worker is restarted (its replies lost).
     pub fn try_replies(&mut self) -> Result<Vec<TickReply>, ()> {
-        match self {
-            Self::Thread { rx, in_flight, .. } => {
-                let mut out = Vec::new();
-                loop {
-                    match rx.try_recv() {
-                        Ok(r) => {
-                            *in_flight = in_flight.saturating_sub(1);
-                            out.push(r);
-                        }
-                        Err(crossbeam_channel::TryRecvError::Empty) => return Ok(out),
-                        Err(crossbeam_channel::TryRecvError::Disconnected) => {
-                            return if out.is_empty() { Err(()) } else { Ok(out) };
-                        }
+        let mut out = Vec::new();
+        match &mut self.kind {
+            LinkKind::Thread { rx, in_flight, .. } => loop {
+                match rx.try_recv() {
+                    Ok(r) => {
+                        *in_flight = in_flight.saturating_sub(1);
+                        out.push(r);
+                    }
+                    Err(crossbeam_channel::TryRecvError::Empty) => return Ok(out),
+                    Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                        self.restart()?;
+                        return Ok(out);
                     }
                 }
-            }
-            Self::Inline { replies, .. } => Ok(std::mem::take(replies)),
+            },
+            LinkKind::Inline { replies, .. } => Ok(std::mem::take(replies)),
         }
     }
 
-    /// Waits until every sent tick has replied and returns the replies.
+    /// Waits until every sent tick has replied and returns the replies. A worker that dies
+    /// meanwhile is restarted and the replies it owed are lost.
     pub fn wait_all(&mut self) -> Result<Vec<TickReply>, ()> {
-        match self {
-            Self::Thread { rx, in_flight, .. } => {
-                let mut out = Vec::new();
+        let mut out = Vec::new();
+        match &mut self.kind {
+            LinkKind::Thread { rx, in_flight, .. } => {
                 while *in_flight > 0 {
                     match rx.recv() {
                         Ok(r) => {
@@ -211,34 +345,43 @@ impl WorkerLink {
                         }
                         Err(_) => {
                             *in_flight = 0;
-                            return Err(());
+                            self.restart()?;
+                            return Ok(out);
                         }
                     }
                 }
                 Ok(out)
             }
-            Self::Inline { replies, .. } => Ok(std::mem::take(replies)),
+            LinkKind::Inline { replies, .. } => Ok(std::mem::take(replies)),
         }
     }
 }
 
 impl Drop for WorkerLink {
     fn drop(&mut self) {
-        if let Self::Thread { tx, handle, .. } = self {
+        if let LinkKind::Thread { tx, handle, .. } = &mut self.kind {
             drop(tx.take());
             if let Some(h) = handle.take() {
-                // A panicked worker has already been reported as `WorkerGone`.
+                // A panicked worker has already been restarted or reported.
                 let _ = h.join();
             }
         }
     }
 }
 
-fn worker_loop(mut core: WorkerCore, work: &Receiver<TickMsg>, done: &Sender<TickReply>) {
+fn worker_loop(
+    mut core: WorkerCore,
+    work: &Receiver<TickMsg>,
+    done: &Sender<TickReply>,
+    faults: &Faults,
+) {
     while let Ok(first) = work.recv() {
         let mut msgs = vec![first];
         while let Ok(more) = work.try_recv() {
             msgs.push(more);
+        }
+        if take_fault(faults) {
+            panic!("injected acoustic worker fault");
         }
         // One reply per message keeps the host's in-flight count exact; the tick's results
         // ride on the last one.
@@ -247,6 +390,7 @@ fn worker_loop(mut core: WorkerCore, work: &Receiver<TickMsg>, done: &Sender<Tic
         for m in &msgs[..n - 1] {
             let empty = TickReply {
                 tick: m.tick,
+                epoch: reply.epoch,
                 stats: reply.stats,
                 queued: reply.queued,
                 ..TickReply::default()

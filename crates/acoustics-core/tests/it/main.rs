@@ -12,3 +12,4 @@ mod direct;
 mod echo;
 mod queue;
 mod room;
+mod scene_json;
