@@ -26,7 +26,28 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            // One plain line, whatever RUST_BACKTRACE says: the chain joined, repeats left out.
+            let mut line = String::new();
+            for cause in err.chain() {
+                let text = cause.to_string();
+                if !line.contains(&text) {
+                    if !line.is_empty() {
+                        line.push_str(": ");
+                    }
+                    line.push_str(&text);
+                }
+            }
+            eprintln!("error: {}", line.replace('\n', " "));
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let sub = args.next().unwrap_or_default();
     let rest: Vec<String> = args.collect();

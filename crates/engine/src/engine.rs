@@ -42,10 +42,14 @@ use crate::world::World;
 mod ambient;
 mod sounds;
 mod terrain;
+mod terrain_query;
+mod walk_render;
 
 pub use self::terrain::AttachTerrainError;
 pub use ambient::{AMBIENT_RANGE, AmbientStatus, heading_orientation};
 pub use sounds::SoundError;
+pub use terrain_query::{TerrainQuery, TerrainQueryError, evaluate_terrain_points};
+pub use walk_render::{MAX_WALK_RENDER_SECONDS, WalkRender, WalkRenderError, render_ambient_walk};
 
 /// Mixer voice slots kept beyond the policy's cap, for stolen voices that are still fading.
 const STEAL_RESERVE: usize = 64;

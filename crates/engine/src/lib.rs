@@ -76,8 +76,10 @@ mod world;
 
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
 pub use engine::{
-    AMBIENT_RANGE, AmbientStatus, AttachTerrainError, Engine, MAX_DT, RETAIL_VOICES, SoundError,
-    SoundHandle, VoiceAcoustics, VoiceHandle, heading_orientation,
+    AMBIENT_RANGE, AmbientStatus, AttachTerrainError, Engine, MAX_DT, MAX_WALK_RENDER_SECONDS,
+    RETAIL_VOICES, SoundError, SoundHandle, TerrainQuery, TerrainQueryError, VoiceAcoustics,
+    VoiceHandle, WalkRender, WalkRenderError, evaluate_terrain_points, heading_orientation,
+    render_ambient_walk,
 };
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,

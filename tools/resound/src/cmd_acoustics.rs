@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use resound_engine::acoustics::report::{Evaluation, Header};
+use resound_engine::acoustics::report::Evaluation;
 use resound_engine::acoustics::scene::{Scene, parse_mode};
-use resound_engine::acoustics::{AcousticModel, MaterialTable, Mode, Paths, SoundRequest};
+use resound_engine::acoustics::{AcousticModel, MaterialTable, Mode, Paths};
 use resound_engine::input::read_text_capped;
-use resound_engine::terrain::{EAR_HEIGHT, ac_to_voxel, parse_position, show_position};
-use resound_engine::{Engine, Model, Orientation};
+use resound_engine::terrain::parse_position;
+use resound_engine::{Model, TerrainQuery, evaluate_terrain_points};
 
 /// Largest scene file accepted (a scene is a list of boxes; 64 MiB is far beyond any real one).
 pub const MAX_SCENE_BYTES: u64 = 64 << 20;
@@ -124,45 +124,17 @@ fn terrain(args: &Args, dir: &Path, mode: Mode) -> anyhow::Result<Evaluation> {
     let (Some(l), Some(s)) = (&args.listener, &args.source) else {
         bail!("--dat-dir needs --listener CELL:X,Y,Z and --source CELL:X,Y,Z");
     };
-    let (mut listener, mut source) = (
-        parse_position(l).context("--listener")?,
-        parse_position(s).context("--source")?,
-    );
-    let mut engine = Engine::builder()
-        .mode(mode)
-        .model(args.model.model()?)
-        .build()?;
-    engine.set_listener(ac_to_voxel(&listener), Orientation::default())?;
-    engine.attach_terrain(dir)?;
-    if args.ground {
-        let t = engine.terrain().context("no terrain attached")?;
-        for (what, p) in [("listener", &mut listener), ("source", &mut source)] {
-            *p = t.on_ground(p, EAR_HEIGHT).with_context(|| {
-                format!("--ground: no terrain under the {what} (its landblock is absent or beyond the 5 × 5 ring around the listener)")
-            })?;
-        }
-    }
-    let mut request = SoundRequest::new(ac_to_voxel(&source), ac_to_voxel(&listener));
-    request.paths = if args.paths == Some(1) {
-        Paths::One
-    } else {
-        Paths::Nine
-    };
-    let outcome = engine.evaluate(&request, mode)?;
-    let header = Header {
-        name: format!("terrain 0x{:04X}", listener.objcell_id.get() >> 16),
-        source: request.source.to_array(),
-        listener: request.listener.to_array(),
-        range: request.range,
-        ac: Some([show_position(&source), show_position(&listener)]),
-        voices: 0,
-    };
-    let paths = if request.paths == Paths::Nine { 9 } else { 1 };
-    Ok(Evaluation {
-        header,
-        model: engine.model_name(),
+    let query = TerrainQuery {
+        listener: parse_position(l).context("--listener")?,
+        source: parse_position(s).context("--source")?,
+        ground: args.ground,
         mode,
-        paths,
-        outcome,
-    })
+        paths: if args.paths == Some(1) {
+            Paths::One
+        } else {
+            Paths::Nine
+        },
+        model: args.model.model()?,
+    };
+    Ok(evaluate_terrain_points(dir, query)?)
 }

@@ -24,15 +24,12 @@ use resound_engine::ambient::{
 };
 use resound_engine::datformat::id::parse_region_id;
 use resound_engine::datformat::record::Region;
+use resound_engine::render_ambient_walk;
 use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
 use resound_engine::terrain::parse_position;
 use resound_engine::wav::{WavFormat, write_wav};
-use resound_engine::{Engine, Mode, VoicePolicy};
 
 use crate::report::emit;
-
-/// Longest walk `--out` renders (seconds; 10 minutes of stereo f32 is 230 MB).
-const MAX_RENDER_SECONDS: f64 = 600.0;
 
 /// Arguments of `resound ambient`.
 #[derive(clap::Args, Debug)]
@@ -135,7 +132,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let walk = read_walk(path)?;
     if let Some(out) = &args.out {
-        return render(&args, &walk, seconds, out, settings, seeds);
+        let policy = match args.policy.as_str() {
+            "modern" => AmbientPolicy::Modern,
+            _ => AmbientPolicy::Retail16,
+        };
+        let (sound, region_id) = (settings, args.region);
+        let ambient = AmbientSettings {
+            policy,
+            seeds,
+            sound,
+            region_id,
+            ..Default::default()
+        };
+        return render(&args, &walk, seconds, out, ambient);
     }
     let log = walk
         .run(&mut ambient, seconds, &mut portal, &mut cell)
@@ -154,51 +163,25 @@ fn render(
     walk: &Walk,
     seconds: f64,
     out: &Path,
-    sound: SoundSettings,
-    seeds: Seeds,
+    settings: AmbientSettings,
 ) -> anyhow::Result<()> {
-    if seconds > MAX_RENDER_SECONDS {
-        bail!("--out renders at most {MAX_RENDER_SECONDS} s of a walk");
-    }
-    let modern = args.policy == "modern";
-    let (policy, voices, mode) = if modern {
-        (AmbientPolicy::Modern, VoicePolicy::Modern, Mode::Full)
-    } else {
-        (AmbientPolicy::Retail16, VoicePolicy::Retail16, Mode::Off)
-    };
-    let mut engine = Engine::builder().voice_policy(voices).mode(mode).build()?;
-    if modern {
-        engine.attach_terrain(&args.dat_dir)?;
-    }
-    let settings = AmbientSettings {
-        policy,
-        seeds,
-        sound,
-        region_id: args.region,
-        ..AmbientSettings::default()
-    };
-    engine.attach_ambient(&args.dat_dir, settings)?;
-    let mut samples = Vec::new();
-    engine.render_walk(walk, seconds, &mut |s| samples.extend_from_slice(s))?;
-    write_wav(out, &samples, 2, engine.sample_rate(), WavFormat::F32)
+    let r = render_ambient_walk(&args.dat_dir, walk, seconds, settings)?;
+    write_wav(out, &r.samples, 2, r.rate, WavFormat::F32)
         .with_context(|| format!("writing {}", out.display()))?;
-    let s = engine.status();
-    let text = if args.json {
+    let (s, rate, policy) = (&r.status, r.rate, &args.policy);
+    emit(&if args.json {
         let doc = serde_json::json!({
-            "out": out.display().to_string(), "seconds": seconds, "rate": engine.sample_rate(),
-            "policy": args.policy, "peak": s.peak, "rays": s.rays, "ambient": s.ambient.to_json(),
+            "out": out.display().to_string(), "seconds": seconds, "rate": rate,
+            "policy": policy, "peak": s.peak, "rays": s.rays, "ambient": s.ambient.to_json(),
         });
         serde_json::to_string_pretty(&doc)? + "\n"
     } else {
-        let (rate, policy) = (engine.sample_rate(), &args.policy);
+        let (ambient, peak) = (&s.ambient, s.peak);
         format!(
-            "wrote {} ({seconds} s at {rate} Hz, {policy}): {}, peak {:.3}\n",
-            out.display(),
-            s.ambient,
-            s.peak
+            "wrote {} ({seconds} s at {rate} Hz, {policy}): {ambient}, peak {peak:.3}\n",
+            out.display()
         )
-    };
-    emit(&text)
+    })
 }
 
 /// The `--at --json` document.

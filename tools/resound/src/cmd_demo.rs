@@ -75,9 +75,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let dats = match &args.dat_dir {
         Some(d) => d.clone(),
         None => {
-            let world = resound_fixture::write_world();
-            std::fs::write(temp.path().join("client_portal.dat"), &world.portal)?;
-            std::fs::write(temp.path().join("client_cell_1.dat"), &world.cell)?;
+            let written = resound_fixture::write_world().write_to(temp.path());
+            written.map_err(|(path, e)| anyhow::anyhow!("writing {}: {e}", path.display()))?;
             temp.path().to_path_buf()
         }
     };
@@ -99,16 +98,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     write_wav(&wav, &report.samples, 2, report.rate, WavFormat::F32)
         .with_context(|| format!("writing {}", wav.display()))?;
     tour::plot::draw(&png, &report).with_context(|| format!("writing {}", png.display()))?;
-    let st = &report.status;
     if args.json {
-        let doc = serde_json::json!({
-            "output": if args.retail { "retail" } else { "modern" }, "mode": if args.retail { "off" } else { args.mode.as_str() },
-            "seed": args.seed, "seconds": report.seconds(), "rate": report.rate, "render_seconds": took,
-            "peak": st.peak, "limiter_engagements": st.limiter_engagements, "max_live_voices": report.max_voices,
-            "ambient_events": report.ambient.len(), "ambient_plays": report.ambient_started, "ambient_dropped": report.ambient_dropped,
-            "events_fired": report.fired.len(), "dropped_voices": st.dropped_voices, "cells": st.cells,
-            "wav": wav.display().to_string(), "png": png.display().to_string(),
-        });
+        let mut doc = report.summary_json(took);
+        doc["wav"] = wav.display().to_string().into();
+        doc["png"] = png.display().to_string().into();
         return emit(&format!("{}\n", serde_json::to_string_pretty(&doc)?));
     }
     emit(&format!(

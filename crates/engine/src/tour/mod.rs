@@ -261,6 +261,26 @@ impl TourReport {
         )
     }
 
+    /// The summary as one JSON object with stable keys (`resound demo --json`).
+    #[must_use]
+    pub fn summary_json(&self, render_seconds: f64) -> serde_json::Value {
+        let (s, st) = (&self.settings, &self.status);
+        let mode = if s.retail {
+            "off".to_owned()
+        } else {
+            format!("{:?}", s.mode).to_lowercase()
+        };
+        serde_json::json!({
+            "output": if s.retail { "retail" } else { "modern" }, "mode": mode,
+            "seed": s.seed, "seconds": self.seconds(), "rate": self.rate,
+            "render_seconds": render_seconds, "peak": st.peak,
+            "limiter_engagements": st.limiter_engagements, "max_live_voices": self.max_voices,
+            "ambient_events": self.ambient.len(), "ambient_plays": self.ambient_started,
+            "ambient_dropped": self.ambient_dropped, "events_fired": self.fired.len(),
+            "dropped_voices": st.dropped_voices, "cells": st.cells,
+        })
+    }
+
     /// Length in seconds.
     #[must_use]
     pub fn seconds(&self) -> f64 {
