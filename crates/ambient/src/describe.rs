@@ -94,8 +94,9 @@ impl fmt::Display for WalkEntry {
 }
 
 /// One rebuild for people: where, what the gather saw, every instance with its directions, and
-/// the sounds that played at once. Lines end with `\n`.
-#[derive(Clone, Copy, Debug)]
+/// the sounds that played at once. Lines end with `\n`. As JSON (serde) it is one object with
+/// the same fields plus the sound-table loads and releases.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct RebuildReport<'a> {
     /// The position the rebuild gathered around.
     pub position: &'a Position,
@@ -105,6 +106,10 @@ pub struct RebuildReport<'a> {
     pub snapshot: &'a AmbientSnapshot,
     /// The events it emitted.
     pub events: &'a [AmbientEvent],
+    /// SoundTables the rebuild loaded (JSON only).
+    pub sound_table_loads: usize,
+    /// SoundTables it released (JSON only).
+    pub sound_table_releases: usize,
 }
 
 impl fmt::Display for RebuildReport<'_> {

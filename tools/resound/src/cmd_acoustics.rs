@@ -90,12 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bail!("give --scene FILE or --dat-dir DIR --listener CELL:X,Y,Z --source CELL:X,Y,Z")
         }
     };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&e.to_json())?);
-    } else {
-        print!("{e}");
-    }
-    Ok(())
+    crate::report::emit_doc(args.json, &e.to_json(), &e)
 }
 
 fn scene(args: &Args, path: &Path, mode: Option<Mode>) -> anyhow::Result<Evaluation> {

@@ -19,8 +19,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use resound_engine::ambient::walk::Walk;
 use resound_engine::ambient::{
-    Ambient, AmbientEvent, AmbientSnapshot, DatSource, Listener, Player, Position, PositionChange,
-    Rebuild, RebuildReport, Seeds, SoundSettings,
+    Ambient, Listener, Player, Position, PositionChange, RebuildReport, Seeds, SoundSettings,
 };
 use resound_engine::datformat::id::parse_region_id;
 use resound_engine::datformat::record::Region;
@@ -113,19 +112,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bail!("no rebuild happened ({change:?})");
         };
         let snapshot = ambient.snapshot();
-        if args.json {
-            let doc = rebuild_doc(&pos, &rebuild, &snapshot, &events, &portal);
-            emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
-        } else {
-            let report = RebuildReport {
-                position: &pos,
-                rebuild: &rebuild,
-                snapshot: &snapshot,
-                events: &events,
-            };
-            emit(&report.to_string())?;
-        }
-        return Ok(());
+        let report = RebuildReport {
+            position: &pos,
+            rebuild: &rebuild,
+            snapshot: &snapshot,
+            events: &events,
+            // the portal source also loaded the Region
+            sound_table_loads: portal.loads.saturating_sub(1),
+            sound_table_releases: portal.releases,
+        };
+        return crate::report::emit_doc(args.json, &report, report);
     }
     let (Some(path), Some(seconds)) = (&args.walk, args.seconds) else {
         bail!("give --at CELL:X,Y,Z or --walk PATH.json --seconds N");
@@ -149,12 +145,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let log = walk
         .run(&mut ambient, seconds, &mut portal, &mut cell)
         .with_context(|| format!("walking {}", path.display()))?;
-    let text = if args.json {
-        serde_json::to_string_pretty(&log)? + "\n"
-    } else {
-        log.iter().map(|e| format!("{e}\n")).collect()
-    };
-    emit(&text)
+    let text: String = log.iter().map(|e| format!("{e}\n")).collect();
+    crate::report::emit_doc(args.json, &log, text)
 }
 
 /// `--walk --out`: renders the walk through the engine and prints what the ambient bridge did.
@@ -181,25 +173,6 @@ fn render(
             "wrote {} ({seconds} s at {rate} Hz, {policy}): {ambient}, peak {peak:.3}\n",
             out.display()
         )
-    })
-}
-
-/// The `--at --json` document.
-fn rebuild_doc<R>(
-    pos: &Position,
-    rebuild: &Rebuild,
-    snapshot: &AmbientSnapshot,
-    events: &[AmbientEvent],
-    portal: &DatSource<R>,
-) -> serde_json::Value {
-    serde_json::json!({
-        "position": pos,
-        "rebuild": rebuild,
-        "snapshot": snapshot,
-        "events": events,
-        // the portal source also loaded the Region
-        "sound_table_loads": portal.loads.saturating_sub(1),
-        "sound_table_releases": portal.releases,
     })
 }
 

@@ -147,22 +147,12 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
         .entries()
         .with_context(|| format!("walking the B-tree of {}", path.display()))?;
     let listing = Listing::new(path.display().to_string(), r.header(), &entries);
-    if json {
-        println!("{}", serde_json::to_string_pretty(&listing)?);
-    } else {
-        print!("{listing}");
-    }
-    Ok(())
+    crate::report::emit_doc(json, &listing, &listing)
 }
 
 fn dump(kind: RecordType, payload: &[u8], json: bool) -> anyhow::Result<()> {
     let decoded = Decoded::parse(kind, payload)?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&decoded.record)?);
-    } else {
-        print!("{decoded}");
-    }
-    Ok(())
+    crate::report::emit_doc(json, &decoded.record, &decoded)
 }
 
 fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {

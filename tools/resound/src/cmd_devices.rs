@@ -15,10 +15,5 @@ pub struct Args {
 /// Lists the devices.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let listing = DeviceListing(list_devices()?);
-    let text = if args.json {
-        serde_json::to_string_pretty(&listing.to_json())? + "\n"
-    } else {
-        listing.to_string()
-    };
-    crate::report::emit(&text)
+    crate::report::emit_doc(args.json, &listing.to_json(), &listing)
 }

@@ -37,10 +37,5 @@ fn write(dir: &std::path::Path, json: bool) -> anyhow::Result<()> {
     let written = world.write_to(dir).map_err(|(path, e)| {
         anyhow::Error::new(e).context(format!("writing {}", path.display()))
     })?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&written)?);
-    } else {
-        print!("{written}");
-    }
-    Ok(())
+    crate::report::emit_doc(json, &written, &written)
 }

@@ -129,10 +129,5 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out: &out,
         format: &args.format,
     };
-    let text = if args.json {
-        format!("{}\n", serde_json::to_string_pretty(&report.to_json())?)
-    } else {
-        report.to_string()
-    };
-    crate::report::emit(&text)
+    crate::report::emit_doc(args.json, &report.to_json(), &report)
 }

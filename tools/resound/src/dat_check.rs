@@ -85,11 +85,7 @@ pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
     }
     bar.finish_and_clear();
     let report = CheckReport::new(dir.display().to_string(), dats);
-    if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{report}");
-    }
+    crate::report::emit_doc(json, &report, &report)?;
     anyhow::ensure!(report.passed(), "{}", report.summary());
     Ok(())
 }

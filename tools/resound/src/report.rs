@@ -75,3 +75,16 @@ pub fn plain(text: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Prints `doc` as pretty JSON when `json`, else `text`: the `--json` switch of every command.
+pub fn emit_doc<T: serde::Serialize + ?Sized>(
+    json: bool,
+    doc: &T,
+    text: impl std::fmt::Display,
+) -> anyhow::Result<()> {
+    if json {
+        emit(&(serde_json::to_string_pretty(doc)? + "\n"))
+    } else {
+        emit(&text.to_string())
+    }
+}

@@ -69,6 +69,8 @@ fn a_rebuild_report_lists_blocks_and_instances() {
         rebuild: &rebuild,
         snapshot: &snapshot,
         events: &[],
+        sound_table_loads: 0,
+        sound_table_releases: 0,
     }
     .to_string();
     assert_eq!(
