@@ -62,7 +62,7 @@ impl Default for SoundSettings {
 
 /// The listener: `SoundManager::player_position_`, set each frame from the **camera**
 /// (`SmartBox::set_viewer → SoundManager::SetPlayerPosition`), with the camera frame's compass
-/// heading (`Frame::get_heading` @ 0x535760, local +y forward).
+/// heading (`Frame::get_heading` @ 0x00535760, local +y forward).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Listener {
     /// Where the camera is.
@@ -80,7 +80,7 @@ pub struct ChosenRow {
     pub entry: SoundEntry,
 }
 
-/// `SoundManager::GetSound` @ 0x550680 (acclient.c:383432) row pick: the `stype` list of the
+/// `SoundManager::GetSound` @ 0x00550680 (acclient.c:383432) row pick: the `stype` list of the
 /// table's root node; if it has `N > 0` rows, `idx = trunc((N − 1)·RollDice(0, 1))`. Because
 /// `rand() < 1`, the last row of a multi-row list is never chosen. `None` when the type is
 /// absent or the list empty (no draw). The caller drops a row whose wave id is 0.
@@ -107,7 +107,7 @@ pub fn probability_gate(probability: f32, crt: &mut CrtRand) -> bool {
     r * f64::from(INV_RAND_MAX_F32) < f64::from(probability)
 }
 
-/// `SoundManager::GetAttenuation` @ 0x550020: `g = 25·v/dist²` beyond 5 m (else `v`),
+/// `SoundManager::GetAttenuation` @ 0x00550020: `g = 25·v/dist²` beyond 5 m (else `v`),
 /// capped at 1, times the ambient (or effect) slider; `None` (dropped) when `g <= 0` or when
 /// `ceil(log2(g)·6.0206) < −50`; otherwise `(g, dB)` with the whole-dB level (never below
 /// −50).
@@ -144,7 +144,7 @@ pub fn get_attenuation(
     Some((g, db as i32))
 }
 
-/// The pan of `SoundManager::PlaySoundInternal` @ 0x550170: 0 in mono or when
+/// The pan of `SoundManager::PlaySoundInternal` @ 0x00550170: 0 in mono or when
 /// `trunc(dist) < 5`; otherwise `a = fmod(heading(pos → listener) − listener_heading, 360)`
 /// (minus 360 above 180) and `pan = trunc(sin(a·0.017453292f)·(−15))`, computed in double with
 /// the float constant so a sound due east pans +14, never +15.

@@ -1,4 +1,4 @@
-//! The retail 16-voice pool of `SoundManager::PlaySoundInternal(buf, pan, att)` @ 0x54FEC0
+//! The retail 16-voice pool of `SoundManager::PlaySoundInternal(buf, pan, att)` @ 0x0054FEC0
 //! (spec `ambient-runtime.md` §4.5), as a pure model the engine can drive: it says which slot a
 //! new one-shot takes, or that retail drops it.
 //!
@@ -74,7 +74,7 @@ impl VoicePool {
         self.slots.iter().filter(|s| is_playing(s, now)).count()
     }
 
-    /// `SoundManager::PlaySoundInternal` @ 0x54FEC0 with retail's recorded priority: the slot a
+    /// `SoundManager::PlaySoundInternal` @ 0x0054FEC0 with retail's recorded priority: the slot a
     /// sound of `duration` seconds starting at `now` takes, or `None` when retail drops it.
     pub fn play_sound_internal(&mut self, now: f64, duration: f64) -> Option<usize> {
         self.claim(now, duration, RECORDED_PRIORITY)

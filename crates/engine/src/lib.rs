@@ -89,7 +89,7 @@ pub use model::Model;
 pub use output::{Output, OutputError};
 pub use resound_acoustics::Mode;
 pub use schedule::Class;
-pub use source::{Listener, MAX_COORDINATE, MAX_RANGE, MAX_VOLUME, Orientation, Source};
+pub use source::{Listener, MAX_COORDINATE, MAX_POWER, MAX_RANGE, MAX_VOLUME, Orientation, Source};
 pub use status::Status;
 pub use world::WorldEdit;
 

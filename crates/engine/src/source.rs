@@ -15,6 +15,9 @@ pub const MAX_COORDINATE: f64 = WORLD_LIMIT as f64 - 1024.0;
 pub const MAX_VOLUME: f32 = resound_mixer::MAX_GAIN;
 /// Largest accepted range (the mixer's distance limit).
 pub const MAX_RANGE: f32 = resound_mixer::MAX_DISTANCE;
+/// Largest event power accepted (spec §3.3 only asks whether it is ≥ 2; a host passing more
+/// than this has a unit or a bug, and is told so).
+pub const MAX_POWER: f32 = 1.0e6;
 
 /// One sound to play.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -92,7 +95,7 @@ pub(crate) fn check_range(r: f32) -> Result<(), InputError> {
 
 impl Source {
     /// Checks every field: positions finite and inside the world, volume finite and
-    /// 0..=[`MAX_VOLUME`], range finite and positive, power finite and ≥ 0.
+    /// 0..=[`MAX_VOLUME`], range finite and positive, power finite and 0..=[`MAX_POWER`].
     ///
     /// # Errors
     /// The first offending field.
@@ -105,6 +108,9 @@ impl Source {
         }
         if self.power < 0.0 {
             return Err(InputError::new("power", Problem::Negative));
+        }
+        if self.power > MAX_POWER {
+            return Err(InputError::new("power", Problem::TooLarge));
         }
         Ok(())
     }

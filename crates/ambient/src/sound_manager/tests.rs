@@ -5,7 +5,7 @@ use resound_datformat::record::Sound;
 use super::*;
 use crate::testkit;
 
-/// `SoundManager::GetAttenuation` @ 0x550020: the spec's worked values (volume 1, slider 1).
+/// `SoundManager::GetAttenuation` @ 0x00550020: the spec's worked values (volume 1, slider 1).
 #[test]
 fn get_attenuation() {
     let s = SoundSettings::default();
@@ -43,7 +43,7 @@ fn get_attenuation() {
     );
 }
 
-/// `SoundManager::PlayAmbientSound` @ 0x550820 → `GetAttenuation`: the ambient slider is applied
+/// `SoundManager::PlayAmbientSound` @ 0x00550820 → `GetAttenuation`: the ambient slider is applied
 /// twice (`v = A·vol`, then `g·A`), so it acts as a square.
 #[test]
 fn ambient_volume_applied_twice() {
@@ -61,7 +61,7 @@ fn ambient_volume_applied_twice() {
     assert!(super::get_attenuation(47.2, v, true, &s).is_none());
 }
 
-/// `SoundManager::PlaySoundInternal` @ 0x550170 pan: a sound due east of a north-facing
+/// `SoundManager::PlaySoundInternal` @ 0x00550170 pan: a sound due east of a north-facing
 /// listener pans +14 (never 15); north and south are centred; west is −14; mono and a truncated
 /// distance under 5 m are centred.
 #[test]
@@ -95,7 +95,7 @@ fn play_sound_internal_pan() {
     assert_eq!(pan(&above, &listener, 30.0, &s), 0);
 }
 
-/// `SoundManager::GetSound` @ 0x550680: `trunc((N − 1)·u)` — the last row of a multi-row list is
+/// `SoundManager::GetSound` @ 0x00550680: `trunc((N − 1)·u)` — the last row of a multi-row list is
 /// unreachable; a single row is always chosen; an absent type or empty list draws nothing.
 #[test]
 fn get_sound_last_row_unreachable() {
@@ -128,7 +128,7 @@ fn get_sound_last_row_unreachable() {
     assert_eq!(rng, probe, "no draw without rows");
 }
 
-/// The CRT probability gate of `PlayAmbientSound` @ 0x550820: `rand()·(1/32767)f < p`; 1.0 always passes,
+/// The CRT probability gate of `PlayAmbientSound` @ 0x00550820: `rand()·(1/32767)f < p`; 1.0 always passes,
 /// 0.0 never does, and one CRT draw is used each time.
 #[test]
 fn probability_gate() {

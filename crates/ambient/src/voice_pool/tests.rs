@@ -1,7 +1,7 @@
 //! Unit tests of `voice_pool`, each named after the retail function it checks.
 use super::*;
 
-/// `SoundManager::PlaySoundInternal` @ 0x54FEC0: 16 voices; the 17th simultaneous sound is
+/// `SoundManager::PlaySoundInternal` @ 0x0054FEC0: 16 voices; the 17th simultaneous sound is
 /// dropped (every recorded priority is 0.0, so the strict steal test never passes) and does not
 /// move the cursor; a finished voice is reused in ring order.
 #[test]

@@ -120,6 +120,15 @@ fn bad_sources_are_refused_and_the_mix_goes_on() {
         ),
         Err(PlayError::Input(_))
     ));
+    for power in [-1.0, 1.0e30, f32::MAX] {
+        assert!(
+            matches!(
+                e.play(s, Source { power, ..good }),
+                Err(PlayError::Input(_))
+            ),
+            "power {power}"
+        );
+    }
     // Voice updates.
     assert!(matches!(
         e.set_position(v, DVec3::splat(f64::NAN)),
