@@ -485,25 +485,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
         in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
     ) -> Result<Option<Rebuild>, TickError> {
-        self.check_clock(now)?;
-        self.events.clear();
-        let (player, camera) = split(&pose);
-        let change = self
-            .ambient
-            .frame(
-                now,
-                player,
-                camera,
-                &mut self.portal,
-                &mut self.cell,
-                &mut self.events,
-            )
-            .map_err(TickError::Frame)?;
-        self.last_now = now;
-        self.counters.frames += 1;
-        let rebuild = self.count_change(change);
-        self.play_events(handle, now, in_use, plays);
-        Ok(rebuild)
+        self.step(false, handle, now, pose, in_use, plays)
     }
 
     /// A teleport or blip ([`Ambient::teleport`], `PlayerPositionUpdated` @ 0x00453870): the
@@ -521,21 +503,36 @@ impl<R: Read + Seek> AmbientBridge<R> {
         in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
     ) -> Result<Option<Rebuild>, TickError> {
+        self.step(true, handle, now, pose, in_use, plays)
+    }
+
+    /// A frame ([`Ambient::frame`]) or a teleport ([`Ambient::teleport`], which is no frame:
+    /// `UseTime` does not run and the frame count stays), then the plays of its events.
+    fn step(
+        &mut self,
+        teleport: bool,
+        handle: &mut MixerHandle,
+        now: f64,
+        pose: ListenerPose,
+        in_use: &dyn Fn(SoundId) -> bool,
+        plays: &mut Vec<AmbientPlay>,
+    ) -> Result<Option<Rebuild>, TickError> {
         self.check_clock(now)?;
         self.events.clear();
         let (player, camera) = split(&pose);
-        let change = self
-            .ambient
-            .teleport(
-                now,
-                player,
-                camera,
-                &mut self.portal,
-                &mut self.cell,
-                &mut self.events,
-            )
-            .map_err(TickError::Frame)?;
+        let (tables, blocks, events) = (&mut self.portal, &mut self.cell, &mut self.events);
+        let change = if teleport {
+            self.ambient
+                .teleport(now, player, camera, tables, blocks, events)
+        } else {
+            self.ambient
+                .frame(now, player, camera, tables, blocks, events)
+        }
+        .map_err(TickError::Frame)?;
         self.last_now = now;
+        if !teleport {
+            self.counters.frames += 1;
+        }
         let rebuild = self.count_change(change);
         self.play_events(handle, now, in_use, plays);
         Ok(rebuild)
