@@ -263,15 +263,7 @@ impl AcousticModel for SprModel {
             &self.extra_planes,
             budget,
         );
-        let mut telemetry = Telemetry {
-            rays: search.rays,
-            ..Telemetry::default()
-        };
-        telemetry.add_walk(&search.stats);
-        Ok(EchoResult {
-            taps: search.taps,
-            telemetry,
-        })
+        Ok(search.into())
     }
 
     fn room(

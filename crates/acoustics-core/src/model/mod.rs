@@ -196,6 +196,21 @@ pub struct EchoResult {
     pub telemetry: Telemetry,
 }
 
+impl From<crate::echo::EchoSearch> for EchoResult {
+    /// The search's kept taps, with its rays and walk cost as telemetry.
+    fn from(search: crate::echo::EchoSearch) -> Self {
+        let mut telemetry = Telemetry {
+            rays: search.rays,
+            ..Telemetry::default()
+        };
+        telemetry.add_walk(&search.stats);
+        Self {
+            taps: search.taps,
+            telemetry,
+        }
+    }
+}
+
 /// Stage 3 result.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RoomResult {

@@ -174,15 +174,7 @@ impl AcousticModel for OwnModel {
             &self.extra_planes,
             budget,
         );
-        let mut telemetry = Telemetry {
-            rays: search.rays,
-            ..Telemetry::default()
-        };
-        telemetry.add_walk(&search.stats);
-        Ok(EchoResult {
-            taps: search.taps,
-            telemetry,
-        })
+        Ok(search.into())
     }
 
     fn room(

@@ -7,10 +7,9 @@
 
 use std::path::Path;
 
-use resound_ambient::CellId;
 use resound_ambient::Position;
 use resound_ambient::glam::Vec3;
-use resound_ambient::walk::{Walk, Waypoint};
+use resound_ambient::walk::Walk;
 use resound_engine::acoustics::{Cell, MaterialId, SoundRequest};
 use resound_engine::datformat::record::Record as _;
 use resound_engine::glam::{DVec3, IVec3};
@@ -34,26 +33,8 @@ fn dats() -> tempfile::TempDir {
     dir
 }
 
-/// The ambient crate's example path over the fixture: the centre, the valley, the lake, a turn.
 fn walk() -> Walk {
-    let wp = |t: f64, cell: u32, origin: [f32; 3], heading: Option<f32>| Waypoint {
-        t,
-        cell: CellId(cell),
-        origin,
-        seen_outside: false,
-        heading,
-        teleport: false,
-    };
-    Walk {
-        frame_rate: 60.0,
-        camera_offset: [0.0; 3],
-        waypoints: vec![
-            wp(0.0, 0xA9B4_0025, [96.0, 96.0, 70.0], None),
-            wp(20.0, 0xA8B3_002D, [120.0, 96.0, 46.0], None),
-            wp(40.0, 0xA7B4_0035, [158.4, 96.0, 20.0], None),
-            wp(60.0, 0xA8B6_001A, [86.4, 24.0, 30.0], None),
-        ],
-    }
+    crate::common::example_walk(false)
 }
 
 /// The voxel listener of the walk at `t` (the retail camera is the listener).

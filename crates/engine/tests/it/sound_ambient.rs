@@ -9,9 +9,8 @@
 
 use std::io::Cursor;
 
-use resound_ambient::CellId;
 use resound_ambient::glam::Vec3;
-use resound_ambient::walk::{Walk, Waypoint};
+use resound_ambient::walk::Walk;
 use resound_ambient::{AmbientEvent, Outcome, Position, Voice};
 use resound_datformat::container::{DatWriter, EntryOptions};
 use resound_datformat::record::{Record, Wave};
@@ -57,27 +56,8 @@ fn mixer() -> (MixerHandle, MixerRenderer) {
     .unwrap()
 }
 
-/// The crate's example path over the fixture: the centre, the valley, the lake, a turn, back.
 fn walk() -> Walk {
-    let wp = |t: f64, cell: u32, origin: [f32; 3], heading: Option<f32>| Waypoint {
-        t,
-        cell: CellId(cell),
-        origin,
-        seen_outside: false,
-        heading,
-        teleport: false,
-    };
-    Walk {
-        frame_rate: 60.0,
-        camera_offset: [0.0; 3],
-        waypoints: vec![
-            wp(0.0, 0xA9B4_0025, [96.0, 96.0, 70.0], None),
-            wp(20.0, 0xA8B3_002D, [120.0, 96.0, 46.0], None),
-            wp(40.0, 0xA7B4_0035, [158.4, 96.0, 20.0], None),
-            wp(60.0, 0xA8B6_001A, [86.4, 24.0, 30.0], None),
-            wp(75.0, 0xA8B6_001A, [86.4, 24.0, 30.0], Some(270.0)),
-        ],
-    }
+    crate::common::example_walk(true)
 }
 
 fn pose_at(walk: &Walk, t: f64) -> ListenerPose {
