@@ -16,6 +16,8 @@
 
 use wide::{f32x4, i32x4, u32x4};
 
+use crate::simd::multiversion;
+
 /// Fractional bits of a read position.
 pub const FRAC_BITS: u32 = 32;
 /// One source frame in fixed point.
@@ -111,7 +113,7 @@ impl Sink for Store<'_> {
         self.0.len()
     }
 
-    #[inline]
+    #[inline(always)]
     fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
         let chunk = &mut self.0[start..start + n];
         if step == ONE && *p & (ONE - 1) == 0 {
@@ -169,7 +171,7 @@ impl<const L: usize> Sink for Lane<'_, L> {
         self.rows.len()
     }
 
-    #[inline]
+    #[inline(always)]
     fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
         let k = self.lane;
         let mut q = *p;
@@ -222,7 +224,7 @@ impl Sink for Mix<'_> {
         self.left.len()
     }
 
-    #[inline]
+    #[inline(always)]
     fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
         let (gl, gr) = (self.gl, self.gr);
         let l = &mut self.left[start..start + n];
@@ -341,49 +343,52 @@ fn read_inside(samples: &[f32], p: u64) -> f32 {
     }
 }
 
-fn drive(samples: &[f32], pos: &mut u64, step: u64, looping: bool, sink: &mut impl Sink) {
-    let total = sink.len();
-    let len = samples.len() as u64;
-    if len == 0 {
-        sink.silence(0);
-        *pos = pos.saturating_add(step.saturating_mul(total as u64));
-        return;
-    }
-    let end = len << FRAC_BITS;
-    let safe_end = (len - 1) << FRAC_BITS;
-    let mut p = *pos;
-    let mut i = 0;
-    while i < total {
-        if p >= end {
-            if looping {
-                p %= end;
+multiversion! {
+    /// The resampler's loop over the frames of one call, into `sink`.
+    fn drive(samples: &[f32], pos: &mut u64, step: u64, looping: bool, sink: &mut impl Sink) {
+        let total = sink.len();
+        let len = samples.len() as u64;
+        if len == 0 {
+            sink.silence(0);
+            *pos = pos.saturating_add(step.saturating_mul(total as u64));
+            return;
+        }
+        let end = len << FRAC_BITS;
+        let safe_end = (len - 1) << FRAC_BITS;
+        let mut p = *pos;
+        let mut i = 0;
+        while i < total {
+            if p >= end {
+                if looping {
+                    p %= end;
+                } else {
+                    sink.silence(i);
+                    p = p.saturating_add(step.saturating_mul((total - i) as u64));
+                    break;
+                }
+            }
+            if p < safe_end {
+                let left = total - i;
+                let avail = if step == 0 {
+                    left as u64
+                } else {
+                    (safe_end - p).div_ceil(step)
+                };
+                let n = left.min(usize::try_from(avail).unwrap_or(usize::MAX));
+                sink.interpolate(samples, &mut p, step, i, n);
+                i += n;
             } else {
-                sink.silence(i);
-                p = p.saturating_add(step.saturating_mul((total - i) as u64));
-                break;
+                // The last source frame: interpolate toward frame 0 (loop) or silence (one-shot).
+                let a = samples[(len - 1) as usize];
+                let b = if looping { samples[0] } else { 0.0 };
+                let f = frac(p);
+                sink.put(i, lerp(a, b, f));
+                p += step;
+                i += 1;
             }
         }
-        if p < safe_end {
-            let left = total - i;
-            let avail = if step == 0 {
-                left as u64
-            } else {
-                (safe_end - p).div_ceil(step)
-            };
-            let n = left.min(usize::try_from(avail).unwrap_or(usize::MAX));
-            sink.interpolate(samples, &mut p, step, i, n);
-            i += n;
-        } else {
-            // The last source frame: interpolate toward frame 0 (loop) or silence (one-shot).
-            let a = samples[(len - 1) as usize];
-            let b = if looping { samples[0] } else { 0.0 };
-            let f = frac(p);
-            sink.put(i, lerp(a, b, f));
-            p += step;
-            i += 1;
-        }
+        *pos = p;
     }
-    *pos = p;
 }
 
 /// Positions of the `f64` API must lie within ±2³¹ frames.

@@ -1,7 +1,8 @@
 //! Allocation-free DSP building blocks for the Resound mixer.
 //!
 //! Spec: `docs/spec/acoustics.md` §4 (shelf), §5 (taps), §6 (reverb bus), §7 (voice
-//! chain), §10 (costs). No runtime dependencies, no threads, no global state.
+//! chain), §10 (costs). One runtime dependency (`wide`), no threads; one global, the
+//! AVX2 switch of [`simd`].
 //!
 //! Architecture invariant: **dsp never allocates after `new`/`prepare`.** Every
 //! processor follows the same shape:
@@ -28,6 +29,8 @@
 //! | [`one_pole`] | [`OnePoleLowPass`], [`OnePoleHighPass`], [`lowpass_coefficient`], [`air_cutoff_hz`], [`air_coefficient`] |
 //! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side, bit-identical), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
 //! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
+//! | [`mix`] | one pass into several outputs: [`mix::mix_stereo`], [`mix::mix_stereo_ramped`], [`mix::SixOutputs`] (dry pair and four sends, constant or ramped) |
+//! | [`simd`] | the hot kernels compiled for the baseline and for AVX2, chosen at run time ([`simd::avx2`], [`simd::set_avx2_enabled`]); identical bits either way |
 //! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
 //! | [`interpolate`] | the one linear-interpolation resampler, 32.32 fixed-point positions: voices ([`resample`], [`resample_lane`], [`resample_mix`], [`step_for`]; looping or one-shot) and taps ([`read_linear`], [`render_linear`]: `f64` positions, zero outside the buffer) |
 //! | [`tap`] | [`EchoTaps`] (`set_taps(&[TapParams])`, `mix(source, position, step, left, right)`, `max_delay_s`), [`TapParams`] |
@@ -43,10 +46,12 @@ pub mod denormal;
 pub mod gain;
 pub mod interpolate;
 pub mod limiter;
+pub mod mix;
 pub mod one_pole;
 pub mod pan;
 pub mod reverb;
 pub mod shelf;
+pub mod simd;
 pub mod smoothing;
 pub mod tap;
 

@@ -6,6 +6,10 @@ use crate::one_pole::lowpass_coefficient;
 use crate::smoothing::{DEFAULT_SAMPLE_RATE, RAMP_SEGMENT, Ramp, SHELF_SMOOTHING_S, Smoothed};
 use crate::{Complex, sanitize_sample_rate};
 
+mod bank;
+
+pub use bank::BANK_LANES;
+
 /// Crossover of the shelf's low-pass pair: 1 kHz.
 pub const SHELF_CROSSOVER_HZ: f32 = 1000.0;
 
@@ -91,6 +95,7 @@ impl LaneRamps {
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn set(&mut self, k: usize, r: Ramp) {
         self.start[k] = r.start;
         self.step[k] = r.step;
@@ -403,73 +408,6 @@ impl OcclusionShelf {
                 }
             }
         }
-    }
-
-    /// Filters interleaved frames in place: `rows[i][k]` is frame `i` of shelf `k`, for the
-    /// 1..=[`SHELF_LANES`] `shelves`, which must all be
-    /// [lane-ready](OcclusionShelf::is_lane_ready) (steady or ramping) and share a sample rate.
-    /// Bit-identical to [`OcclusionShelf::process`] on each lane.
-    /// Lanes beyond `shelves.len()` are scratch (left with unspecified values).
-    ///
-    /// Returns `false`, touching nothing, when the shelves do not qualify (then filter them
-    /// with `process` / `process_lanes`). Never allocates.
-    pub fn process_rows(
-        shelves: &mut [&mut OcclusionShelf],
-        rows: &mut [[f32; SHELF_LANES]],
-    ) -> bool {
-        let a = shelves.first().map_or(0.0, |s| s.a);
-        let ok = !shelves.is_empty()
-            && shelves.len() <= SHELF_LANES
-            && shelves
-                .iter()
-                .all(|s| s.is_lane_ready() && s.a.to_bits() == a.to_bits());
-        if !ok {
-            return false;
-        }
-        const L: usize = SHELF_LANES;
-        let c = 1.0 - a;
-        let coef = ([a; L], [c * a; L], [c * c; L]);
-        let mut st = LaneState::default();
-        for (k, s) in shelves.iter().enumerate() {
-            st.set(k, s.lp);
-        }
-        let (mut g, mut h) = ([0.0f32; L], [0.0f32; L]);
-        let (mut gr, mut hr) = (LaneRamps::default(), LaneRamps::default());
-        let len = rows.len();
-        let mut done = 0;
-        while done < len {
-            let m = shelves
-                .iter()
-                .map(|s| s.gain.segment_left())
-                .fold(len - done, usize::min);
-            let mut moving = false;
-            for (k, s) in shelves.iter_mut().enumerate() {
-                let (rg, rh) = (s.gain.advance(m), s.hf.advance(m));
-                moving |= !rg.is_constant() || !rh.is_constant();
-                // A constant ramp's `at(i)` is the same for every `i`.
-                (g[k], h[k]) = (rg.at(0), rh.at(0));
-                gr.set(k, rg);
-                hr.set(k, rh);
-            }
-            if moving {
-                filter_rows::<true>(&mut st, &mut rows[done..done + m], coef, gr, hr);
-            } else {
-                let (g, h) = (LaneRamps::constant(g), LaneRamps::constant(h));
-                filter_rows::<false>(&mut st, &mut rows[done..done + m], coef, g, h);
-            }
-            for (k, s) in shelves.iter().enumerate() {
-                if s.gain.at_segment_boundary() {
-                    let mut lp = st.get(k);
-                    lp.flush();
-                    st.set(k, lp);
-                }
-            }
-            done += m;
-        }
-        for (k, s) in shelves.iter_mut().enumerate() {
-            s.lp = st.get(k);
-        }
-        true
     }
 
     /// [`OcclusionShelf::process_lanes`] for 2..=4 steady shelves with equal `a` and buffers

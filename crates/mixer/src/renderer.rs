@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use resound_dsp::shelf::SHELF_LANES;
+use resound_dsp::shelf::BANK_LANES;
 use resound_dsp::{OcclusionShelf, RAMP_SEGMENT};
 use rtrb::{Consumer, Producer};
 
@@ -50,10 +50,9 @@ pub struct MixerRenderer {
     mix_l: Vec<f32>,
     mix_r: Vec<f32>,
     bus_in: [Vec<f32>; SENDS],
-    /// Sources of the voices whose shelves are filtered side by side, interleaved
-    /// (`lane_rows[frame][lane]`), and their filtered output, one buffer per lane.
-    lane_rows: Vec<[f32; SHELF_LANES]>,
-    lane_bufs: [Vec<f32>; SHELF_LANES],
+    /// Sources of the voices whose shelves are filtered side by side (filtered in place),
+    /// one buffer per lane.
+    lane_bufs: [Vec<f32>; BANK_LANES],
     master: Master,
     reset_bus_when_idle: bool,
     /// Frames rendered so far (block starts): new voices start on this grid phase.
@@ -96,7 +95,6 @@ impl MixerRenderer {
             mix_l: vec![0.0; mb],
             mix_r: vec![0.0; mb],
             bus_in: std::array::from_fn(|_| vec![0.0; mb]),
-            lane_rows: vec![[0.0; SHELF_LANES]; mb],
             lane_bufs: std::array::from_fn(|_| vec![0.0; mb]),
             master: Master::new(fs, mb, settings.reverb, settings.limiter),
             reset_bus_when_idle: false,
@@ -159,7 +157,7 @@ impl MixerRenderer {
         }
 
         // Voices in id order. Runs of voices with a steady shelf have their shelves filtered
-        // side by side (`SHELF_LANES` per loop); each run is mixed, in id order, before the
+        // side by side (`BANK_LANES` per loop); each run is mixed, in id order, before the
         // next voice that is not in it, so the sums are the same as voice by voice.
         let lanes_enabled = self.lanes_enabled();
         let scratch = &mut self.scratch[..n];
@@ -185,25 +183,13 @@ impl MixerRenderer {
                 bus_in: &mut self.bus_in,
             };
             if active == n && v.lane_ready() && lanes_enabled {
-                v.source_lane(samples, &mut self.lane_rows[..n], lanes.len);
+                v.source_lane(samples, &mut self.lane_bufs[lanes.len][..n]);
                 lanes.push(i);
-                if lanes.len == SHELF_LANES {
-                    lanes.flush(
-                        &mut self.voices,
-                        &mut self.lane_rows,
-                        &mut self.lane_bufs,
-                        n,
-                        mix,
-                    );
+                if lanes.len == BANK_LANES {
+                    lanes.flush(&mut self.voices, &mut self.lane_bufs, n, mix);
                 }
             } else {
-                lanes.flush(
-                    &mut self.voices,
-                    &mut self.lane_rows,
-                    &mut self.lane_bufs,
-                    n,
-                    mix,
-                );
+                lanes.flush(&mut self.voices, &mut self.lane_bufs, n, mix);
                 if let Some(v) = self.voices.get_mut(i) {
                     v.render_active(
                         samples,
@@ -218,7 +204,6 @@ impl MixerRenderer {
         }
         lanes.flush(
             &mut self.voices,
-            &mut self.lane_rows,
             &mut self.lane_bufs,
             n,
             MixTargets {
@@ -443,7 +428,7 @@ struct MixTargets<'a> {
 /// to be filtered together.
 #[derive(Default)]
 struct LaneGroup {
-    voices: [usize; SHELF_LANES],
+    voices: [usize; BANK_LANES],
     len: usize,
 }
 
@@ -457,45 +442,41 @@ impl LaneGroup {
     fn flush(
         &mut self,
         voices: &mut [Voice],
-        rows: &mut [[f32; SHELF_LANES]],
-        bufs: &mut [Vec<f32>; SHELF_LANES],
+        bufs: &mut [Vec<f32>; BANK_LANES],
         n: usize,
         mix: MixTargets<'_>,
     ) {
         let ids = self.voices;
-        let rows = &mut rows[..n];
         match self.len {
             0 => {}
-            1 => lanes::<1>(voices, [ids[0]], rows, bufs, mix),
-            2 => lanes::<2>(voices, [ids[0], ids[1]], rows, bufs, mix),
-            3 => lanes::<3>(voices, [ids[0], ids[1], ids[2]], rows, bufs, mix),
-            _ => lanes::<4>(voices, ids, rows, bufs, mix),
+            1 => lanes::<1>(voices, [ids[0]], bufs, n, mix),
+            2 => lanes::<2>(voices, [ids[0], ids[1]], bufs, n, mix),
+            3 => lanes::<3>(voices, [ids[0], ids[1], ids[2]], bufs, n, mix),
+            4 => lanes::<4>(voices, [ids[0], ids[1], ids[2], ids[3]], bufs, n, mix),
+            5 => lanes::<5>(voices, std::array::from_fn(|k| ids[k]), bufs, n, mix),
+            6 => lanes::<6>(voices, std::array::from_fn(|k| ids[k]), bufs, n, mix),
+            7 => lanes::<7>(voices, std::array::from_fn(|k| ids[k]), bufs, n, mix),
+            _ => lanes::<8>(voices, ids, bufs, n, mix),
         }
         self.len = 0;
     }
 }
 
 /// [`LaneGroup::flush`] for `N` voices (distinct ids, in increasing order) whose sources are
-/// lanes `0..N` of `rows`.
+/// the first `n` frames of `bufs[0..N]`.
 fn lanes<const N: usize>(
     voices: &mut [Voice],
     ids: [usize; N],
-    rows: &mut [[f32; SHELF_LANES]],
-    bufs: &mut [Vec<f32>; SHELF_LANES],
+    bufs: &mut [Vec<f32>; BANK_LANES],
+    n: usize,
     mix: MixTargets<'_>,
 ) {
-    let n = rows.len();
     let Ok(mut vs) = voices.get_disjoint_mut(ids) else {
         return;
     };
     let mut shelves = vs.each_mut().map(|v| v.lane_shelf());
-    let steady = OcclusionShelf::process_rows(&mut shelves, rows);
-    for (k, b) in bufs.iter_mut().take(N).enumerate() {
-        for (x, r) in b[..n].iter_mut().zip(rows.iter()) {
-            *x = r[k];
-        }
-    }
-    if !steady {
+    let lanes = bufs.each_mut().map(|b| &mut b[..n]);
+    if !OcclusionShelf::process_bufs(&mut shelves, lanes) {
         // Not reached (every voice here is lane-ready), but keep the result right anyway.
         for (s, b) in shelves.iter_mut().zip(bufs.iter_mut()) {
             s.process(&mut b[..n]);

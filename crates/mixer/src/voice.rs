@@ -2,12 +2,12 @@
 //!
 //! Audio thread only. Nothing here allocates; all state is inline (no heap per voice).
 
-use resound_dsp::shelf::SHELF_LANES;
+use resound_dsp::mix::{self, SixOutputs};
 use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
-use resound_dsp::interpolate::{FRAC_BITS, resample, resample_lane, resample_mix};
+use resound_dsp::interpolate::{FRAC_BITS, resample, resample_mix};
 
 const SHELF: usize = 0;
 const LEFT: usize = 1;
@@ -42,25 +42,14 @@ fn mix_stereo(
         let m = (x.len() - done)
             .min(gl.smoothed().segment_left())
             .min(gr.smoothed().segment_left());
-        let (rl, rr) = (gl.advance(m), gr.advance(m));
+        let ramps = [gl.advance(m), gr.advance(m)];
         let range = done..done + m;
-        let outs = left[range.clone()]
-            .iter_mut()
-            .zip(right[range.clone()].iter_mut());
-        if rl.offset == rr.offset {
-            // One frame index for both (exactly `Ramp::at`).
-            let offset = rl.offset;
-            for (i, (v, (ol, or))) in x[range].iter().zip(outs).enumerate() {
-                let t = ((offset + i) as i32) as f32;
-                *ol += v * (rl.start + rl.step * t);
-                *or += v * (rr.start + rr.step * t);
-            }
-        } else {
-            for (i, (v, (ol, or))) in x[range].iter().zip(outs).enumerate() {
-                *ol += v * rl.at(i);
-                *or += v * rr.at(i);
-            }
-        }
+        mix::mix_stereo_ramped(
+            &x[range.clone()],
+            &mut left[range.clone()],
+            &mut right[range],
+            ramps,
+        );
         done += m;
     }
 }
@@ -360,7 +349,7 @@ impl Voice {
     }
 
     /// True when the voice's shelf can be filtered together with other voices' shelves
-    /// ([`OcclusionShelf::process_rows`]): a filtering shelf, steady or ramping (so the voice is
+    /// ([`OcclusionShelf::process_bufs`]): a filtering shelf, steady or ramping (so the voice is
     /// not plain) and no stop fade in progress (its source is the plain resampled sound).
     pub(crate) fn lane_ready(&self) -> bool {
         !self.is_eager()
@@ -370,15 +359,10 @@ impl Voice {
     }
 
     /// The source of a [lane-ready](Voice::lane_ready) voice (the resampled sound, no fade)
-    /// into lane `lane` of `rows`, one row per active frame. The caller then filters the rows
-    /// with the voices' [`Voice::lane_shelf`]s and finishes each with [`Voice::finish_lane`].
-    pub(crate) fn source_lane(
-        &mut self,
-        samples: &[f32],
-        rows: &mut [[f32; SHELF_LANES]],
-        lane: usize,
-    ) {
-        resample_lane(samples, &mut self.pos, self.step, self.looping, rows, lane);
+    /// into `x`, one sample per active frame. The caller then filters it with the voice's
+    /// [`Voice::lane_shelf`] beside other voices' and finishes with [`Voice::finish_lane`].
+    pub(crate) fn source_lane(&mut self, samples: &[f32], x: &mut [f32]) {
+        resample(samples, &mut self.pos, self.step, self.looping, x);
     }
 
     /// The resampled, faded source of the block's active frames (`x.len()` of them) into `x`:
@@ -439,23 +423,15 @@ impl Voice {
         if lr_const && sends_const {
             // Every gain constant: one pass instead of six (same products and sums as
             // `mix_ramp`'s constant case; the settled smoothers lag and catch up later).
-            let g = [0, 1, 2, 3].map(|k| self.sends[k].smoothed().current());
+            let [s0, s1, s2, s3] = &self.sends;
+            let g = [s0, s1, s2, s3].map(|s| s.smoothed().current());
             let [b0, b1, b2, b3] = bus_in;
-            let (b0, b1) = (&mut b0[..active], &mut b1[..active]);
-            let (b2, b3) = (&mut b2[..active], &mut b3[..active]);
-            let outs = l
-                .iter_mut()
-                .zip(r.iter_mut())
-                .zip(b0.iter_mut().zip(b1.iter_mut()));
-            let outs = outs.zip(b2.iter_mut().zip(b3.iter_mut()));
-            for (v, (((ol, or), (o0, o1)), (o2, o3))) in x.iter().zip(outs) {
-                *ol += v * gl;
-                *or += v * gr;
-                *o0 += v * g[0];
-                *o1 += v * g[1];
-                *o2 += v * g[2];
-                *o3 += v * g[3];
-            }
+            let mut outs = SixOutputs {
+                left: l,
+                right: r,
+                sends: [&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]],
+            };
+            outs.mix(x, [gl, gr, g[0], g[1], g[2], g[3]]);
         } else if !eager && self.sends.iter().all(|g| !g.is_silent()) {
             // Moving gains with all four sends open: one pass over `x` per 64-frame segment
             // for the six outputs (the same products and sums as six `mix_ramp` passes).
@@ -473,50 +449,28 @@ impl Voice {
                     .chain([&self.left, &self.right])
                     .map(|g| g.smoothed().segment_left())
                     .fold(active - done, usize::min);
-                let (rl, rr) = (self.left.advance(m), self.right.advance(m));
-                let rs = [0, 1, 2, 3].map(|k| self.sends[k].advance(m));
-                // All six run on the voice's grid, so they share the segment offset: the frame
-                // index is converted once per frame, giving exactly `Ramp::at`.
-                let offset = rl.offset;
-                let shared = rr.offset == offset && rs.iter().all(|r| r.offset == offset);
+                // Written out, not `array::map`: the ramps stay in registers.
+                let [s0, s1, s2, s3] = &mut self.sends;
+                let ramps = [
+                    self.left.advance(m),
+                    self.right.advance(m),
+                    s0.advance(m),
+                    s1.advance(m),
+                    s2.advance(m),
+                    s3.advance(m),
+                ];
                 let range = done..done + m;
-                let outs = l[range.clone()]
-                    .iter_mut()
-                    .zip(r[range.clone()].iter_mut())
-                    .zip(
-                        b0[range.clone()]
-                            .iter_mut()
-                            .zip(b1[range.clone()].iter_mut()),
-                    );
-                let outs = outs.zip(
-                    b2[range.clone()]
-                        .iter_mut()
-                        .zip(b3[range.clone()].iter_mut()),
-                );
-                if shared {
-                    for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
-                        x[range].iter().zip(outs).enumerate()
-                    {
-                        let t = ((offset + i) as i32) as f32;
-                        *ol += v * (rl.start + rl.step * t);
-                        *or += v * (rr.start + rr.step * t);
-                        *o0 += v * (rs[0].start + rs[0].step * t);
-                        *o1 += v * (rs[1].start + rs[1].step * t);
-                        *o2 += v * (rs[2].start + rs[2].step * t);
-                        *o3 += v * (rs[3].start + rs[3].step * t);
-                    }
-                } else {
-                    for (i, (v, (((ol, or), (o0, o1)), (o2, o3)))) in
-                        x[range].iter().zip(outs).enumerate()
-                    {
-                        *ol += v * rl.at(i);
-                        *or += v * rr.at(i);
-                        *o0 += v * rs[0].at(i);
-                        *o1 += v * rs[1].at(i);
-                        *o2 += v * rs[2].at(i);
-                        *o3 += v * rs[3].at(i);
-                    }
-                }
+                let mut outs = SixOutputs {
+                    left: &mut l[range.clone()],
+                    right: &mut r[range.clone()],
+                    sends: [
+                        &mut b0[range.clone()],
+                        &mut b1[range.clone()],
+                        &mut b2[range.clone()],
+                        &mut b3[range.clone()],
+                    ],
+                };
+                outs.mix_ramped(&x[range], ramps);
                 done += m;
             }
             self.synced[LEFT] = end;
@@ -533,10 +487,7 @@ impl Voice {
                 }
             }
             if lr_const {
-                for (v, (ol, or)) in x.iter().zip(l.iter_mut().zip(r.iter_mut())) {
-                    *ol += v * gl;
-                    *or += v * gr;
-                }
+                mix::mix_stereo(x, l, r, [gl, gr]);
             } else {
                 sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
                 sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);

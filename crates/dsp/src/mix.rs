@@ -1,0 +1,152 @@
+//! One pass over a voice's signal into several outputs: the dry pair and the four reverb sends.
+//!
+//! Each kernel adds `x[i]·g` into every output, with constant gains or with ramps
+//! ([`Ramp::at`]: `start + step·(offset + i)`), over the length of `x` (the outputs must be at
+//! least as long; longer ones are used up to `x.len()`). The products and sums are exactly those
+//! of one [`crate::mix_ramp`] pass per output: a mix in one pass gives the same bits as the
+//! same mix output by output. Compiled for the baseline and for AVX2 ([`crate::simd`]).
+
+use crate::simd::multiversion;
+use crate::smoothing::Ramp;
+
+/// True when the ramps share one offset (one frame index for all of them).
+#[inline(always)]
+fn shared_offset(ramps: &[Ramp]) -> bool {
+    ramps.iter().all(|r| r.offset == ramps[0].offset)
+}
+
+/// A chunk's frame index as `Ramp::at` converts it.
+#[inline(always)]
+fn frame(offset: usize, i: usize) -> f32 {
+    ((offset + i) as i32) as f32
+}
+
+multiversion! {
+    /// `left[i] += x[i]·gains[0]`, `right[i] += x[i]·gains[1]`.
+    pub fn mix_stereo(x: &[f32], left: &mut [f32], right: &mut [f32], gains: [f32; 2]) {
+        let n = x.len();
+        let (l, r) = (&mut left[..n], &mut right[..n]);
+        let [gl, gr] = gains;
+        for ((v, ol), or) in x.iter().zip(l.iter_mut()).zip(r.iter_mut()) {
+            *ol += v * gl;
+            *or += v * gr;
+        }
+    }
+}
+
+multiversion! {
+    /// `left[i] += x[i]·ramps[0].at(i)`, `right[i] += x[i]·ramps[1].at(i)`.
+    pub fn mix_stereo_ramped(x: &[f32], left: &mut [f32], right: &mut [f32], ramps: [Ramp; 2]) {
+        let n = x.len();
+        let (l, r) = (&mut left[..n], &mut right[..n]);
+        let [rl, rr] = ramps;
+        let outs = x.iter().zip(l.iter_mut()).zip(r.iter_mut());
+        if shared_offset(&ramps) {
+            let offset = rl.offset;
+            for (i, ((v, ol), or)) in outs.enumerate() {
+                let t = frame(offset, i);
+                *ol += v * (rl.start + rl.step * t);
+                *or += v * (rr.start + rr.step * t);
+            }
+        } else {
+            for (i, ((v, ol), or)) in outs.enumerate() {
+                *ol += v * rl.at(i);
+                *or += v * rr.at(i);
+            }
+        }
+    }
+}
+
+/// The six outputs of a voice with all four sends open: left, right, sends 0..4.
+pub struct SixOutputs<'a> {
+    /// Dry left.
+    pub left: &'a mut [f32],
+    /// Dry right.
+    pub right: &'a mut [f32],
+    /// The reverb bus inputs, one per slot.
+    pub sends: [&'a mut [f32]; 4],
+}
+
+impl SixOutputs<'_> {
+    /// `out[k][i] += x[i]·gains[k]` (outputs in the order left, right, sends 0..4).
+    pub fn mix(&mut self, x: &[f32], gains: [f32; 6]) {
+        let [s0, s1, s2, s3] = &mut self.sends;
+        mix_six(x, self.left, self.right, s0, s1, s2, s3, gains);
+    }
+
+    /// `out[k][i] += x[i]·ramps[k].at(i)` (outputs in the order left, right, sends 0..4).
+    pub fn mix_ramped(&mut self, x: &[f32], ramps: [Ramp; 6]) {
+        let [s0, s1, s2, s3] = &mut self.sends;
+        mix_six_ramped(x, self.left, self.right, s0, s1, s2, s3, ramps);
+    }
+}
+
+multiversion! {
+    /// [`SixOutputs::mix`] (separate slices, so the compiler knows they do not overlap).
+    #[allow(clippy::too_many_arguments)]
+    fn mix_six(
+        x: &[f32],
+        o0: &mut [f32],
+        o1: &mut [f32],
+        o2: &mut [f32],
+        o3: &mut [f32],
+        o4: &mut [f32],
+        o5: &mut [f32],
+        g: [f32; 6],
+    ) {
+        let n = x.len();
+        let (o0, o1, o2) = (&mut o0[..n], &mut o1[..n], &mut o2[..n]);
+        let (o3, o4, o5) = (&mut o3[..n], &mut o4[..n], &mut o5[..n]);
+        for i in 0..n {
+            let v = x[i];
+            o0[i] += v * g[0];
+            o1[i] += v * g[1];
+            o2[i] += v * g[2];
+            o3[i] += v * g[3];
+            o4[i] += v * g[4];
+            o5[i] += v * g[5];
+        }
+    }
+}
+
+multiversion! {
+    /// [`SixOutputs::mix_ramped`] (separate slices, so the compiler knows they do not overlap).
+    #[allow(clippy::too_many_arguments)]
+    fn mix_six_ramped(
+        x: &[f32],
+        o0: &mut [f32],
+        o1: &mut [f32],
+        o2: &mut [f32],
+        o3: &mut [f32],
+        o4: &mut [f32],
+        o5: &mut [f32],
+        r: [Ramp; 6],
+    ) {
+        let n = x.len();
+        let (o0, o1, o2) = (&mut o0[..n], &mut o1[..n], &mut o2[..n]);
+        let (o3, o4, o5) = (&mut o3[..n], &mut o4[..n], &mut o5[..n]);
+        if shared_offset(&r) {
+            let offset = r[0].offset;
+            for i in 0..n {
+                let v = x[i];
+                let t = frame(offset, i);
+                o0[i] += v * (r[0].start + r[0].step * t);
+                o1[i] += v * (r[1].start + r[1].step * t);
+                o2[i] += v * (r[2].start + r[2].step * t);
+                o3[i] += v * (r[3].start + r[3].step * t);
+                o4[i] += v * (r[4].start + r[4].step * t);
+                o5[i] += v * (r[5].start + r[5].step * t);
+            }
+        } else {
+            for i in 0..n {
+                let v = x[i];
+                o0[i] += v * r[0].at(i);
+                o1[i] += v * r[1].at(i);
+                o2[i] += v * r[2].at(i);
+                o3[i] += v * r[3].at(i);
+                o4[i] += v * r[4].at(i);
+                o5[i] += v * r[5].at(i);
+            }
+        }
+    }
+}

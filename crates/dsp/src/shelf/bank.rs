@@ -1,0 +1,296 @@
+//! Eight occlusion shelves filtered side by side: [`OcclusionShelf::process_bufs`].
+//!
+//! The low-pass recursion is serial within a shelf but independent across shelves, so the
+//! mixer filters up to [`BANK_LANES`] voices' shelves in one loop, one vector lane per shelf:
+//! each segment's frames are interleaved (frame-major rows, 4×4 transposes in registers),
+//! filtered with whole-row arithmetic and written back. The row arithmetic is plain Rust over
+//! `[f32; 8]`; with AVX2 ([`crate::simd`]) a row is one 256-bit register, on the baseline two
+//! 128-bit ones. Either way each lane performs exactly the operations of
+//! [`OcclusionShelf::process`], in the same order, so the bits are the same.
+
+use wide::f32x4;
+
+use super::{LowPassState, OcclusionShelf};
+use crate::simd::multiversion;
+use crate::smoothing::{RAMP_SEGMENT, Ramp};
+
+/// Shelves [`OcclusionShelf::process_bufs`] filters side by side.
+pub const BANK_LANES: usize = 8;
+
+const L: usize = BANK_LANES;
+
+/// One value per lane.
+type Row = [f32; L];
+
+/// [`LowPassState`] of [`BANK_LANES`] shelves, one lane each.
+#[derive(Clone, Copy, Debug, Default)]
+struct BankState {
+    x1: Row,
+    s1_1: Row,
+    s1_2: Row,
+    s2_1: Row,
+    s2_2: Row,
+}
+
+impl BankState {
+    fn get(&self, k: usize) -> LowPassState {
+        LowPassState {
+            x1: self.x1[k],
+            s1_1: self.s1_1[k],
+            s1_2: self.s1_2[k],
+            s2_1: self.s2_1[k],
+            s2_2: self.s2_2[k],
+        }
+    }
+
+    fn set(&mut self, k: usize, s: LowPassState) {
+        self.x1[k] = s.x1;
+        self.s1_1[k] = s.s1_1;
+        self.s1_2[k] = s.s1_2;
+        self.s2_1[k] = s.s2_1;
+        self.s2_2[k] = s.s2_2;
+    }
+}
+
+/// Per-lane gains of one chunk: lane `k`'s value at frame `i` is
+/// `start[k] + step[k]·(offset[k] + i)`, exactly as [`Ramp::at`] computes it.
+#[derive(Clone, Copy, Debug, Default)]
+struct BankRamps {
+    start: Row,
+    step: Row,
+    /// `offset` as `f32` (exact: offsets stay below 64).
+    offset: Row,
+}
+
+impl BankRamps {
+    /// Constant gains (the `RAMPED = false` filter uses `start` as it is).
+    fn constant(values: Row) -> Self {
+        Self {
+            start: values,
+            ..Self::default()
+        }
+    }
+
+    fn set(&mut self, k: usize, r: Ramp) {
+        self.start[k] = r.start;
+        self.step[k] = r.step;
+        self.offset[k] = (r.offset as i32) as f32;
+    }
+}
+
+/// The filter's coefficients as rows: `a`, `(1−a)·a`, `(1−a)²`.
+type Coefficients = (Row, Row, Row);
+
+impl OcclusionShelf {
+    /// Filters `bufs[k]` in place with `shelves[k]`, the 1..=[`BANK_LANES`] shelves side by
+    /// side (one vector lane each), which must all be
+    /// [lane-ready](OcclusionShelf::is_lane_ready) (steady or ramping) and share a sample rate.
+    /// Bit-identical to [`OcclusionShelf::process`] on each buffer. The frames filtered are
+    /// those of the shortest buffer; buffers beyond `shelves.len()` are scratch (left with
+    /// unspecified values).
+    ///
+    /// Returns `false`, touching nothing, when the shelves do not qualify (then filter them
+    /// with `process` / `process_lanes`). Never allocates.
+    pub fn process_bufs(shelves: &mut [&mut OcclusionShelf], bufs: [&mut [f32]; L]) -> bool {
+        let a = shelves.first().map_or(0.0, |s| s.a);
+        let ok = !shelves.is_empty()
+            && shelves.len() <= L
+            && shelves
+                .iter()
+                .all(|s| s.is_lane_ready() && s.a.to_bits() == a.to_bits());
+        if !ok {
+            return false;
+        }
+        let c = 1.0 - a;
+        let coef = ([a; L], [c * a; L], [c * c; L]);
+        let mut st = BankState::default();
+        for (k, s) in shelves.iter().enumerate() {
+            st.set(k, s.lp);
+        }
+        let len = bufs.iter().map(|b| b.len()).min().unwrap_or(0);
+        let mut bufs = bufs.map(|b| &mut b[..len]);
+        // One segment's frames, interleaved (frame-major, one lane per shelf).
+        let mut rows = [[0.0f32; L]; RAMP_SEGMENT];
+        let mut done = 0;
+        while done < len {
+            let m = shelves
+                .iter()
+                .map(|s| s.gain.segment_left())
+                .fold(len - done, usize::min);
+            let mut moving = false;
+            let (mut g, mut h) = (BankRamps::default(), BankRamps::default());
+            let (mut gc, mut hc) = ([0.0f32; L], [0.0f32; L]);
+            for (k, s) in shelves.iter_mut().enumerate() {
+                let (rg, rh) = (s.gain.advance(m), s.hf.advance(m));
+                moving |= !rg.is_constant() || !rh.is_constant();
+                g.set(k, rg);
+                h.set(k, rh);
+                // A constant ramp's `at(i)` is the same for every `i`.
+                (gc[k], hc[k]) = (rg.at(0), rh.at(0));
+            }
+            let rows = &mut rows[..m];
+            if moving {
+                filter_chunk::<true>(&mut st, &mut bufs, done, rows, coef, g, h);
+            } else {
+                let (g, h) = (BankRamps::constant(gc), BankRamps::constant(hc));
+                filter_chunk::<false>(&mut st, &mut bufs, done, rows, coef, g, h);
+            }
+            for (k, s) in shelves.iter().enumerate() {
+                if s.gain.at_segment_boundary() {
+                    let mut lp = st.get(k);
+                    lp.flush();
+                    st.set(k, lp);
+                }
+            }
+            done += m;
+        }
+        for (k, s) in shelves.iter_mut().enumerate() {
+            s.lp = st.get(k);
+        }
+        true
+    }
+}
+
+multiversion! {
+    /// Filters frames `start..start + rows.len()` of the eight buffers: interleaves them into
+    /// `rows`, runs the filter over the rows and writes them back. Constant gains
+    /// (`RAMPED = false`: a constant ramp's value is its `start`) or ramped ones (each lane's
+    /// value as [`Ramp::at`] computes it).
+    fn filter_chunk<const RAMPED: bool>(
+        st: &mut BankState,
+        bufs: &mut [&mut [f32]; L],
+        start: usize,
+        rows: &mut [Row],
+        coef: Coefficients,
+        g: BankRamps,
+        h: BankRamps,
+    ) {
+        interleave(bufs, start, rows);
+        filter_rows::<RAMPED>(st, rows, coef, g, h);
+        deinterleave(rows, bufs, start);
+    }
+}
+
+/// The shelves' filter over interleaved rows, in place: per lane the operations of
+/// `OcclusionShelf::process_chunk`, in the same order (see [`super::filter_rows_portable`]).
+#[inline(always)]
+fn filter_rows<const RAMPED: bool>(
+    st: &mut BankState,
+    rows: &mut [Row],
+    (av, cav, c2v): Coefficients,
+    g: BankRamps,
+    h: BankRamps,
+) {
+    // The state in locals (registers) for the loop, not behind the reference.
+    let BankState {
+        mut x1,
+        mut s1_1,
+        mut s1_2,
+        mut s2_1,
+        mut s2_2,
+    } = *st;
+    let (mut tg, mut th) = (g.offset, h.offset);
+    for r in rows.iter_mut() {
+        let xs = *r;
+        let s1 = add(add(mul(av, xs), mul(cav, x1)), mul(c2v, s1_2));
+        let s2 = add(add(mul(av, s1), mul(cav, s1_1)), mul(c2v, s2_2));
+        x1 = xs;
+        s1_2 = s1_1;
+        s1_1 = s1;
+        s2_2 = s2_1;
+        s2_1 = s2;
+        let (gv, hv) = if RAMPED {
+            (add(g.start, mul(g.step, tg)), add(h.start, mul(h.step, th)))
+        } else {
+            (g.start, h.start)
+        };
+        *r = mul(gv, add(s2, mul(hv, sub(xs, s2))));
+        if RAMPED {
+            tg = add(tg, [1.0; L]);
+            th = add(th, [1.0; L]);
+        }
+    }
+    *st = BankState {
+        x1,
+        s1_1,
+        s1_2,
+        s2_1,
+        s2_2,
+    };
+}
+
+/// Four consecutive values of `s` from `i` as a vector (one unaligned load).
+#[inline(always)]
+fn load4(s: &[f32], i: usize) -> f32x4 {
+    let mut v = [0.0f32; 4];
+    v.copy_from_slice(&s[i..i + 4]);
+    f32x4::new(v)
+}
+
+/// Stores `v` at `s[i..i + 4]` (one unaligned store).
+#[inline(always)]
+fn store4(s: &mut [f32], i: usize, v: f32x4) {
+    s[i..i + 4].copy_from_slice(&v.to_array());
+}
+
+/// `rows[i][k] = bufs[k][start + i]`, four frames at a time (two 4×4 transposes).
+#[inline(always)]
+fn interleave(bufs: &[&mut [f32]; L], start: usize, rows: &mut [Row]) {
+    let m = rows.len();
+    let mut quads = rows.chunks_exact_mut(4);
+    let mut i = start;
+    for q in &mut quads {
+        let lo = f32x4::transpose(std::array::from_fn(|k| load4(bufs[k], i)));
+        let hi = f32x4::transpose(std::array::from_fn(|k| load4(bufs[4 + k], i)));
+        for ((r, lo), hi) in q.iter_mut().zip(lo).zip(hi) {
+            store4(r, 0, lo);
+            store4(r, 4, hi);
+        }
+        i += 4;
+    }
+    for (j, r) in quads.into_remainder().iter_mut().enumerate() {
+        *r = std::array::from_fn(|k| bufs[k][i + j]);
+    }
+    debug_assert!(i <= start + m);
+}
+
+/// `bufs[k][start + i] = rows[i][k]` (the inverse of [`interleave`]).
+#[inline(always)]
+fn deinterleave(rows: &[Row], bufs: &mut [&mut [f32]; L], start: usize) {
+    let mut quads = rows.chunks_exact(4);
+    let mut i = start;
+    for q in &mut quads {
+        let lo = f32x4::transpose(std::array::from_fn(|j| load4(&q[j], 0)));
+        let hi = f32x4::transpose(std::array::from_fn(|j| load4(&q[j], 4)));
+        for (k, v) in lo.into_iter().enumerate() {
+            store4(bufs[k], i, v);
+        }
+        for (k, v) in hi.into_iter().enumerate() {
+            store4(bufs[4 + k], i, v);
+        }
+        i += 4;
+    }
+    for (j, r) in quads.remainder().iter().enumerate() {
+        for (b, x) in bufs.iter_mut().zip(r) {
+            b[i + j] = *x;
+        }
+    }
+}
+
+/// Lane-wise `a + b`.
+#[inline(always)]
+fn add(a: Row, b: Row) -> Row {
+    std::array::from_fn(|k| a[k] + b[k])
+}
+
+/// Lane-wise `a − b`.
+#[inline(always)]
+fn sub(a: Row, b: Row) -> Row {
+    std::array::from_fn(|k| a[k] - b[k])
+}
+
+/// Lane-wise `a · b`.
+#[inline(always)]
+fn mul(a: Row, b: Row) -> Row {
+    std::array::from_fn(|k| a[k] * b[k])
+}
