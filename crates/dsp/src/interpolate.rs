@@ -18,6 +18,9 @@ use wide::{f32x4, i32x4, u32x4};
 
 use crate::simd::multiversion;
 
+#[cfg(target_arch = "x86_64")]
+mod window;
+
 /// Fractional bits of a read position.
 pub const FRAC_BITS: u32 = 32;
 /// One source frame in fixed point.
@@ -138,6 +141,17 @@ impl Sink for Store<'_> {
             }
         }
         let mut q = *p;
+        #[cfg(target_arch = "x86_64")]
+        let chunk = if crate::simd::avx2() {
+            #[allow(unsafe_code)]
+            // SAFETY: the one requirement of calling a `#[target_feature(enable = "avx2")]`
+            // function is that the CPU has AVX2, which `avx2()` has just checked.
+            let done = unsafe { window::store8(samples, q, step, chunk) };
+            q += step * done as u64;
+            &mut chunk[done..]
+        } else {
+            chunk
+        };
         let mut quads = chunk.chunks_exact_mut(4);
         let mut fr = Quad::fractions(q, step);
         for o in &mut quads {
