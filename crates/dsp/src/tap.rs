@@ -17,6 +17,7 @@ use crate::gain::{MAX_GAIN, mix_ramp};
 use crate::interpolate::render_linear;
 use crate::one_pole::air_coefficient;
 use crate::pan::equal_power_pan;
+use crate::simd::multiversion;
 use crate::smoothing::{DEFAULT_SAMPLE_RATE, LinearRamp, RAMP_SEGMENT, Ramp, TAP_FADE_S};
 use crate::{sanitize, sanitize_sample_rate};
 
@@ -241,78 +242,7 @@ impl EchoTaps {
         left: &mut [f32],
         right: &mut [f32],
     ) {
-        let frames = left.len().min(right.len());
-        if !position.is_finite() || !step.is_finite() {
-            return;
-        }
-        let fs = f64::from(self.sample_rate);
-        let mut xs = [[0.0f32; RAMP_SEGMENT]; TAP_SLOTS];
-        let mut done = 0;
-        while done < frames {
-            let mut n = (frames - done).min(RAMP_SEGMENT - self.phase);
-            for s in &self.slots {
-                if s.active {
-                    n = n.min(s.left.frames_left()).min(s.right.frames_left());
-                }
-            }
-            let l = &mut left[done..done + n];
-            let r = &mut right[done..done + n];
-            let base_pos = position + done as f64 * step;
-            // 1. Read each sounding tap's samples (linear interpolation).
-            let mut live = [false; TAP_SLOTS];
-            for ((slot, x), lv) in self.slots.iter().zip(xs.iter_mut()).zip(live.iter_mut()) {
-                if !slot.active {
-                    continue;
-                }
-                let start = base_pos - f64::from(slot.delay) * fs * step;
-                let end = start + n as f64 * step;
-                // Entirely outside the buffer with a silent filter: contributes exactly 0.
-                if slot.state == 0.0 && (end <= -1.0 || start >= source.len() as f64) {
-                    continue;
-                }
-                render_linear(source, start, step, &mut x[..n]);
-                *lv = true;
-            }
-            // 2. Air low-passes, six taps side by side (bypass = coefficients (1, 0)).
-            for ((group, xg), lg) in self
-                .slots
-                .chunks_exact_mut(FILTER_LANES)
-                .zip(xs.chunks_exact_mut(FILTER_LANES))
-                .zip(live.chunks_exact(FILTER_LANES))
-            {
-                if !lg.iter().any(|&v| v) {
-                    continue;
-                }
-                filter_group(group, xg, lg, n);
-            }
-            // 3. Ramped, panned gains.
-            for ((slot, x), &lv) in self.slots.iter_mut().zip(xs.iter()).zip(live.iter()) {
-                if !slot.active {
-                    continue;
-                }
-                let gl = slot.left.advance(n);
-                let gr = slot.right.advance(n);
-                if lv {
-                    mix_ramp_stereo(&x[..n], l, r, gl, gr);
-                }
-            }
-            self.phase += n;
-            if self.phase >= RAMP_SEGMENT {
-                self.phase = 0;
-                for slot in &mut self.slots {
-                    slot.state = flush_small(slot.state);
-                }
-            }
-            for slot in &mut self.slots {
-                if slot.active && slot.retiring && slot.silent_and_settled() {
-                    slot.active = false;
-                    slot.retiring = false;
-                    slot.lp = (1.0, 0.0);
-                    slot.state = 0.0;
-                }
-            }
-            done += n;
-        }
+        mix_taps(self, source, position, step, left, right);
     }
 
     /// Returns to the state after construction (no taps, filters cleared).
@@ -327,6 +257,91 @@ impl EchoTaps {
             s.right.reset();
         }
         self.phase = 0;
+    }
+}
+
+multiversion! {
+    /// [`EchoTaps::mix`] (compiled for the baseline and for AVX2, see [`crate::simd`]).
+    fn mix_taps(
+        taps: &mut EchoTaps,
+        source: &[f32],
+        position: f64,
+        step: f64,
+        left: &mut [f32],
+        right: &mut [f32],
+    ) {
+        let frames = left.len().min(right.len());
+        if !position.is_finite() || !step.is_finite() {
+            return;
+        }
+        let fs = f64::from(taps.sample_rate);
+        let mut xs = [[0.0f32; RAMP_SEGMENT]; TAP_SLOTS];
+        let mut done = 0;
+        while done < frames {
+            let mut n = (frames - done).min(RAMP_SEGMENT - taps.phase);
+            for s in &taps.slots {
+                if s.active {
+                    n = n.min(s.left.frames_left()).min(s.right.frames_left());
+                }
+            }
+            let l = &mut left[done..done + n];
+            let r = &mut right[done..done + n];
+            let base_pos = position + done as f64 * step;
+            // 1. Read each sounding tap's samples (linear interpolation).
+            let mut live = [false; TAP_SLOTS];
+            for ((slot, x), lv) in taps.slots.iter().zip(xs.iter_mut()).zip(live.iter_mut()) {
+                if !slot.active {
+                    continue;
+                }
+                let start = base_pos - f64::from(slot.delay) * fs * step;
+                let end = start + n as f64 * step;
+                // Entirely outside the buffer with a silent filter: contributes exactly 0.
+                if slot.state == 0.0 && (end <= -1.0 || start >= source.len() as f64) {
+                    continue;
+                }
+                render_linear(source, start, step, &mut x[..n]);
+                *lv = true;
+            }
+            // 2. Air low-passes, six taps side by side (bypass = coefficients (1, 0)).
+            for ((group, xg), lg) in taps
+                .slots
+                .chunks_exact_mut(FILTER_LANES)
+                .zip(xs.chunks_exact_mut(FILTER_LANES))
+                .zip(live.chunks_exact(FILTER_LANES))
+            {
+                if !lg.iter().any(|&v| v) {
+                    continue;
+                }
+                filter_group(group, xg, lg, n);
+            }
+            // 3. Ramped, panned gains.
+            for ((slot, x), &lv) in taps.slots.iter_mut().zip(xs.iter()).zip(live.iter()) {
+                if !slot.active {
+                    continue;
+                }
+                let gl = slot.left.advance(n);
+                let gr = slot.right.advance(n);
+                if lv {
+                    mix_ramp_stereo(&x[..n], l, r, gl, gr);
+                }
+            }
+            taps.phase += n;
+            if taps.phase >= RAMP_SEGMENT {
+                taps.phase = 0;
+                for slot in &mut taps.slots {
+                    slot.state = flush_small(slot.state);
+                }
+            }
+            for slot in &mut taps.slots {
+                if slot.active && slot.retiring && slot.silent_and_settled() {
+                    slot.active = false;
+                    slot.retiring = false;
+                    slot.lp = (1.0, 0.0);
+                    slot.state = 0.0;
+                }
+            }
+            done += n;
+        }
     }
 }
 
