@@ -5,7 +5,7 @@
 //! float drift over a long loop). Every read is `s[i] + (s[i + 1] − s[i])·f` with
 //! `i = floor(p)` and `f` the 32 fractional bits of `p` rounded to `f32` ([`lerp`]).
 //!
-//! - Voices ([`resample`], [`resample_lane`], [`resample_mix`]): an unsigned position that
+//! - Voices ([`resample`], [`resample_mix`]): an unsigned position that
 //!   advances by a fixed step ([`step_for`]); a looping sound wraps and its last frame
 //!   interpolates toward frame 0, a one-shot reads silence past its end.
 //! - Taps ([`read_linear`], [`render_linear`]): `f64` positions (truncated to 32.32, within
@@ -57,19 +57,6 @@ pub fn frames_to_fixed(frames: f64) -> u64 {
 /// `samples` must not be empty (the handle refuses empty sounds); an empty slice gives silence.
 pub fn resample(samples: &[f32], pos: &mut u64, step: u64, looping: bool, out: &mut [f32]) {
     drive(samples, pos, step, looping, &mut Store(out));
-}
-
-/// Like [`resample`], but into lane `lane` of interleaved frames (`rows[i][lane]`), for
-/// shelves filtered side by side. Same values as [`resample`].
-pub fn resample_lane<const L: usize>(
-    samples: &[f32],
-    pos: &mut u64,
-    step: u64,
-    looping: bool,
-    rows: &mut [[f32; L]],
-    lane: usize,
-) {
-    drive(samples, pos, step, looping, &mut Lane { rows, lane });
 }
 
 /// Like [`resample`], but adds `x·gain_l` / `x·gain_r` into `left` / `right` instead of storing
@@ -172,57 +159,6 @@ impl Sink for Store<'_> {
 
     fn silence(&mut self, start: usize) {
         self.0[start..].fill(0.0);
-    }
-}
-
-struct Lane<'a, const L: usize> {
-    rows: &'a mut [[f32; L]],
-    lane: usize,
-}
-
-impl<const L: usize> Sink for Lane<'_, L> {
-    fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    #[inline(always)]
-    fn interpolate(&mut self, samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize) {
-        let k = self.lane;
-        let mut q = *p;
-        let mut quads = self.rows[start..start + n].chunks_exact_mut(4);
-        let mut fr = Quad::fractions(q, step);
-        for rows in &mut quads {
-            let x = read_quad(samples, q, step, fr.get());
-            for (r, v) in rows.iter_mut().zip(x) {
-                if let Some(o) = r.get_mut(k) {
-                    *o = v;
-                }
-            }
-            q += 4 * step;
-            fr.advance();
-        }
-        for r in quads.into_remainder() {
-            if let Some(o) = r.get_mut(k) {
-                *o = read_inside(samples, q);
-            }
-            q += step;
-        }
-        *p = q;
-    }
-
-    fn put(&mut self, i: usize, x: f32) {
-        if let Some(o) = self.rows.get_mut(i).and_then(|r| r.get_mut(self.lane)) {
-            *o = x;
-        }
-    }
-
-    fn silence(&mut self, start: usize) {
-        let k = self.lane;
-        for r in self.rows.get_mut(start..).unwrap_or_default() {
-            if let Some(o) = r.get_mut(k) {
-                *o = 0.0;
-            }
-        }
     }
 }
 

@@ -27,12 +27,12 @@
 //! |---|---|
 //! | [`smoothing`] | [`Smoothed`] (exponential approach in linear 64-frame segments), [`LinearRamp`] (fixed-time linear), [`Ramp`], time constants: shelf 80 ms, sends 0.3 s, tap fades 50 ms, pan 50 ms |
 //! | [`one_pole`] | [`OnePoleLowPass`], [`OnePoleHighPass`], [`lowpass_coefficient`], [`air_cutoff_hz`], [`air_coefficient`] |
-//! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side, bit-identical), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
+//! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side), `process_bufs` (up to [`shelf::BANK_LANES`] = 8 steady or ramping shelves side by side, the mixer's path; both bit-identical to `process`), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
 //! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
 //! | [`mix`] | one pass into several outputs: [`mix::mix_stereo`], [`mix::mix_stereo_ramped`], [`mix::SixOutputs`] (dry pair and four sends, constant or ramped) |
 //! | [`simd`] | the hot kernels compiled for the baseline and for AVX2, chosen at run time ([`simd::avx2`], [`simd::set_avx2_enabled`]); identical bits either way |
 //! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
-//! | [`interpolate`] | the one linear-interpolation resampler, 32.32 fixed-point positions: voices ([`resample`], [`resample_lane`], [`resample_mix`], [`step_for`]; looping or one-shot) and taps ([`read_linear`], [`render_linear`]: `f64` positions, zero outside the buffer) |
+//! | [`interpolate`] | the one linear-interpolation resampler, 32.32 fixed-point positions: voices ([`resample`], [`resample_mix`], [`step_for`]; looping or one-shot; an AVX2 loop for sources at or below the mix rate) and taps ([`read_linear`], [`render_linear`]: `f64` positions, zero outside the buffer) |
 //! | [`tap`] | [`EchoTaps`] (`set_taps(&[TapParams])`, `mix(source, position, step, left, right)`, `max_delay_s`), [`TapParams`] |
 //! | [`reverb`] | [`ReverbBus`] (`mix([&[f32]; 4], left, right)`, idle skip), [`ReverbBusSettings`], [`ReverbSlotSettings`] |
 //! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |
@@ -60,9 +60,7 @@ mod tests;
 
 pub use denormal::{flush, flush_small, is_denormal};
 pub use gain::{SmoothedGain, apply_ramp, mix_ramp};
-pub use interpolate::{
-    read_linear, render_linear, resample, resample_lane, resample_mix, step_for,
-};
+pub use interpolate::{read_linear, render_linear, resample, resample_mix, step_for};
 pub use limiter::PeakLimiter;
 pub use one_pole::{
     OnePoleHighPass, OnePoleLowPass, air_coefficient, air_cutoff_hz, lowpass_coefficient,

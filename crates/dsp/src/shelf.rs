@@ -369,7 +369,7 @@ impl OcclusionShelf {
         self.gain.is_settled() && self.hf.is_settled() && self.hf.target() != 1.0
     }
 
-    /// True when [`OcclusionShelf::process_rows`] can filter the shelf together with others:
+    /// True when [`OcclusionShelf::process_bufs`] can filter the shelf together with others:
     /// it filters (not bypassed) and no chunk of the coming frames has `hf` exactly 1 (its
     /// target is not 1, and the segment in progress is not held at 1), whether `gain` and `hf`
     /// are settled or ramping.
