@@ -180,6 +180,17 @@ impl Sink for Mix<'_> {
         let l = &mut self.left[start..start + n];
         let r = &mut self.right[start..start + n];
         let mut q = *p;
+        #[cfg(target_arch = "x86_64")]
+        let (l, r) = if crate::simd::avx2() {
+            #[allow(unsafe_code)]
+            // SAFETY: the one requirement of calling a `#[target_feature(enable = "avx2")]`
+            // function is that the CPU has AVX2, which `avx2()` has just checked.
+            let done = unsafe { window::mix8(samples, q, step, (&mut *l, &mut *r), (gl, gr)) };
+            q += step * done as u64;
+            (&mut l[done..], &mut r[done..])
+        } else {
+            (l, r)
+        };
         let mut fr = Quad::fractions(q, step);
         let mut quads = l.chunks_exact_mut(4).zip(r.chunks_exact_mut(4));
         for (ql, qr) in &mut quads {
@@ -191,7 +202,7 @@ impl Sink for Mix<'_> {
             q += 4 * step;
             fr.advance();
         }
-        let done = n - n % 4;
+        let done = l.len() - l.len() % 4;
         for (ol, or) in l[done..].iter_mut().zip(r[done..].iter_mut()) {
             let x = read_inside(samples, q);
             *ol += x * gl;

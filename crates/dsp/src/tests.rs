@@ -240,6 +240,19 @@ mod interpolate_tests {
                 resample(&s, &mut p, step, looping, &mut out);
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&out), bits(&want), "case {case}, avx2 {avx2}");
+                // The fused constant-gain mix adds the same reads.
+                let init: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.1).collect();
+                let (mut l, mut r) = (init.clone(), init.clone());
+                let mut p = pos;
+                resample_mix(&s, &mut p, step, looping, (0.3, 0.7), &mut l, &mut r);
+                let mixed = |g: f32| {
+                    init.iter()
+                        .zip(&want)
+                        .map(|(o, x)| o + x * g)
+                        .collect::<Vec<f32>>()
+                };
+                assert_eq!(bits(&l), bits(&mixed(0.3)), "mix left, case {case}");
+                assert_eq!(bits(&r), bits(&mixed(0.7)), "mix right, case {case}");
             }
         }
         crate::simd::set_avx2_enabled(before);

@@ -28,6 +28,10 @@
 //! wall-clock times by the time the bench thread waits for a core. On Unix the benches
 //! therefore report the thread's **on-CPU time** (`CLOCK_THREAD_CPUTIME_ID`); set
 //! `RESOUND_BENCH_WALL=1` for wall-clock time.
+//!
+//! Kernels: on a CPU with AVX2 the dsp kernels run their AVX2 versions (`resound_dsp::simd`);
+//! set `RESOUND_BENCH_BASELINE=1` to time the x86-64 baseline (SSE2) versions instead (same
+//! output bits, see the mixer's `render_under_motion_is_identical_with_and_without_avx2`).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -537,6 +541,17 @@ fn time_kira_motion(iters: u64) -> Duration {
 }
 
 fn mixer(c: &mut Criterion) {
+    if std::env::var_os("RESOUND_BENCH_BASELINE").is_some() {
+        resound_dsp::simd::set_avx2_enabled(false);
+    }
+    eprintln!(
+        "kernels: {}",
+        if resound_dsp::simd::avx2() {
+            "AVX2"
+        } else {
+            "baseline"
+        }
+    );
     let mut g = c.benchmark_group("mixer");
     let still = |shelf, sends| Motion {
         shelf,
