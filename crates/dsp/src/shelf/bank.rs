@@ -4,14 +4,13 @@
 //! mixer filters up to [`BANK_LANES`] voices' shelves in one loop, one vector lane per shelf:
 //! each segment's frames are interleaved (frame-major rows, 4×4 transposes in registers),
 //! filtered with whole-row arithmetic and written back. The row arithmetic is plain Rust over
-//! `[f32; 8]`; with AVX2 ([`crate::simd`]) a row is one 256-bit register, on the baseline two
-//! 128-bit ones. Either way each lane performs exactly the operations of
+//! `[f32; 8]`; with AVX2 ([`crate::simd`]) a row is one 256-bit register; on the baseline the
+//! bank runs as two halves of four lanes through the crate's SSE filter. Either way each lane performs exactly the operations of
 //! [`OcclusionShelf::process`], in the same order, so the bits are the same.
 
 use wide::f32x4;
 
-use super::{LowPassState, OcclusionShelf};
-use crate::simd::multiversion;
+use super::{LaneRamps, LaneState, LowPassState, OcclusionShelf, SHELF_LANES};
 use crate::smoothing::{RAMP_SEGMENT, Ramp};
 
 /// Shelves [`OcclusionShelf::process_bufs`] filters side by side.
@@ -151,23 +150,130 @@ impl OcclusionShelf {
     }
 }
 
-multiversion! {
-    /// Filters frames `start..start + rows.len()` of the eight buffers: interleaves them into
-    /// `rows`, runs the filter over the rows and writes them back. Constant gains
-    /// (`RAMPED = false`: a constant ramp's value is its `start`) or ramped ones (each lane's
-    /// value as [`Ramp::at`] computes it).
-    fn filter_chunk<const RAMPED: bool>(
-        st: &mut BankState,
-        bufs: &mut [&mut [f32]; L],
-        start: usize,
-        rows: &mut [Row],
-        coef: Coefficients,
-        g: BankRamps,
-        h: BankRamps,
-    ) {
-        interleave(bufs, start, rows);
-        filter_rows::<RAMPED>(st, rows, coef, g, h);
-        deinterleave(rows, bufs, start);
+/// Filters frames `start..start + rows.len()` of the eight buffers: interleaves them into
+/// `rows`, runs the filter over the rows and writes them back. Constant gains
+/// (`RAMPED = false`: a constant ramp's value is its `start`) or ramped ones (each lane's value
+/// as [`Ramp::at`] computes it). With AVX2 a row of eight lanes is one register; on the
+/// baseline the two halves of the bank run one after the other through the crate's 4-lane SSE
+/// filter (eight lanes of state and gains do not fit in sixteen 128-bit registers).
+fn filter_chunk<const RAMPED: bool>(
+    st: &mut BankState,
+    bufs: &mut [&mut [f32]; L],
+    start: usize,
+    rows: &mut [Row],
+    coef: Coefficients,
+    g: BankRamps,
+    h: BankRamps,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::avx2() {
+        #[allow(unsafe_code)]
+        // SAFETY: the one requirement of calling a `#[target_feature(enable = "avx2")]`
+        // function is that the CPU has AVX2, which `avx2()` has just checked.
+        unsafe {
+            filter_chunk_avx2::<RAMPED>(st, bufs, start, rows, coef, g, h);
+        }
+        return;
+    }
+    filter_chunk_halves::<RAMPED>(st, bufs, start, rows.len(), coef, g, h);
+}
+
+/// [`filter_chunk`] with eight lanes per row, compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn filter_chunk_avx2<const RAMPED: bool>(
+    st: &mut BankState,
+    bufs: &mut [&mut [f32]; L],
+    start: usize,
+    rows: &mut [Row],
+    coef: Coefficients,
+    g: BankRamps,
+    h: BankRamps,
+) {
+    interleave(bufs, start, rows);
+    filter_rows::<RAMPED>(st, rows, coef, g, h);
+    deinterleave(rows, bufs, start);
+}
+
+/// [`filter_chunk`] as two banks of four lanes (the baseline's registers).
+fn filter_chunk_halves<const RAMPED: bool>(
+    st: &mut BankState,
+    bufs: &mut [&mut [f32]; L],
+    start: usize,
+    m: usize,
+    (av, cav, c2v): Coefficients,
+    g: BankRamps,
+    h: BankRamps,
+) {
+    const H: usize = SHELF_LANES;
+    let half = |r: &Row, k: usize| -> [f32; H] { std::array::from_fn(|j| r[k * H + j]) };
+    let mut rows = [[0.0f32; H]; RAMP_SEGMENT];
+    let rows = &mut rows[..m.min(RAMP_SEGMENT)];
+    for k in 0..L / H {
+        let ramps = |r: &BankRamps| LaneRamps {
+            start: half(&r.start, k),
+            step: half(&r.step, k),
+            offset: half(&r.offset, k),
+        };
+        let mut lanes = LaneState {
+            x1: half(&st.x1, k),
+            s1_1: half(&st.s1_1, k),
+            s1_2: half(&st.s1_2, k),
+            s2_1: half(&st.s2_1, k),
+            s2_2: half(&st.s2_2, k),
+        };
+        let coef = (half(&av, k), half(&cav, k), half(&c2v, k));
+        let (b0, rest) = bufs[k * H..].split_at_mut(1);
+        let (b1, rest) = rest.split_at_mut(1);
+        let (b2, b3) = rest.split_at_mut(1);
+        let mut quad = [&mut *b0[0], &mut *b1[0], &mut *b2[0], &mut *b3[0]];
+        interleave4(&quad, start, rows);
+        super::filter_rows::<RAMPED>(&mut lanes, rows, coef, ramps(&g), ramps(&h));
+        deinterleave4(rows, &mut quad, start);
+        for j in 0..H {
+            let l = k * H + j;
+            st.x1[l] = lanes.x1[j];
+            st.s1_1[l] = lanes.s1_1[j];
+            st.s1_2[l] = lanes.s1_2[j];
+            st.s2_1[l] = lanes.s2_1[j];
+            st.s2_2[l] = lanes.s2_2[j];
+        }
+    }
+}
+
+/// `rows[i][k] = bufs[k][start + i]` for four buffers (one 4×4 transpose per four frames).
+#[inline(always)]
+fn interleave4(bufs: &[&mut [f32]; SHELF_LANES], start: usize, rows: &mut [[f32; SHELF_LANES]]) {
+    let mut quads = rows.chunks_exact_mut(4);
+    let mut i = start;
+    for q in &mut quads {
+        let t = f32x4::transpose(std::array::from_fn(|k| load4(bufs[k], i)));
+        for (r, v) in q.iter_mut().zip(t) {
+            store4(r, 0, v);
+        }
+        i += 4;
+    }
+    for (j, r) in quads.into_remainder().iter_mut().enumerate() {
+        *r = std::array::from_fn(|k| bufs[k][i + j]);
+    }
+}
+
+/// `bufs[k][start + i] = rows[i][k]` for four buffers (the inverse of [`interleave4`]).
+#[inline(always)]
+fn deinterleave4(rows: &[[f32; SHELF_LANES]], bufs: &mut [&mut [f32]; SHELF_LANES], start: usize) {
+    let mut quads = rows.chunks_exact(4);
+    let mut i = start;
+    for q in &mut quads {
+        let t = f32x4::transpose(std::array::from_fn(|j| load4(&q[j], 0)));
+        for (k, v) in t.into_iter().enumerate() {
+            store4(bufs[k], i, v);
+        }
+        i += 4;
+    }
+    for (j, r) in quads.remainder().iter().enumerate() {
+        for (b, x) in bufs.iter_mut().zip(r) {
+            b[i + j] = *x;
+        }
     }
 }
 
