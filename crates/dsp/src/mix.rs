@@ -15,12 +15,6 @@ fn shared_offset(ramps: &[Ramp]) -> bool {
     ramps.iter().all(|r| r.offset == ramps[0].offset)
 }
 
-/// A chunk's frame index as `Ramp::at` converts it.
-#[inline(always)]
-fn frame(offset: usize, i: usize) -> f32 {
-    ((offset + i) as i32) as f32
-}
-
 multiversion! {
     /// `left[i] += x[i]·gains[0]`, `right[i] += x[i]·gains[1]`.
     pub fn mix_stereo(x: &[f32], left: &mut [f32], right: &mut [f32], gains: [f32; 2]) {
@@ -41,10 +35,8 @@ multiversion! {
         let (l, r) = (&mut left[..n], &mut right[..n]);
         let [rl, rr] = ramps;
         let outs = x.iter().zip(l.iter_mut()).zip(r.iter_mut());
-        if shared_offset(&ramps) {
-            let offset = rl.offset;
-            for (i, ((v, ol), or)) in outs.enumerate() {
-                let t = frame(offset, i);
+        if let Some(ts) = rl.frames(n).filter(|_| shared_offset(&ramps)) {
+            for (((v, ol), or), t) in outs.zip(ts) {
                 *ol += v * (rl.start + rl.step * t);
                 *or += v * (rr.start + rr.step * t);
             }
@@ -125,11 +117,10 @@ multiversion! {
         let n = x.len();
         let (o0, o1, o2) = (&mut o0[..n], &mut o1[..n], &mut o2[..n]);
         let (o3, o4, o5) = (&mut o3[..n], &mut o4[..n], &mut o5[..n]);
-        if shared_offset(&r) {
-            let offset = r[0].offset;
+        if let Some(ts) = r[0].frames(n).filter(|_| shared_offset(&r)) {
             for i in 0..n {
                 let v = x[i];
-                let t = frame(offset, i);
+                let t = ts[i];
                 o0[i] += v * (r[0].start + r[0].step * t);
                 o1[i] += v * (r[1].start + r[1].step * t);
                 o2[i] += v * (r[2].start + r[2].step * t);

@@ -49,6 +49,17 @@ pub struct Ramp {
     pub offset: usize,
 }
 
+/// `FRAMES[t] = t as f32` over one segment (exact: every integer below 2²⁴ is).
+static FRAMES: [f32; RAMP_SEGMENT] = {
+    let mut t = [0.0f32; RAMP_SEGMENT];
+    let mut i = 0;
+    while i < RAMP_SEGMENT {
+        t[i] = i as f32;
+        i += 1;
+    }
+    t
+};
+
 impl Ramp {
     /// A constant ramp.
     #[must_use]
@@ -67,6 +78,15 @@ impl Ramp {
         // Through i32: converts in one (vectorisable) instruction; offsets stay far below
         // 2^24, where every integer is exact in f32.
         self.start + self.step * ((self.offset + i) as i32) as f32
+    }
+
+    /// The frame indices `offset..offset + n` of a chunk as `Ramp::at` converts them (`None`
+    /// if the chunk runs past one segment): loops read `start + step·t[i]` from this table
+    /// instead of converting every index, with the same exact values.
+    #[inline(always)]
+    #[must_use]
+    pub fn frames(&self, n: usize) -> Option<&'static [f32]> {
+        FRAMES.get(self.offset..self.offset.checked_add(n)?)
     }
 
     /// True if the ramp does not move.

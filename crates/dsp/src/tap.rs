@@ -356,8 +356,14 @@ fn mix_ramp_stereo(x: &[f32], left: &mut [f32], right: &mut [f32], gl: Ramp, gr:
     }
     let n = x.len().min(left.len()).min(right.len());
     let (x, left, right) = (&x[..n], &mut left[..n], &mut right[..n]);
-    if gl.offset == gr.offset {
-        // One frame index for both: exactly `Ramp::at`.
+    if let Some(ts) = gl.frames(n).filter(|_| gl.offset == gr.offset) {
+        // One frame index for both, read from the table: exactly `Ramp::at`.
+        for ((v, (ol, or)), t) in x.iter().zip(left.iter_mut().zip(right.iter_mut())).zip(ts) {
+            *ol += v * (gl.start + gl.step * t);
+            *or += v * (gr.start + gr.step * t);
+        }
+    } else if gl.offset == gr.offset {
+        // One frame index for both (a fade's chunk past the first segment).
         let offset = gl.offset;
         for (i, (v, (ol, or))) in x
             .iter()

@@ -97,6 +97,24 @@ mod smoothing_tests {
         r.reset();
         assert_eq!(r.current(), 0.0);
     }
+
+    /// The frame-index table gives exactly `Ramp::at` within a segment, and nothing past it.
+    #[test]
+    fn frame_table_reads_equal_ramp_at() {
+        for offset in 0..RAMP_SEGMENT {
+            let r = Ramp {
+                start: 0.3,
+                step: -0.0017,
+                offset,
+            };
+            let n = RAMP_SEGMENT - offset;
+            let ts = r.frames(n).expect("within the segment");
+            for (i, t) in ts.iter().enumerate() {
+                assert_eq!((r.start + r.step * t).to_bits(), r.at(i).to_bits());
+            }
+            assert_eq!(r.frames(n + 1), None);
+        }
+    }
 }
 
 mod interpolate_tests {
