@@ -116,6 +116,14 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
     let valley = world_at(222.0, 438.0);
     let mut request = SoundRequest::new(at(&valley, 414.0, 438.0), at(&valley, 222.0, 438.0));
     request.measure_source_space = true;
+    let t = model
+        .room(valley.probe(), &request, &mut Budget::new(480_000))
+        .expect("room")
+        .telemetry;
+    println!(
+        "room rays: {} rays, {} cells, {} skipped sections",
+        t.rays, t.cells, t.skipped_sections
+    );
     g.bench_function("room_both_spaces_valley", |b| {
         b.iter(|| {
             model

@@ -8,13 +8,21 @@
 //! triangle's plane. Section classes come from per-tile height bounds, so a ray through open
 //! sky skips whole sections and a ray through a hill walks only the sections at the surface.
 //!
+//! Rays that come back to the same sections read them from a bounded [`cache`]: each section's
+//! class, and a `Mixed` section's cells, computed once and kept with the terrain.
+//!
 //! Axes are the voxel world's: `y` is up; the grid spans the horizontal `x` and `z` axes.
 //! Vertex `(i, k)` lies at voxel `(origin.x + i·spacing, height, origin.y + k·spacing)`.
+
+pub mod cache;
+
+use std::sync::Arc;
 
 use glam::{IVec2, IVec3};
 
 use super::material::MaterialId;
-use super::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe};
+use super::probe::{Cell, SECTION_SIZE, SectionAccess, SectionClass, WorldProbe};
+use super::section::SectionCells;
 
 /// Which diagonal splits a grid cell into two triangles. Corners are named by their grid
 /// offsets: `c00 = (i, k)`, `c10 = (i + 1, k)`, `c01 = (i, k + 1)`, `c11 = (i + 1, k + 1)`.
@@ -198,6 +206,8 @@ pub struct Heightfield {
     outside: Cell,
     epoch: u64,
     revision: u64,
+    /// Sections computed so far; shared by clones (the same terrain), replaced on a change.
+    cache: Arc<cache::SectionCache>,
 }
 
 fn plane(h0: f32, du: f32, dw: f32) -> [f32; 3] {
@@ -300,6 +310,7 @@ impl Heightfield {
             outside,
             epoch: 0,
             revision: 0,
+            cache: Arc::default(),
         })
     }
 
@@ -308,6 +319,13 @@ impl Heightfield {
     pub fn place(&mut self, placed: PlacedBox) {
         self.boxes.push(placed);
         self.revision += 1;
+        self.cache = Arc::default();
+    }
+
+    /// Drops the cached sections (this value only; clones keep theirs). Answers do not change:
+    /// benches and tests use it to time or compare the uncached path.
+    pub fn clear_cache(&mut self) {
+        self.cache = Arc::default();
     }
 
     /// The placed boxes, in order.
@@ -498,6 +516,27 @@ impl WorldProbe for Heightfield {
             return b.cell;
         }
         self.terrain_cell(cell)
+    }
+
+    fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
+        self.section_access(section).cells
+    }
+
+    fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
+        let a = self.section_access(section);
+        (a.class, a.cells)
+    }
+
+    fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
+        let (class, cells) = match self.cache.entry(self, section) {
+            Some(e) => (e.class, e.cells.as_deref()),
+            None => (self.section_class(section), None),
+        };
+        SectionAccess {
+            class,
+            cells,
+            sparse: None,
+        }
     }
 
     fn epoch(&self) -> u64 {
