@@ -7,7 +7,7 @@ mod cpu_time;
 
 use std::hint::black_box;
 
-use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
 use glam::{DVec3, Vec3};
 use resound_engine::acoustics::ray::dda::{Flow, walk};
 use resound_engine::acoustics::{
@@ -134,6 +134,23 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
                 )
                 .expect("room")
         });
+    });
+    // The same on a terrain whose section cache is empty (the first request in an area): every
+    // Mixed section the rays enter is computed and kept (not timed: cloning the field).
+    g.bench_function("room_both_spaces_valley_cold", |b| {
+        b.iter_batched(
+            || {
+                let mut field = valley.probe().clone();
+                field.clear_cache();
+                field
+            },
+            |field| {
+                model
+                    .room(black_box(&field), &request, &mut Budget::new(480_000))
+                    .expect("room")
+            },
+            BatchSize::SmallInput,
+        );
     });
     g.finish();
 }

@@ -528,10 +528,7 @@ impl WorldProbe for Heightfield {
     }
 
     fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
-        let (class, cells) = match self.cache.entry(self, section) {
-            Some(e) => (e.class, e.cells.as_deref()),
-            None => (self.section_class(section), None),
-        };
+        let (class, cells) = self.cache.access(self, section);
         SectionAccess {
             class,
             cells,

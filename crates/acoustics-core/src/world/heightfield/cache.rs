@@ -1,7 +1,8 @@
 //! The heightfield's section cache: the class of each section traversal entered and, for a
-//! `Mixed` section, its 4096 cells computed once (per column: one plane evaluation for 16
-//! cells) and kept, so repeated rays through the same sections read cell codes instead of
-//! evaluating the terrain per cell.
+//! `Mixed` section entered again, its 4096 cells computed once (per column: one plane
+//! evaluation for 16 cells) and kept, so repeated rays through the same sections read cell codes
+//! instead of evaluating the terrain per cell. A section entered once (a long ray passing by)
+//! is walked cell by cell as without the cache: filling costs about as much as 200 cells.
 //!
 //! Bounded and lock-free to read: a fixed table of [`SLOTS`] write-once slots (open addressing,
 //! at most [`PROBES`] slots tried per section), holding at most [`MAX_DENSE`] dense sections
@@ -10,9 +11,11 @@
 //! cache. Entries are never replaced: the cache belongs to one immutable terrain (clones share
 //! it; [`super::Heightfield::place`] starts a new one). Cached and computed answers are the same
 //! values, so results do not depend on what the cache holds, nor on which thread filled it.
+//! Writers never wait on each other beyond the moment a slot takes its value (`OnceLock::set`);
+//! cells are computed before that, outside the slot.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use glam::IVec3;
 
@@ -26,15 +29,19 @@ pub const SLOTS: usize = 4096;
 pub const PROBES: usize = 16;
 /// Most `Mixed` sections whose cells are kept (8 KiB each).
 pub const MAX_DENSE: usize = 1024;
+/// The visit of a `Mixed` section that fills its cells (the first is walked cell by cell).
+pub const FILL_ON_VISIT: u32 = 2;
 
 /// One cached section.
 #[derive(Debug)]
-pub(super) struct Entry {
-    pub(super) section: IVec3,
-    pub(super) class: SectionClass,
-    /// The cells of a `Mixed` section (`None` past [`MAX_DENSE`], or for a cell that cannot be
-    /// packed into a [`CellCode`]).
-    pub(super) cells: Option<Box<SectionCells>>,
+struct Entry {
+    section: IVec3,
+    class: SectionClass,
+    /// Visits of a `Mixed` section before its cells were filled.
+    visits: AtomicU32,
+    /// The cells of a `Mixed` section once filled; `None` inside past [`MAX_DENSE`], or for a
+    /// cell that cannot be packed into a [`CellCode`] (then walked cell by cell for good).
+    cells: OnceLock<Option<Box<SectionCells>>>,
 }
 
 /// The table of cached sections (see the module doc).
@@ -67,10 +74,33 @@ fn home(s: IVec3) -> usize {
 }
 
 impl SectionCache {
-    /// The entry of `section`, computed with `field` and stored on the first call; `None` when
-    /// the section's probe run holds no free slot.
+    /// Class and (for a `Mixed` section, once filled) cells of `section`, equal to
+    /// [`Heightfield::section_class`] and [`Heightfield::cell`] of each cell.
     #[inline]
-    pub(super) fn entry(&self, field: &Heightfield, section: IVec3) -> Option<&Entry> {
+    pub(super) fn access(
+        &self,
+        field: &Heightfield,
+        section: IVec3,
+    ) -> (SectionClass, Option<&SectionCells>) {
+        let Some(e) = self.entry(field, section) else {
+            return (field.section_class(section), None);
+        };
+        if e.class != SectionClass::Mixed {
+            return (e.class, None);
+        }
+        if let Some(cells) = e.cells.get() {
+            return (e.class, cells.as_deref());
+        }
+        if e.visits.fetch_add(1, Ordering::Relaxed) + 1 < FILL_ON_VISIT {
+            return (e.class, None);
+        }
+        (e.class, self.fill(field, e))
+    }
+
+    /// The entry of `section`, stored on the first call; `None` when the section's probe run
+    /// holds no free slot.
+    #[inline]
+    fn entry(&self, field: &Heightfield, section: IVec3) -> Option<&Entry> {
         let slots = self
             .slots
             .get_or_init(|| (0..SLOTS).map(|_| OnceLock::new()).collect());
@@ -82,7 +112,7 @@ impl SectionCache {
                 Some(e) if e.section == section => return Some(e),
                 Some(_) => {}
                 None => {
-                    let e = made.take().unwrap_or_else(|| self.make(field, section));
+                    let e = made.take().unwrap_or_else(|| make(field, section));
                     match slot.set(e) {
                         Ok(()) => return slot.get(),
                         // Another thread filled the slot first: its entry, or go on probing.
@@ -98,19 +128,30 @@ impl SectionCache {
         None
     }
 
-    fn make(&self, field: &Heightfield, section: IVec3) -> Entry {
-        let class = field.section_class(section);
-        let cells = (class == SectionClass::Mixed
-            && self.dense.load(Ordering::Relaxed) < MAX_DENSE
+    /// Computes and keeps the cells of a `Mixed` entry (unless past [`MAX_DENSE`]).
+    // Out of line: inlined, its loop-invariant set-up is hoisted above the lookup.
+    #[cold]
+    #[inline(never)]
+    fn fill<'a>(&self, field: &Heightfield, e: &'a Entry) -> Option<&'a SectionCells> {
+        let cells = (self.dense.load(Ordering::Relaxed) < MAX_DENSE
             && self.dense.fetch_add(1, Ordering::Relaxed) < MAX_DENSE)
-            .then(|| dense_cells(field, section))
+            .then(|| dense_cells(field, e.section))
             .flatten()
             .map(Box::new);
-        Entry {
-            section,
-            class,
-            cells,
-        }
+        // A thread that filled it first wins; both computed the same cells.
+        let _ = e.cells.set(cells);
+        e.cells.get().and_then(Option::as_deref)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn make(field: &Heightfield, section: IVec3) -> Entry {
+    Entry {
+        section,
+        class: field.section_class(section),
+        visits: AtomicU32::new(0),
+        cells: OnceLock::new(),
     }
 }
 

@@ -144,7 +144,11 @@ fn dense_sections_hold_exactly_the_cells_the_probe_answers() {
                     }
                 }
             }
+            // The first visit of a Mixed section is answered cell by cell, the second fills it.
+            let first = f.section_access(s);
+            assert!(first.cells.is_none());
             let access = f.section_access(s);
+            assert_eq!(first.class, access.class);
             assert_eq!(access.class, f.section_class(s), "section {s}");
             // (Past the table's bound a Mixed section is answered uncached.)
             assert!(access.cells.is_none() || access.class == SectionClass::Mixed);
@@ -195,6 +199,7 @@ fn cached_walks_equal_uncached_walks_for_random_rays() {
                 assert_eq!(got, want, "pass {pass} ray {o} {d} {len}");
             }
         }
+        assert!(f.cache.dense_count() > 20, "{:?}", f.cache);
     }
 }
 
@@ -261,6 +266,7 @@ fn the_cache_is_bounded_and_past_its_bound_answers_stay_the_same() {
     let mut asked = 0;
     for y in -2400..2400 {
         let s = IVec3::new(0, y, 0);
+        let _ = f.section_access(s);
         let a = f.section_access(s);
         assert_eq!(a.class, SectionClass::Mixed);
         if let Some(cells) = a.cells {
@@ -282,7 +288,9 @@ fn a_placed_box_starts_a_new_cache_and_clones_share_one() {
     let mut f = rough(24, 5);
     let s = IVec3::new(1, 1, 3);
     let clone = f.clone();
+    let _ = f.section_access(s);
     let before = f.section_access(s).cells.cloned();
+    assert!(before.is_some());
     // The clone reads the entry the original filled.
     assert!(std::ptr::eq(
         f.section_access(s).cells.unwrap(),
@@ -293,6 +301,7 @@ fn a_placed_box_starts_a_new_cache_and_clones_share_one() {
         max: s * 16 + IVec3::new(15, 3, 15),
         cell: Cell::Air,
     });
+    let _ = f.section_access(s);
     let after = f.section_access(s).cells.cloned();
     assert_ne!(before, after);
     assert_eq!(after, dense_cells(&f, s));
