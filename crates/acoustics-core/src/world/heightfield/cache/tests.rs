@@ -57,7 +57,7 @@ fn rough(spacing: i32, seed: u64) -> Heightfield {
     for k in 0..rows {
         for i in 0..cols {
             // A few absent vertices (their tiles are `outside`).
-            if r.next() % 23 != 0 {
+            if !r.next().is_multiple_of(23) {
                 g.set(i, k, r.range(-20.0, 70.0) as f32);
             }
         }
@@ -96,7 +96,11 @@ fn rough(spacing: i32, seed: u64) -> Heightfield {
     let wool = t.by_name("wool").unwrap();
     let boxes = [
         (IVec3::new(-30, 0, 30), IVec3::new(60, 6, 34), Cell::Air),
-        (IVec3::new(10, -5, 25), IVec3::new(12, 50, 90), Cell::solid(wool)),
+        (
+            IVec3::new(10, -5, 25),
+            IVec3::new(12, 50, 90),
+            Cell::solid(wool),
+        ),
         (
             IVec3::new(0, 5, 40),
             IVec3::new(40, 8, 40),
@@ -105,7 +109,11 @@ fn rough(spacing: i32, seed: u64) -> Heightfield {
                 partial: true,
             },
         ),
-        (IVec3::new(-48, 32, 32), IVec3::new(-17, 63, 63), Cell::solid(sand)),
+        (
+            IVec3::new(-48, 32, 32),
+            IVec3::new(-17, 63, 63),
+            Cell::solid(sand),
+        ),
         (IVec3::new(11, 20, 60), IVec3::new(11, 21, 61), Cell::Air),
     ];
     for (min, max, cell) in boxes {
@@ -181,8 +189,16 @@ fn random_ray(r: &mut Lcg) -> (DVec3, DVec3, f64, u64) {
         .try_normalize()
         .unwrap_or(DVec3::X);
     // Now and then an axis-aligned ray or a short budget.
-    let d = if r.next() % 8 == 0 { d.round() } else { d };
-    let budget = if r.next() % 5 == 0 { 37 } else { 100_000 };
+    let d = if r.next().is_multiple_of(8) {
+        d.round()
+    } else {
+        d
+    };
+    let budget = if r.next().is_multiple_of(5) {
+        37
+    } else {
+        100_000
+    };
     (o, d, r.range(0.0, 400.0), budget)
 }
 
