@@ -15,6 +15,7 @@
 //! Vertex `(i, k)` lies at voxel `(origin.x + i·spacing, height, origin.y + k·spacing)`.
 
 pub mod cache;
+pub mod sky;
 
 use std::sync::Arc;
 
@@ -208,6 +209,8 @@ pub struct Heightfield {
     revision: u64,
     /// Sections computed so far; shared by clones (the same terrain), replaced on a change.
     cache: Arc<cache::SectionCache>,
+    /// Where each section column's open sky begins.
+    sky: sky::Sky,
 }
 
 fn plane(h0: f32, du: f32, dw: f32) -> [f32; 3] {
@@ -299,7 +302,7 @@ impl Heightfield {
                 }));
             }
         }
-        Ok(Self {
+        let mut field = Self {
             origin: grid.origin,
             spacing: grid.spacing,
             inv_spacing: 1.0 / s,
@@ -311,7 +314,10 @@ impl Heightfield {
             epoch: 0,
             revision: 0,
             cache: Arc::default(),
-        })
+            sky: sky::Sky::default(),
+        };
+        field.sky = sky::Sky::build(&field);
+        Ok(field)
     }
 
     /// Places a box over the terrain; later boxes win over earlier ones and all win over the
@@ -320,6 +326,7 @@ impl Heightfield {
         self.boxes.push(placed);
         self.revision += 1;
         self.cache = Arc::default();
+        self.sky.cover(&placed);
     }
 
     /// Drops the cached sections (this value only; clones keep theirs). Answers do not change:
@@ -401,49 +408,56 @@ impl Heightfield {
         }
     }
 
-    /// Class of the terrain alone in a section, from the bounds of the tiles under it.
-    fn terrain_class(&self, section: IVec3) -> SectionClass {
-        let lo = section * SECTION_SIZE;
+    /// The tiles under section column `(sx, sz)`, `None` for an absent tile or beyond the grid
+    /// (rows of `x` in ascending `z`).
+    fn column_tiles(&self, sx: i32, sz: i32) -> impl Iterator<Item = Option<&Tile>> + '_ {
         let s = i64::from(self.spacing);
         let tile_range = |lo: i32, origin: i32, count: usize| {
             let a = (i64::from(lo) - i64::from(origin)).div_euclid(s);
             let b = (i64::from(lo) + i64::from(SECTION_SIZE) - 1 - i64::from(origin)).div_euclid(s);
             (a, b, i64::try_from(count).unwrap_or(i64::MAX))
         };
-        let (i0, i1, nx) = tile_range(lo.x, self.origin.x, self.tiles_x);
-        let (k0, k1, nz) = tile_range(lo.z, self.origin.y, self.tiles_z);
-        let (mut min, mut max) = (f32::INFINITY, f32::NEG_INFINITY);
-        let (mut present, mut absent) = (0u32, 0u32);
-        let mut mat: Option<Option<MaterialId>> = None;
-        let bottom = lo.y as f32;
-        let top = bottom + SECTION_SIZE as f32;
-        for k in k0..=k1 {
-            for i in i0..=i1 {
-                let tile = if i >= 0 && k >= 0 && i < nx && k < nz {
+        let (i0, i1, nx) = tile_range(sx.wrapping_mul(SECTION_SIZE), self.origin.x, self.tiles_x);
+        let (k0, k1, nz) = tile_range(sz.wrapping_mul(SECTION_SIZE), self.origin.y, self.tiles_z);
+        (k0..=k1).flat_map(move |k| {
+            (i0..=i1).map(move |i| {
+                if i >= 0 && k >= 0 && i < nx && k < nz {
                     usize::try_from(i + nx * k)
                         .ok()
                         .and_then(|idx| self.tiles.get(idx))
                         .and_then(Option::as_ref)
                 } else {
                     None
-                };
-                let Some(t) = tile else {
-                    absent += 1;
-                    continue;
-                };
-                present += 1;
-                min = min.min(t.min);
-                max = max.max(t.max);
-                // The one material of this tile inside the section, if there is one.
-                let here = t
-                    .layers
-                    .single()
-                    .or_else(|| (top + t.layers.depth <= t.min).then_some(t.layers.below));
-                mat = Some(match mat {
-                    None => here,
-                    Some(m) => m.filter(|m| Some(*m) == here),
-                });
-            }
+                }
+            })
+        })
+    }
+
+    /// Class of the terrain alone in a section, from the bounds of the tiles under it.
+    fn terrain_class(&self, section: IVec3) -> SectionClass {
+        let lo = section * SECTION_SIZE;
+        let (mut min, mut max) = (f32::INFINITY, f32::NEG_INFINITY);
+        let (mut present, mut absent) = (0u32, 0u32);
+        let mut mat: Option<Option<MaterialId>> = None;
+        let bottom = lo.y as f32;
+        let top = bottom + SECTION_SIZE as f32;
+        for tile in self.column_tiles(section.x, section.z) {
+            let Some(t) = tile else {
+                absent += 1;
+                continue;
+            };
+            present += 1;
+            min = min.min(t.min);
+            max = max.max(t.max);
+            // The one material of this tile inside the section, if there is one.
+            let here = t
+                .layers
+                .single()
+                .or_else(|| (top + t.layers.depth <= t.min).then_some(t.layers.below));
+            mat = Some(match mat {
+                None => here,
+                Some(m) => m.filter(|m| Some(*m) == here),
+            });
         }
         if present == 0 {
             return uniform_class(self.outside);
@@ -528,7 +542,10 @@ impl WorldProbe for Heightfield {
     }
 
     fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
-        let (class, cells) = self.cache.access(self, section);
+        let (class, cells) = match self.sky.class(section) {
+            Some(class) => (class, None),
+            None => self.cache.access(self, section),
+        };
         SectionAccess {
             class,
             cells,

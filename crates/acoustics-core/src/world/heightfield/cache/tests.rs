@@ -134,7 +134,7 @@ fn sections(f: &Heightfield) -> impl Iterator<Item = IVec3> {
         + IVec2::splat(16);
     let hi = far.div_euclid(IVec2::splat(16));
     (lo.x..=hi.x).flat_map(move |x| {
-        (-3..=6).flat_map(move |y| (lo.y..=hi.y).map(move |z| IVec3::new(x, y, z)))
+        (-3..=8).flat_map(move |y| (lo.y..=hi.y).map(move |z| IVec3::new(x, y, z)))
     })
 }
 
@@ -329,4 +329,55 @@ fn a_placed_box_starts_a_new_cache_and_clones_share_one() {
 fn the_probe_can_be_shared_by_worker_threads() {
     fn shared<T: Send + Sync>() {}
     shared::<Heightfield>();
+}
+
+#[test]
+fn the_sky_table_answers_as_the_tiles_and_boxes_turn_it_off() {
+    for outside in [Cell::Unknown, Cell::Air] {
+        for spacing in [24, 5, 1, 17] {
+            let mut g = VertexGrid::new(IVec2::new(-37, 21), spacing, 9, 7);
+            let mut r = Lcg(u64::try_from(spacing).unwrap());
+            for k in 0..7 {
+                for i in 0..9 {
+                    if !r.next().is_multiple_of(11) {
+                        g.set(i, k, r.range(-40.0, 90.0) as f32);
+                    }
+                }
+            }
+            let mut f = Heightfield::new(
+                &g,
+                |_, _| Diagonal::Anti,
+                |_, _| Layers::uniform(MaterialId::DEFAULT),
+                outside,
+            )
+            .unwrap();
+            let check = |f: &Heightfield| {
+                let mut answered = 0;
+                let lo = IVec2::new(f.origin.x, f.origin.y).div_euclid(IVec2::splat(16)) - 3;
+                for x in lo.x..lo.x + 20 {
+                    for z in lo.y..lo.y + 20 {
+                        for y in -5..12 {
+                            let s = IVec3::new(x, y, z);
+                            if let Some(class) = f.sky.class(s) {
+                                assert_eq!(class, f.section_class(s), "{s} spacing {spacing}");
+                                answered += 1;
+                            }
+                        }
+                    }
+                }
+                answered
+            };
+            let before = check(&f);
+            assert!(before > 2000, "{before}");
+            f.place(PlacedBox {
+                min: IVec3::new(0, 150, 40),
+                max: IVec3::new(30, 160, 50),
+                cell: Cell::solid(MaterialId::DEFAULT),
+            });
+            assert_eq!(f.sky.class(IVec3::new(0, 9, 2)), None);
+            assert_eq!(f.sky.class(IVec3::new(-40, 9, -40)), None);
+            let after = check(&f);
+            assert!(after < before, "{after} of {before}");
+        }
+    }
 }
