@@ -4,11 +4,12 @@
 //! instead of evaluating the terrain per cell. A section entered once (a long ray passing by)
 //! is walked cell by cell as without the cache: filling costs about as much as 200 cells.
 //!
-//! Bounded and lock-free to read: a fixed table of [`SLOTS`] write-once slots (open addressing,
-//! at most [`PROBES`] slots tried per section), holding at most [`MAX_DENSE`] dense sections
-//! (8 KiB each: 8 MiB in all) besides the table itself (allocated on first use). A section that
-//! finds no free slot, or comes after the dense bound, is computed per call as without the
-//! cache. Entries are never replaced: the cache belongs to one immutable terrain (clones share
+//! Bounded and lock-free to read: a fixed table of [`CHUNKS`] × [`CHUNK`] write-once slots
+//! (open addressing inside a chunk, at most [`PROBES`] slots tried per section; the sections of
+//! one 4 × 4 × 4 block share a chunk, so that a request allocates few of them), holding at most
+//! [`MAX_DENSE`] dense sections (8 KiB each: 8 MiB in all) besides the table (4 KiB, and 3 KiB
+//! per chunk allocated on first use: at most 768 KiB). A section that finds no free slot, or
+//! comes after the dense bound, is computed per call as without the cache. Entries are never replaced: the cache belongs to one immutable terrain (clones share
 //! it; [`super::Heightfield::place`] starts a new one). Cached and computed answers are the same
 //! values, so results do not depend on what the cache holds, nor on which thread filled it.
 //! Writers never wait on each other beyond the moment a slot takes its value (`OnceLock::set`);
@@ -23,8 +24,10 @@ use super::Heightfield;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe};
 use crate::world::section::{CellCode, SectionCells};
 
-/// Slots of the table (a power of two).
-pub const SLOTS: usize = 4096;
+/// Chunks of the table (a power of two).
+pub const CHUNKS: usize = 256;
+/// Slots per chunk (a power of two).
+pub const CHUNK: usize = 64;
 /// Slots tried per section before it is left uncached.
 pub const PROBES: usize = 16;
 /// Most `Mixed` sections whose cells are kept (8 KiB each).
@@ -45,18 +48,28 @@ struct Entry {
 }
 
 /// The table of cached sections (see the module doc).
-#[derive(Default)]
 pub(super) struct SectionCache {
-    slots: OnceLock<Box<[OnceLock<Entry>]>>,
+    chunks: Box<[OnceLock<Box<[OnceLock<Entry>]>>]>,
     dense: AtomicUsize,
+}
+
+impl Default for SectionCache {
+    fn default() -> Self {
+        Self {
+            chunks: (0..CHUNKS).map(|_| OnceLock::new()).collect(),
+            dense: AtomicUsize::new(0),
+        }
+    }
 }
 
 impl std::fmt::Debug for SectionCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let used = self
-            .slots
-            .get()
-            .map_or(0, |s| s.iter().filter(|e| e.get().is_some()).count());
+        let used: usize = self
+            .chunks
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(|c| c.iter().filter(|e| e.get().is_some()).count())
+            .sum();
         f.debug_struct("SectionCache")
             .field("sections", &used)
             .field("dense", &self.dense.load(Ordering::Relaxed).min(MAX_DENSE))
@@ -64,13 +77,13 @@ impl std::fmt::Debug for SectionCache {
     }
 }
 
-/// Home slot of a section (a multiplicative hash of its coordinates).
+/// A multiplicative hash of coordinates.
 #[inline]
-fn home(s: IVec3) -> usize {
+fn hash(s: IVec3) -> usize {
     let h = (s.x as u32).wrapping_mul(0x9E37_79B1)
         ^ (s.y as u32).wrapping_mul(0x85EB_CA77)
         ^ (s.z as u32).wrapping_mul(0xC2B2_AE3D);
-    (h ^ (h >> 15)) as usize & (SLOTS - 1)
+    (h ^ (h >> 15)) as usize
 }
 
 impl SectionCache {
@@ -101,13 +114,19 @@ impl SectionCache {
     /// holds no free slot.
     #[inline]
     fn entry(&self, field: &Heightfield, section: IVec3) -> Option<&Entry> {
-        let slots = self
-            .slots
-            .get_or_init(|| (0..SLOTS).map(|_| OnceLock::new()).collect());
-        let mut i = home(section);
+        let chunk = &self.chunks[hash(section >> 2) & (CHUNKS - 1)];
+        let slots = match chunk.get() {
+            Some(slots) => slots,
+            None => {
+                // Allocated here, then offered: a thread that offered one first wins.
+                let _ = chunk.set((0..CHUNK).map(|_| OnceLock::new()).collect());
+                chunk.get()?
+            }
+        };
+        let mut i = hash(section);
         let mut made: Option<Entry> = None;
         for _ in 0..PROBES {
-            let slot = &slots[i];
+            let slot = &slots[i & (CHUNK - 1)];
             match slot.get() {
                 Some(e) if e.section == section => return Some(e),
                 Some(_) => {}
@@ -123,7 +142,7 @@ impl SectionCache {
                     }
                 }
             }
-            i = (i + 1) & (SLOTS - 1);
+            i = (i + 1) & (CHUNK - 1);
         }
         None
     }
@@ -155,6 +174,21 @@ fn make(field: &Heightfield, section: IVec3) -> Entry {
     }
 }
 
+/// Along one axis of a section, per local coordinate: the tile index and the position in the
+/// tile, as [`Heightfield::tile_at`] computes them (`None` beyond the grid).
+fn axis(field: &Heightfield, lo: i32, origin: i32, tiles: usize) -> [Option<(usize, f32)>; 16] {
+    let s = field.spacing as f32;
+    std::array::from_fn(|i| {
+        // As `Heightfield::terrain_cell` and `tile_at` (`!(f >= 0)` also rejects NaN).
+        let f = (lo + i as i32).wrapping_sub(origin) as f32 + 0.5;
+        if !(f >= 0.0) {
+            return None;
+        }
+        let t = (f * field.inv_spacing) as usize;
+        (t < tiles).then(|| (t, (f - t as f32 * s).clamp(0.0, s)))
+    })
+}
+
 /// The 4096 cells of a section, equal to [`Heightfield::cell`] of each: the terrain per column
 /// (one plane evaluation, then the same depth test per cell), then the boxes in order (a later
 /// box overwrites an earlier one, as the last box holding a cell wins). `None` when a cell
@@ -164,29 +198,36 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
     let mut cells = SectionCells::filled(CellCode::AIR);
     let outside = CellCode::encode(field.outside)?;
     let spacing = field.spacing as f32;
-    for z in 0..SECTION_SIZE {
-        for x in 0..SECTION_SIZE {
-            // As `Heightfield::terrain_cell`.
-            let fx = (lo.x + x).wrapping_sub(field.origin.x) as f32 + 0.5;
-            let fz = (lo.z + z).wrapping_sub(field.origin.y) as f32 + 0.5;
-            let column = IVec3::new(x, 0, z);
-            match field.tile_at(fx, fz) {
-                None => {
-                    for y in 0..SECTION_SIZE {
-                        cells.set(column.with_y(y), outside);
-                    }
+    let xs = axis(field, lo.x, field.origin.x, field.tiles_x);
+    let zs = axis(field, lo.z, field.origin.y, field.tiles_z);
+    let centres: [f32; 16] = std::array::from_fn(|y| (lo.y + y as i32) as f32 + 0.5);
+    // Index of local (x, y, z): x + 16·(z + 16·y), as `SectionCells::index`.
+    let size = SECTION_SIZE as usize;
+    for (z, zt) in zs.iter().enumerate() {
+        for (x, xt) in xs.iter().enumerate() {
+            let column = x + size * z;
+            let tile = match (xt, zt) {
+                (Some((ti, u)), Some((tk, w))) => field
+                    .tiles
+                    .get(ti + field.tiles_x * tk)
+                    .and_then(Option::as_ref)
+                    .map(|t| (t, *u, *w)),
+                _ => None,
+            };
+            let Some((t, u, w)) = tile else {
+                for y in 0..size {
+                    cells.set_index(column + size * size * y, outside);
                 }
-                Some((t, u, w)) => {
-                    let h = super::tile_height(t, u, w, spacing);
-                    let top = CellCode::encode(Cell::solid(t.layers.top))?;
-                    let below = CellCode::encode(Cell::solid(t.layers.below))?;
-                    for y in 0..SECTION_SIZE {
-                        let depth = h - ((lo.y + y) as f32 + 0.5);
-                        if depth > 0.0 {
-                            let code = if depth < t.layers.depth { top } else { below };
-                            cells.set(column.with_y(y), code);
-                        }
-                    }
+                continue;
+            };
+            let h = super::tile_height(t, u, w, spacing);
+            let top = CellCode::encode(Cell::solid(t.layers.top))?;
+            let below = CellCode::encode(Cell::solid(t.layers.below))?;
+            for (y, centre) in centres.iter().enumerate() {
+                let depth = h - centre;
+                if depth > 0.0 {
+                    let code = if depth < t.layers.depth { top } else { below };
+                    cells.set_index(column + size * size * y, code);
                 }
             }
         }
@@ -214,6 +255,16 @@ impl SectionCache {
     /// Dense sections counted so far (bounded by [`MAX_DENSE`] in memory).
     fn dense_count(&self) -> usize {
         self.dense.load(Ordering::Relaxed).min(MAX_DENSE)
+    }
+
+    /// Sections held.
+    fn entries(&self) -> usize {
+        self.chunks
+            .iter()
+            .filter_map(OnceLock::get)
+            .flat_map(|c| c.iter())
+            .filter(|e| e.get().is_some())
+            .count()
     }
 }
 

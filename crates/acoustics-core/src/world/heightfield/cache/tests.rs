@@ -254,7 +254,7 @@ fn threads_filling_one_shared_cache_see_the_uncached_answers() {
 #[test]
 fn the_cache_is_bounded_and_past_its_bound_answers_stay_the_same() {
     // A tall wall of partial cells: every section in it is Mixed. Far more of them than the
-    // table holds.
+    // table holds (its chunks overflow) and than the dense bound.
     let g = {
         let mut g = VertexGrid::new(IVec2::ZERO, 16, 3, 3);
         for k in 0..3 {
@@ -272,15 +272,15 @@ fn the_cache_is_bounded_and_past_its_bound_answers_stay_the_same() {
     )
     .unwrap();
     f.place(PlacedBox {
-        min: IVec3::new(0, -40_000, 0),
-        max: IVec3::new(3, 40_000, 3),
+        min: IVec3::new(0, -400_000, 0),
+        max: IVec3::new(3, 400_000, 3),
         cell: Cell::Solid {
             mat: MaterialId::DEFAULT,
             partial: true,
         },
     });
     let mut asked = 0;
-    for y in -2400..2400 {
+    for y in -20_000..20_000 {
         let s = IVec3::new(0, y, 0);
         let _ = f.section_access(s);
         let a = f.section_access(s);
@@ -291,10 +291,15 @@ fn the_cache_is_bounded_and_past_its_bound_answers_stay_the_same() {
         }
         asked += 1;
     }
-    assert!(asked > super::SLOTS);
+    let held = f.cache.entries();
+    assert!(
+        held < asked && held <= super::CHUNKS * super::CHUNK,
+        "{held} of {asked}"
+    );
     assert_eq!(f.cache.dense_count(), MAX_DENSE);
-    // Uncached sections still walk like the probe.
-    let o = DVec3::new(1.5, -30_000.0, 1.5);
+    // Dense, held and uncached sections walk like the probe.
+    // (The dense sections are the first asked, from y = −320 000 up.)
+    let o = DVec3::new(1.5, -330_000.0, 1.5);
     let want = trace(&Uncached(&f), o, DVec3::Y, 60_000.0, 1 << 20);
     assert_eq!(trace(&f, o, DVec3::Y, 60_000.0, 1 << 20), want);
 }
