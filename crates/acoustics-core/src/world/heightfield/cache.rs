@@ -47,9 +47,12 @@ struct Entry {
     cells: OnceLock<Option<Box<SectionCells>>>,
 }
 
+/// [`CHUNK`] slots.
+type Chunk = Box<[OnceLock<Entry>]>;
+
 /// The table of cached sections (see the module doc).
 pub(super) struct SectionCache {
-    chunks: Box<[OnceLock<Box<[OnceLock<Entry>]>>]>,
+    chunks: Box<[OnceLock<Chunk>]>,
     dense: AtomicUsize,
 }
 
@@ -179,9 +182,9 @@ fn make(field: &Heightfield, section: IVec3) -> Entry {
 fn axis(field: &Heightfield, lo: i32, origin: i32, tiles: usize) -> [Option<(usize, f32)>; 16] {
     let s = field.spacing as f32;
     std::array::from_fn(|i| {
-        // As `Heightfield::terrain_cell` and `tile_at` (`!(f >= 0)` also rejects NaN).
+        // As `Heightfield::terrain_cell` and `tile_at` (which rejects NaN too).
         let f = (lo + i as i32).wrapping_sub(origin) as f32 + 0.5;
-        if !(f >= 0.0) {
+        if f.is_nan() || f < 0.0 {
             return None;
         }
         let t = (f * field.inv_spacing) as usize;
