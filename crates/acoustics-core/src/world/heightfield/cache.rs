@@ -9,8 +9,9 @@
 //! one 4 × 4 × 4 block share a chunk, so that a request allocates few of them), holding at most
 //! [`MAX_DENSE`] dense sections (8 KiB each: 8 MiB in all) besides the table (4 KiB, and 3 KiB
 //! per chunk allocated on first use: at most 768 KiB). A section that finds no free slot, or
-//! comes after the dense bound, is computed per call as without the cache. Entries are never replaced: the cache belongs to one immutable terrain (clones share
-//! it; [`super::Heightfield::place`] starts a new one). Cached and computed answers are the same
+//! comes after the dense bound, is computed per call as without the cache. Entries are never
+//! replaced: the cache belongs to one immutable terrain (clones share it;
+//! [`super::Heightfield::place`] starts a new one). Cached and computed answers are the same
 //! values, so results do not depend on what the cache holds, nor on which thread filled it.
 //! Writers never wait on each other beyond the moment a slot takes its value (`OnceLock::set`);
 //! cells are computed before that, outside the slot.

@@ -337,6 +337,12 @@ fn the_probe_can_be_shared_by_worker_threads() {
 }
 
 #[test]
+fn a_chunk_is_at_most_3_kib() {
+    // The bound the module doc states: 64 slots of at most 48 bytes.
+    assert!(std::mem::size_of::<std::sync::OnceLock<super::Entry>>() <= 48);
+}
+
+#[test]
 fn the_sky_table_answers_as_the_tiles_and_boxes_turn_it_off() {
     for outside in [Cell::Unknown, Cell::Air] {
         for spacing in [24, 5, 1, 17] {
