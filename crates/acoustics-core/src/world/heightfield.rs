@@ -411,14 +411,28 @@ impl Heightfield {
     /// The tiles under section column `(sx, sz)`, `None` for an absent tile or beyond the grid
     /// (rows of `x` in ascending `z`).
     fn column_tiles(&self, sx: i32, sz: i32) -> impl Iterator<Item = Option<&Tile>> + '_ {
-        let s = i64::from(self.spacing);
-        let tile_range = |lo: i32, origin: i32, count: usize| {
-            let a = (i64::from(lo) - i64::from(origin)).div_euclid(s);
-            let b = (i64::from(lo) + i64::from(SECTION_SIZE) - 1 - i64::from(origin)).div_euclid(s);
-            (a, b, i64::try_from(count).unwrap_or(i64::MAX))
-        };
-        let (i0, i1, nx) = tile_range(sx.wrapping_mul(SECTION_SIZE), self.origin.x, self.tiles_x);
-        let (k0, k1, nz) = tile_range(sz.wrapping_mul(SECTION_SIZE), self.origin.y, self.tiles_z);
+        self.span_tiles(self.x_span(sx), self.z_span(sz))
+    }
+
+    /// The tile columns `i0..=i1` under section column `sx` (possibly beyond the grid).
+    fn x_span(&self, sx: i32) -> (i64, i64) {
+        tile_span(sx, self.origin.x, self.spacing)
+    }
+
+    /// The tile rows `k0..=k1` under section row `sz` (possibly beyond the grid).
+    fn z_span(&self, sz: i32) -> (i64, i64) {
+        tile_span(sz, self.origin.y, self.spacing)
+    }
+
+    /// The tiles of spans from [`Self::x_span`] and [`Self::z_span`], `None` for an absent tile
+    /// or beyond the grid (rows of `x` in ascending `z`).
+    fn span_tiles(
+        &self,
+        (i0, i1): (i64, i64),
+        (k0, k1): (i64, i64),
+    ) -> impl Iterator<Item = Option<&Tile>> + '_ {
+        let nx = i64::try_from(self.tiles_x).unwrap_or(i64::MAX);
+        let nz = i64::try_from(self.tiles_z).unwrap_or(i64::MAX);
         (k0..=k1).flat_map(move |k| {
             (i0..=i1).map(move |i| {
                 if i >= 0 && k >= 0 && i < nx && k < nz {
@@ -481,6 +495,16 @@ impl Heightfield {
             SectionClass::Mixed
         }
     }
+}
+
+/// The tiles `a..=b` (along one axis, from the grid origin) under the section at `section`.
+fn tile_span(section: i32, origin: i32, spacing: i32) -> (i64, i64) {
+    let s = i64::from(spacing);
+    let lo = i64::from(section.wrapping_mul(SECTION_SIZE)) - i64::from(origin);
+    (
+        lo.div_euclid(s),
+        (lo + i64::from(SECTION_SIZE) - 1).div_euclid(s),
+    )
 }
 
 fn tile_height(t: &Tile, u: f32, w: f32, s: f32) -> f32 {

@@ -9,7 +9,7 @@
 use glam::{IVec2, IVec3};
 
 use super::{Heightfield, PlacedBox, uniform_class};
-use crate::world::probe::{SECTION_SIZE, SectionClass};
+use crate::world::probe::{Cell, SECTION_SIZE, SectionClass};
 
 /// Most section columns with an entry (a larger terrain asks the tiles above its footprint).
 pub const MAX_COLUMNS: usize = 1 << 16;
@@ -79,19 +79,28 @@ impl Sky {
             return sky;
         }
         sky.above.reserve(columns as usize);
+        let xs: Vec<_> = (lo.x..=hi.x).map(|x| field.x_span(x)).collect();
         for z in lo.y..=hi.y {
-            for x in lo.x..=hi.x {
-                let max = field
-                    .column_tiles(x, z)
-                    .flatten()
-                    .map(|t| t.max)
-                    .reduce(f32::max);
-                let entry = match max {
-                    None => (i32::MIN, outside),
-                    Some(max) => {
-                        let y = lowest_above(max);
-                        (y, field.terrain_class(IVec3::new(x, y, z)))
+            let zs = field.z_span(z);
+            for &xs in &xs {
+                let (mut max, mut present, mut absent) = (f32::NEG_INFINITY, false, false);
+                for tile in field.span_tiles(xs, zs) {
+                    match tile {
+                        Some(t) => {
+                            present = true;
+                            max = max.max(t.max);
+                        }
+                        None => absent = true,
                     }
+                }
+                // `Heightfield::terrain_class` of a section whose bottom is at or above every
+                // tile's top.
+                let entry = if !present {
+                    (i32::MIN, outside)
+                } else if !absent || field.outside == Cell::Air {
+                    (lowest_above(max), SectionClass::Empty)
+                } else {
+                    (i32::MAX, SectionClass::Mixed)
                 };
                 sky.above.push(if skippable(entry.1) {
                     entry
