@@ -177,13 +177,17 @@ pub fn effective_decay(amplitudes: &[f64; 4]) -> f64 {
     if e0 <= 0.0 || !e0.is_finite() {
         return 0.0;
     }
-    // Only slots with a non-zero amplitude contribute (at most two).
-    let terms: Vec<(f64, f64)> = amplitudes
-        .iter()
-        .zip(SLOT_DECAYS)
-        .filter(|(a, _)| **a != 0.0)
-        .map(|(a, t)| (a * a / e0, -13.82 / t))
-        .collect();
+    // Only slots with a non-zero amplitude contribute (at most two from `slot_amplitudes`);
+    // kept in place, without an allocation per call.
+    let mut terms = [(0.0f64, 0.0f64); 4];
+    let mut n = 0;
+    for (a, t) in amplitudes.iter().zip(SLOT_DECAYS) {
+        if *a != 0.0 {
+            terms[n] = (a * a / e0, -13.82 / t);
+            n += 1;
+        }
+    }
+    let terms = &terms[..n];
     let edc = |tau: f64| terms.iter().map(|(w, k)| w * (k * tau).exp()).sum::<f64>();
     let crossing = |level_db: f64| {
         let target = 10f64.powf(level_db / 10.0);

@@ -1,6 +1,10 @@
 //! Acoustics on the fixture terrain (issue 11 cost targets, issue 16 worst cases).
 //!
 //! Thread CPU time (the machine is shared), through acoustics-core's bench clock.
+//!
+//! The terrain keeps the sections rays entered (`world::heightfield::cache`), so a repeated
+//! measurement reads them warm, as a listener's repeated requests in one area do;
+//! `room_both_spaces_valley_cold` times the first request on an empty cache.
 
 #[path = "../../acoustics-core/benches/support/cpu_time.rs"]
 mod cpu_time;
@@ -116,6 +120,14 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
     let valley = world_at(222.0, 438.0);
     let mut request = SoundRequest::new(at(&valley, 414.0, 438.0), at(&valley, 222.0, 438.0));
     request.measure_source_space = true;
+    let t = model
+        .room(valley.probe(), &request, &mut Budget::new(480_000))
+        .expect("room")
+        .telemetry;
+    println!(
+        "room rays: {} rays, {} cells, {} skipped sections",
+        t.rays, t.cells, t.skipped_sections
+    );
     g.bench_function("room_both_spaces_valley", |b| {
         b.iter(|| {
             model
@@ -124,6 +136,19 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
                     &request,
                     &mut Budget::new(480_000),
                 )
+                .expect("room")
+        });
+    });
+    // The same on a terrain whose section cache is empty (the first request in an area): a
+    // Mixed section entered a second time is computed and kept. Timed with dropping the cache
+    // of the previous iteration (as a ring move drops it); batches of fresh clones are too
+    // short for the thread clock.
+    let mut cold = valley.probe().clone();
+    g.bench_function("room_both_spaces_valley_cold", |b| {
+        b.iter(|| {
+            cold.clear_cache();
+            model
+                .room(black_box(&cold), &request, &mut Budget::new(480_000))
                 .expect("room")
         });
     });

@@ -8,13 +8,22 @@
 //! triangle's plane. Section classes come from per-tile height bounds, so a ray through open
 //! sky skips whole sections and a ray through a hill walks only the sections at the surface.
 //!
+//! Rays that come back to the same sections read them from a bounded [`cache`]: each section's
+//! class, and a `Mixed` section's cells, computed once and kept with the terrain.
+//!
 //! Axes are the voxel world's: `y` is up; the grid spans the horizontal `x` and `z` axes.
 //! Vertex `(i, k)` lies at voxel `(origin.x + i·spacing, height, origin.y + k·spacing)`.
+
+pub mod cache;
+pub mod sky;
+
+use std::sync::Arc;
 
 use glam::{IVec2, IVec3};
 
 use super::material::MaterialId;
-use super::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe};
+use super::probe::{Cell, SECTION_SIZE, SectionAccess, SectionClass, WorldProbe};
+use super::section::SectionCells;
 
 /// Which diagonal splits a grid cell into two triangles. Corners are named by their grid
 /// offsets: `c00 = (i, k)`, `c10 = (i + 1, k)`, `c01 = (i, k + 1)`, `c11 = (i + 1, k + 1)`.
@@ -198,6 +207,10 @@ pub struct Heightfield {
     outside: Cell,
     epoch: u64,
     revision: u64,
+    /// Sections computed so far; shared by clones (the same terrain), replaced on a change.
+    cache: Arc<cache::SectionCache>,
+    /// Where each section column's open sky begins.
+    sky: sky::Sky,
 }
 
 fn plane(h0: f32, du: f32, dw: f32) -> [f32; 3] {
@@ -289,7 +302,7 @@ impl Heightfield {
                 }));
             }
         }
-        Ok(Self {
+        let mut field = Self {
             origin: grid.origin,
             spacing: grid.spacing,
             inv_spacing: 1.0 / s,
@@ -300,7 +313,11 @@ impl Heightfield {
             outside,
             epoch: 0,
             revision: 0,
-        })
+            cache: Arc::default(),
+            sky: sky::Sky::default(),
+        };
+        field.sky = sky::Sky::build(&field);
+        Ok(field)
     }
 
     /// Places a box over the terrain; later boxes win over earlier ones and all win over the
@@ -308,6 +325,14 @@ impl Heightfield {
     pub fn place(&mut self, placed: PlacedBox) {
         self.boxes.push(placed);
         self.revision += 1;
+        self.cache = Arc::default();
+        self.sky.cover(&placed);
+    }
+
+    /// Drops the cached sections (this value only; clones keep theirs). Answers do not change:
+    /// benches and tests use it to time or compare the uncached path.
+    pub fn clear_cache(&mut self) {
+        self.cache = Arc::default();
     }
 
     /// The placed boxes, in order.
@@ -383,49 +408,70 @@ impl Heightfield {
         }
     }
 
-    /// Class of the terrain alone in a section, from the bounds of the tiles under it.
-    fn terrain_class(&self, section: IVec3) -> SectionClass {
-        let lo = section * SECTION_SIZE;
-        let s = i64::from(self.spacing);
-        let tile_range = |lo: i32, origin: i32, count: usize| {
-            let a = (i64::from(lo) - i64::from(origin)).div_euclid(s);
-            let b = (i64::from(lo) + i64::from(SECTION_SIZE) - 1 - i64::from(origin)).div_euclid(s);
-            (a, b, i64::try_from(count).unwrap_or(i64::MAX))
-        };
-        let (i0, i1, nx) = tile_range(lo.x, self.origin.x, self.tiles_x);
-        let (k0, k1, nz) = tile_range(lo.z, self.origin.y, self.tiles_z);
-        let (mut min, mut max) = (f32::INFINITY, f32::NEG_INFINITY);
-        let (mut present, mut absent) = (0u32, 0u32);
-        let mut mat: Option<Option<MaterialId>> = None;
-        let bottom = lo.y as f32;
-        let top = bottom + SECTION_SIZE as f32;
-        for k in k0..=k1 {
-            for i in i0..=i1 {
-                let tile = if i >= 0 && k >= 0 && i < nx && k < nz {
+    /// The tiles under section column `(sx, sz)`, `None` for an absent tile or beyond the grid
+    /// (rows of `x` in ascending `z`).
+    fn column_tiles(&self, sx: i32, sz: i32) -> impl Iterator<Item = Option<&Tile>> + '_ {
+        self.span_tiles(self.x_span(sx), self.z_span(sz))
+    }
+
+    /// The tile columns `i0..=i1` under section column `sx` (possibly beyond the grid).
+    fn x_span(&self, sx: i32) -> (i64, i64) {
+        tile_span(sx, self.origin.x, self.spacing)
+    }
+
+    /// The tile rows `k0..=k1` under section row `sz` (possibly beyond the grid).
+    fn z_span(&self, sz: i32) -> (i64, i64) {
+        tile_span(sz, self.origin.y, self.spacing)
+    }
+
+    /// The tiles of spans from [`Self::x_span`] and [`Self::z_span`], `None` for an absent tile
+    /// or beyond the grid (rows of `x` in ascending `z`).
+    fn span_tiles(
+        &self,
+        (i0, i1): (i64, i64),
+        (k0, k1): (i64, i64),
+    ) -> impl Iterator<Item = Option<&Tile>> + '_ {
+        let nx = i64::try_from(self.tiles_x).unwrap_or(i64::MAX);
+        let nz = i64::try_from(self.tiles_z).unwrap_or(i64::MAX);
+        (k0..=k1).flat_map(move |k| {
+            (i0..=i1).map(move |i| {
+                if i >= 0 && k >= 0 && i < nx && k < nz {
                     usize::try_from(i + nx * k)
                         .ok()
                         .and_then(|idx| self.tiles.get(idx))
                         .and_then(Option::as_ref)
                 } else {
                     None
-                };
-                let Some(t) = tile else {
-                    absent += 1;
-                    continue;
-                };
-                present += 1;
-                min = min.min(t.min);
-                max = max.max(t.max);
-                // The one material of this tile inside the section, if there is one.
-                let here = t
-                    .layers
-                    .single()
-                    .or_else(|| (top + t.layers.depth <= t.min).then_some(t.layers.below));
-                mat = Some(match mat {
-                    None => here,
-                    Some(m) => m.filter(|m| Some(*m) == here),
-                });
-            }
+                }
+            })
+        })
+    }
+
+    /// Class of the terrain alone in a section, from the bounds of the tiles under it.
+    fn terrain_class(&self, section: IVec3) -> SectionClass {
+        let lo = section * SECTION_SIZE;
+        let (mut min, mut max) = (f32::INFINITY, f32::NEG_INFINITY);
+        let (mut present, mut absent) = (0u32, 0u32);
+        let mut mat: Option<Option<MaterialId>> = None;
+        let bottom = lo.y as f32;
+        let top = bottom + SECTION_SIZE as f32;
+        for tile in self.column_tiles(section.x, section.z) {
+            let Some(t) = tile else {
+                absent += 1;
+                continue;
+            };
+            present += 1;
+            min = min.min(t.min);
+            max = max.max(t.max);
+            // The one material of this tile inside the section, if there is one.
+            let here = t
+                .layers
+                .single()
+                .or_else(|| (top + t.layers.depth <= t.min).then_some(t.layers.below));
+            mat = Some(match mat {
+                None => here,
+                Some(m) => m.filter(|m| Some(*m) == here),
+            });
         }
         if present == 0 {
             return uniform_class(self.outside);
@@ -449,6 +495,16 @@ impl Heightfield {
             SectionClass::Mixed
         }
     }
+}
+
+/// The tiles `a..=b` (along one axis, from the grid origin) under the section at `section`.
+fn tile_span(section: i32, origin: i32, spacing: i32) -> (i64, i64) {
+    let s = i64::from(spacing);
+    let lo = i64::from(section.wrapping_mul(SECTION_SIZE)) - i64::from(origin);
+    (
+        lo.div_euclid(s),
+        (lo + i64::from(SECTION_SIZE) - 1).div_euclid(s),
+    )
 }
 
 fn tile_height(t: &Tile, u: f32, w: f32, s: f32) -> f32 {
@@ -498,6 +554,27 @@ impl WorldProbe for Heightfield {
             return b.cell;
         }
         self.terrain_cell(cell)
+    }
+
+    fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
+        self.section_access(section).cells
+    }
+
+    fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
+        let a = self.section_access(section);
+        (a.class, a.cells)
+    }
+
+    fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
+        let (class, cells) = match self.sky.class(section) {
+            Some(class) => (class, None),
+            None => self.cache.access(self, section),
+        };
+        SectionAccess {
+            class,
+            cells,
+            sparse: None,
+        }
     }
 
     fn epoch(&self) -> u64 {

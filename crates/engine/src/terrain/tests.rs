@@ -415,3 +415,90 @@ fn the_valley_is_more_enclosed_than_the_flat_land_or_the_ridge_top() {
         "valley {valley} flat {flat} top {top}"
     );
 }
+
+/// The terrain through the probe trait's defaults only: no section cache.
+struct Uncached<'a>(&'a Heightfield);
+
+impl WorldProbe for Uncached<'_> {
+    fn section_class(&self, section: IVec3) -> SectionClass {
+        self.0.section_class(section)
+    }
+    fn cell(&self, cell: IVec3) -> Cell {
+        self.0.cell(cell)
+    }
+    fn epoch(&self) -> u64 {
+        self.0.epoch()
+    }
+    fn revision(&self) -> u64 {
+        self.0.revision()
+    }
+}
+
+#[test]
+fn the_section_cache_gives_the_uncached_results_at_random_spots() {
+    // Listener and source at random spots of the ring around the crossroads (on the ground and
+    // up to 40 m over it), with a hall placed over the terrain: every result, telemetry
+    // included, is the same read through the cache (cold, then warm) as computed per cell.
+    let mut t = world_at(&centre());
+    let wool = MaterialTable::standard().by_name("wool").unwrap();
+    let ground = ac_to_voxel(&t.on_ground(&centre(), 0.0).unwrap())
+        .floor()
+        .as_ivec3();
+    t.place(PlacedBox {
+        min: ground + IVec3::new(-20, -4, -12),
+        max: ground + IVec3::new(20, 14, 12),
+        cell: Cell::solid(wool),
+    });
+    t.place(PlacedBox {
+        min: ground + IVec3::new(-19, 0, -11),
+        max: ground + IVec3::new(19, 13, 11),
+        cell: Cell::Air,
+    });
+    let model = OwnModel::new(MaterialTable::standard());
+    let mut seed = 0x5EED_u64;
+    let mut unit = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let spot = |unit: &mut dyn FnMut() -> f64| {
+        let (east, north) = (240.0 + 480.0 * unit(), 240.0 + 480.0 * unit());
+        let p = t.on_ground(&at(east, north, 0.0), EAR_HEIGHT).unwrap();
+        ac_to_voxel(&p) + DVec3::new(0.0, 40.0 * unit() * unit(), 0.0)
+    };
+    let mut pairs: Vec<_> = (0..40)
+        .map(|_| (spot(&mut unit), spot(&mut unit)))
+        .collect();
+    // One pair inside the hall.
+    let hall = ground.as_dvec3() + DVec3::new(0.5, 2.5, 0.5);
+    pairs.push((hall, hall + DVec3::new(12.0, 0.0, 5.0)));
+    for (k, &(source, listener)) in pairs.iter().enumerate() {
+        let mut request = SoundRequest::new(source, listener);
+        request.paths = Paths::Nine;
+        request.measure_source_space = true;
+        let budget = || Budget::new(1_560_000);
+        let plain = Uncached(t.probe());
+        let want = (
+            model.direct(&plain, &request, &mut budget()).unwrap(),
+            model.room(&plain, &request, &mut budget()).unwrap(),
+            (k % 10 == 0).then(|| {
+                model
+                    .evaluate(&plain, &request, Mode::Full, &mut budget())
+                    .unwrap()
+            }),
+        );
+        for pass in 0..3 {
+            let got = (
+                model.direct(t.probe(), &request, &mut budget()).unwrap(),
+                model.room(t.probe(), &request, &mut budget()).unwrap(),
+                (k % 10 == 0).then(|| {
+                    model
+                        .evaluate(t.probe(), &request, Mode::Full, &mut budget())
+                        .unwrap()
+                }),
+            );
+            assert_eq!(got, want, "pair {k} pass {pass}");
+        }
+    }
+}
