@@ -3,7 +3,6 @@
 use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
-use crate::world::material::MaterialId;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
 use crate::world::section::{CellCode, SectionCells, SparseCells};
 use crate::world::store::WORLD_LIMIT;
@@ -122,65 +121,23 @@ struct Cursor {
     left: u64,
 }
 
-/// How the cells of the section being walked are read.
-enum Reader<'a, P: ?Sized> {
-    /// Every cell full of one material.
-    Full(MaterialId),
-    /// All 4096 cells.
-    Dense(&'a SectionCells),
-    /// A fill and a few listed cells.
-    Sparse(SparseCells<'a>),
-    /// Cell by cell from the probe.
-    Probe(&'a P),
-}
-
-impl<P: WorldProbe + ?Sized> Reader<'_, P> {
-    /// The content of cell `c`; `None` for air when `AIR` is false (the visitor does not
-    /// see it).
-    #[inline(always)]
-    fn read<const AIR: bool>(&self, c: IVec3) -> Option<Cell> {
-        let code = match self {
-            Self::Full(mat) => {
-                return Some(Cell::Solid {
-                    mat: *mat,
-                    partial: false,
-                });
-            }
-            Self::Dense(cells) => cells.code(c),
-            Self::Sparse(sparse) => sparse.get(SectionCells::index(c)),
-            Self::Probe(probe) => {
-                let value = probe.cell(c);
-                return (AIR || value != Cell::Air).then_some(value);
-            }
-        };
-        (AIR || code != CellCode::AIR).then(|| code.decode())
-    }
-}
-
 /// Walks the cells of the section at `lo` (its lowest cell) from `cur` until the ray leaves
-/// it (`None`, `cur` then holds the first cell outside) or the walk ends. `read` gives the
-/// cells; with `AIR` false, air cells are walked and counted but not shown to `visit`.
+/// it (`None`, `cur` then holds the first cell outside) or the walk ends. `read` gives a
+/// cell's content, `None` for an air cell that `visit` does not see (`AIR` false): air cells
+/// are walked and counted all the same.
 #[inline(always)]
-fn walk_cells<F, P, const AIR: bool>(
+fn walk_cells<F, R, const AIR: bool>(
     cur: &mut Cursor,
     ray: &Ray,
     lo: [i32; 3],
     stats: &mut WalkStats,
     visit: &mut F,
-    read: Reader<'_, P>,
+    read: R,
 ) -> Option<WalkEnd>
 where
     F: FnMut(&Step) -> Flow,
-    P: WorldProbe + ?Sized,
+    R: Fn(IVec3) -> Option<Cell>,
 {
-    if !AIR
-        && let Reader::Sparse(sparse) = &read
-        && sparse.fill == CellCode::AIR
-        && let Some(after) = cross_clear_section(cur, ray, lo, sparse)
-    {
-        *cur = after;
-        return None;
-    }
     let hi = lo.map(|v| v + SECTION_SIZE);
     let [mut cx, mut cy, mut cz] = cur.cell;
     let [mut tx, mut ty, mut tz] = cur.t_max;
@@ -197,7 +154,7 @@ where
         }
         left -= 1;
         let c = IVec3::new(cx, cy, cz);
-        if let Some(value) = read.read::<AIR>(c) {
+        if let Some(value) = read(c) {
             if value == Cell::Unknown {
                 stats.met_unknown = true;
                 stats.unknown_steps += 1;
@@ -219,10 +176,11 @@ where
                 }
             }
         }
-        // Nearest boundary; the lowest axis wins ties.
-        let x_min = tx <= ty && tx <= tz;
-        let y_min = !x_min && ty <= tz;
-        let z_min = !x_min && !y_min;
+        // Nearest boundary; the lowest axis wins ties. Non-short-circuit `&`/`|`: one
+        // block, no branches for the compiler to keep.
+        let x_min = (tx <= ty) & (tx <= tz);
+        let y_min = !x_min & (ty <= tz);
+        let z_min = !(x_min | y_min);
         let t_next = tx.min(ty).min(tz);
         if !t_next.is_finite() {
             break Some(WalkEnd::Reached);
@@ -535,13 +493,40 @@ where
             axis,
             left,
         };
-        let read = match (class, access.cells, access.sparse) {
-            (SectionClass::Full(mat), _, _) => Reader::Full(mat),
-            (_, Some(cells), _) => Reader::Dense(cells),
-            (_, None, Some(sparse)) => Reader::Sparse(sparse),
-            _ => Reader::Probe(probe),
+        let end = match (class, access.cells, access.sparse) {
+            (SectionClass::Full(mat), _, _) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_| {
+                    Some(Cell::Solid {
+                        mat,
+                        partial: false,
+                    })
+                })
+            }
+            (_, Some(cells), _) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+                    let code = cells.code(c);
+                    (AIR || code != CellCode::AIR).then(|| code.decode())
+                })
+            }
+            (_, None, Some(sparse)) => {
+                if !AIR
+                    && sparse.fill == CellCode::AIR
+                    && let Some(after) = cross_clear_section(&cur, &ray, lo, &sparse)
+                {
+                    cur = after;
+                    None
+                } else {
+                    walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+                        let code = sparse.get(SectionCells::index(c));
+                        (AIR || code != CellCode::AIR).then(|| code.decode())
+                    })
+                }
+            }
+            _ => walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+                let value = probe.cell(c);
+                (AIR || value != Cell::Air).then_some(value)
+            }),
         };
-        let end = walk_cells::<F, P, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, read);
         Cursor {
             cell,
             t_max,
