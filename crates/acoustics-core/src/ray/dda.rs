@@ -176,11 +176,10 @@ where
                 }
             }
         }
-        // Nearest boundary; the lowest axis wins ties. Non-short-circuit `&`/`|`: one
-        // block, no branches for the compiler to keep.
-        let x_min = (tx <= ty) & (tx <= tz);
-        let y_min = !x_min & (ty <= tz);
-        let z_min = !(x_min | y_min);
+        // Nearest boundary; the lowest axis wins ties.
+        let x_min = tx <= ty && tx <= tz;
+        let y_min = !x_min && ty <= tz;
+        let z_min = !x_min && !y_min;
         let t_next = tx.min(ty).min(tz);
         if !t_next.is_finite() {
             break Some(WalkEnd::Reached);
