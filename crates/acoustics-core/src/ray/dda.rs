@@ -4,7 +4,7 @@ use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
-use crate::world::section::{CellCode, SectionCells, SparseCells, brick_of_index};
+use crate::world::section::{CellCode, SectionCells, SparseCells};
 use crate::world::store::WORLD_LIMIT;
 
 /// One visited (non-skipped) cell.
@@ -121,9 +121,8 @@ struct Cursor {
     left: u64,
 }
 
-/// Walks the cells of the cube of `size` cells at `lo` (its lowest cell; a section or a brick
-/// of one) from `cur` until the ray leaves it (`None`, `cur` then holds the first cell
-/// outside) or the walk ends. `read` gives a
+/// Walks the cells of the section at `lo` (its lowest cell) from `cur` until the ray leaves
+/// it (`None`, `cur` then holds the first cell outside) or the walk ends. `read` gives a
 /// cell's content, `None` for an air cell that `visit` does not see (`AIR` false): air cells
 /// are walked and counted all the same.
 #[inline(always)]
@@ -131,7 +130,6 @@ fn walk_cells<F, R, const AIR: bool>(
     cur: &mut Cursor,
     ray: &Ray,
     lo: [i32; 3],
-    size: i32,
     stats: &mut WalkStats,
     visit: &mut F,
     read: R,
@@ -140,7 +138,7 @@ where
     F: FnMut(&Step) -> Flow,
     R: Fn(IVec3) -> Option<Cell>,
 {
-    let hi = lo.map(|v| v + size);
+    let hi = lo.map(|v| v + SECTION_SIZE);
     let [mut cx, mut cy, mut cz] = cur.cell;
     let [mut tx, mut ty, mut tz] = cur.t_max;
     let (mut t, mut axis, mut left) = (cur.t, cur.axis, cur.left);
@@ -214,64 +212,21 @@ where
     end
 }
 
-/// Walks a sparsely stored section of air for a walk that does not show air, a 4 × 4 × 4
-/// brick at a time: each brick is crossed in one go when no listed cell lies in the ray's box
-/// in it ([`cross_clear`]), else walked cell by cell. Same result as the plain cell walk.
-#[inline(always)]
-fn walk_sparse_air<F, const AIR: bool>(
-    cur: &mut Cursor,
-    ray: &Ray,
-    lo: [i32; 3],
-    stats: &mut WalkStats,
-    visit: &mut F,
-    sparse: &SparseCells<'_>,
-) -> Option<WalkEnd>
-where
-    F: FnMut(&Step) -> Flow,
-{
-    const BRICK: i32 = 4;
-    let bricks = sparse.brick_mask();
-    loop {
-        let brick = cur.cell.map(|v| v & !(BRICK - 1));
-        let marked = bricks >> brick_of_index(SectionCells::index(IVec3::from_array(brick))) & 1;
-        if let Some(after) = cross_clear(cur, ray, brick, BRICK, (marked == 1).then_some(sparse)) {
-            *cur = after;
-        } else {
-            let end = walk_cells::<F, _, AIR>(cur, ray, brick, BRICK, stats, visit, |c| {
-                let code = sparse.get(SectionCells::index(c));
-                (AIR || code != CellCode::AIR).then(|| code.decode())
-            });
-            if end.is_some() {
-                return end;
-            }
-        }
-        if (0..3).any(|a| cur.cell[a] < lo[a] || cur.cell[a] >= lo[a] + SECTION_SIZE) {
-            return None;
-        }
-    }
-}
-
-/// Crosses the cube of `size` cells at `lo` (a section or a brick of a sparsely stored section
-/// of air) in one go when none of `sparse`'s listed cells lies in the box between the ray's
-/// first and last cell in it (`None` for `sparse`: none lies in the cube): then every cell it
-/// walks there is air, which a walk that shows only non-air cells does not show. Returns the
-/// state after the step out of the cube, bit for bit what the cell-by-cell walk would reach,
-/// with those cells charged to the budget; `None` (walk it cell by cell) when that cannot be
-/// shown cheaply: a listed cell in the box, the ray ending or the budget running out inside,
-/// or boundary parameters outside `[+0, +∞]` (a −0 or a NaN, where the comparisons below
-/// would differ).
+/// Crosses the section at `lo` (stored sparsely, air but for its listed cells) in one go when
+/// none of `sparse`'s listed cells lies ahead of the ray in it (in the box from its cell to the
+/// section's far faces in its direction): then every cell it walks there is air, which a walk
+/// that shows only non-air cells does not show. Returns the state after the step out of the
+/// section, bit for bit what the cell-by-cell walk would reach, with those cells charged to the
+/// budget; `None` (walk it cell by cell) when that cannot be shown cheaply: a listed cell
+/// ahead, the ray ending or the budget running out inside, or boundary parameters outside
+/// `[+0, +∞]` (a −0 or a NaN, where the comparisons below would differ).
 ///
 /// The cell walk's steps are a merge of each axis's boundary parameters (`t_max`, then
 /// `t_max + delta`, … in that order of additions) by value, the lowest axis first on ties.
-/// So the step out of the cube is the first of the three axes' cube-leaving boundaries in
+/// So the step out of the section is the first of the three axes' section-leaving boundaries in
 /// that order, and each other axis takes the steps whose boundaries come before it.
-fn cross_clear(
-    cur: &Cursor,
-    ray: &Ray,
-    lo: [i32; 3],
-    size: i32,
-    sparse: Option<&SparseCells<'_>>,
-) -> Option<Cursor> {
+#[inline(never)]
+fn cross_clear(cur: &Cursor, ray: &Ray, lo: [i32; 3], sparse: &SparseCells<'_>) -> Option<Cursor> {
     let plain = |v: f64| v.to_bits() <= f64::INFINITY.to_bits();
     if !(cur.t_max.iter().all(|v| plain(*v))
         && ray.t_delta.iter().all(|v| plain(*v))
@@ -279,13 +234,39 @@ fn cross_clear(
     {
         return None;
     }
-    // Steps inside the cube on each axis before the one that leaves it, and the boundary
-    // parameter of that one.
+    // Cheap first: no listed cell ahead of the ray (section-local coordinates).
+    let mut low = [0i32; 3];
+    let mut high = [0i32; 3];
+    for a in 0..3 {
+        let here = cur.cell[a] - lo[a];
+        (low[a], high[a]) = match ray.step[a] {
+            1 => (here, SECTION_SIZE - 1),
+            -1 => (0, here),
+            _ => (here, here),
+        };
+    }
+    // Without branches per cell: which bound fails varies from cell to cell.
+    let ahead = sparse.cells.iter().fold(false, |ahead, &(i, _)| {
+        let i = i32::from(i);
+        let (x, y, z) = (i & 15, i >> 8 & 15, i >> 4 & 15);
+        ahead
+            | ((low[0] <= x)
+                & (x <= high[0])
+                & (low[1] <= y)
+                & (y <= high[1])
+                & (low[2] <= z)
+                & (z <= high[2]))
+    });
+    if ahead {
+        return None;
+    }
+    // Steps inside the section on each axis before the one that leaves it, and the boundary
+    // parameter of that one (the same additions as the cell walk).
     let mut inside = [0i32; 3];
     let mut leave = [f64::INFINITY; 3];
     for a in 0..3 {
         inside[a] = match ray.step[a] {
-            1 => lo[a] + size - 1 - cur.cell[a],
+            1 => lo[a] + SECTION_SIZE - 1 - cur.cell[a],
             -1 => cur.cell[a] - lo[a],
             _ => continue,
         };
@@ -306,6 +287,7 @@ fn cross_clear(
     if !(t_out < f64::INFINITY && t_out <= ray.max_t) {
         return None;
     }
+    // The other axes take the steps whose boundaries come before the leaving one.
     let mut steps = [0i32; 3];
     let mut t_max = cur.t_max;
     for b in 0..3 {
@@ -325,24 +307,11 @@ fn cross_clear(
     }
     let cells = 1 + steps.iter().map(|n| n.unsigned_abs()).sum::<u32>();
     let left = cur.left.checked_sub(u64::from(cells))?;
-    // The box of the cells walked, in section-local coordinates.
-    let mut low = [0i32; 3];
-    let mut high = [0i32; 3];
     let mut cell = cur.cell;
     for a in 0..3 {
-        let first = cur.cell[a] & (SECTION_SIZE - 1);
-        let last = first + ray.step[a] * steps[a];
-        (low[a], high[a]) = (first.min(last), first.max(last));
         cell[a] += ray.step[a] * (steps[a] + i32::from(a == out));
     }
-    let hit = sparse.is_some_and(|sparse| {
-        sparse.cells.iter().any(|&(i, _)| {
-            let i = i32::from(i);
-            let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
-            (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a])
-        })
-    });
-    (!hit).then_some(Cursor {
+    Some(Cursor {
         cell,
         t_max,
         t: t_out,
@@ -536,67 +505,38 @@ where
             left,
         };
         let end = match (class, access.cells, access.sparse) {
-            (SectionClass::Full(mat), _, _) => walk_cells::<F, _, AIR>(
-                &mut cur,
-                &ray,
-                lo,
-                SECTION_SIZE,
-                &mut stats,
-                &mut visit,
-                |_| {
+            (SectionClass::Full(mat), _, _) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_| {
                     Some(Cell::Solid {
                         mat,
                         partial: false,
                     })
-                },
-            ),
-            (_, Some(cells), _) => walk_cells::<F, _, AIR>(
-                &mut cur,
-                &ray,
-                lo,
-                SECTION_SIZE,
-                &mut stats,
-                &mut visit,
-                |c| {
+                })
+            }
+            (_, Some(cells), _) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
                     let code = cells.code(c);
                     (AIR || code != CellCode::AIR).then(|| code.decode())
-                },
-            ),
-            (_, None, Some(sparse)) if !AIR && sparse.fill == CellCode::AIR => {
-                match cross_clear(&cur, &ray, lo, SECTION_SIZE, Some(&sparse)) {
-                    Some(after) => {
-                        cur = after;
-                        None
-                    }
-                    None => walk_sparse_air::<F, AIR>(
-                        &mut cur, &ray, lo, &mut stats, &mut visit, &sparse,
-                    ),
-                }
+                })
             }
-            (_, None, Some(sparse)) => walk_cells::<F, _, AIR>(
-                &mut cur,
-                &ray,
-                lo,
-                SECTION_SIZE,
-                &mut stats,
-                &mut visit,
-                |c| {
+            (_, None, Some(sparse))
+                if !AIR
+                    && sparse.fill == CellCode::AIR
+                    && let Some(after) = cross_clear(&cur, &ray, lo, &sparse) =>
+            {
+                cur = after;
+                None
+            }
+            (_, None, Some(sparse)) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
                     let code = sparse.get(SectionCells::index(c));
                     (AIR || code != CellCode::AIR).then(|| code.decode())
-                },
-            ),
-            _ => walk_cells::<F, _, AIR>(
-                &mut cur,
-                &ray,
-                lo,
-                SECTION_SIZE,
-                &mut stats,
-                &mut visit,
-                |c| {
-                    let value = probe.cell(c);
-                    (AIR || value != Cell::Air).then_some(value)
-                },
-            ),
+                })
+            }
+            _ => walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+                let value = probe.cell(c);
+                (AIR || value != Cell::Air).then_some(value)
+            }),
         };
         Cursor {
             cell,

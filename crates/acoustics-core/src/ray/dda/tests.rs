@@ -246,16 +246,44 @@ proptest! {
 }
 
 /// Rays along a bumpy ground over the bumps (the sparse sections are crossed in one go) and
-/// through them (walked cell by cell) report what the reference walk reports.
+/// through them (bricks crossed in one go or walked cell by cell), on diagonals that tie
+/// boundaries too, report what the reference walk reports.
 #[test]
 fn ground_rays_match_the_reference_walk() {
-    let w = mixed_world(Absent::Air, &[], &[]);
+    // Bumps on every residue of the 4-cell bricks: a lattice of step 5 at y = 0 and cells
+    // scattered over y = 0..4.
+    let mut cells = Vec::new();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..120 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let v = |shift: u32, m: u64| i32::try_from((state >> shift) % m).unwrap();
+        cells.push((
+            v(0, 80) - 40,
+            v(10, 4),
+            v(20, 80) - 40,
+            3 + u8::from(state >> 40 & 1 == 1),
+        ));
+    }
+    for x in (-39..40).step_by(5) {
+        for z in (-39..40).step_by(5) {
+            cells.push((x, 0, z, 4));
+        }
+    }
+    let w = mixed_world(Absent::Air, &cells, &[]);
     let mut crossed = 0;
-    for y in [0.5, 1.0, 1.5, 2.0, 15.99] {
-        for k in 0..50 {
-            let a = f64::from(k) * 0.1257;
-            let dir = DVec3::new(a.cos(), 0.0, a.sin());
-            let origin = DVec3::new(-30.5 + f64::from(k) * 0.37, y, -20.3);
+    let mut seen = 0;
+    for y in [0.5, 1.0, 1.5, 2.5, 3.5, 15.99] {
+        for k in 0..64 {
+            let a = f64::from(k) * std::f64::consts::TAU / 64.0;
+            // k = 8, 24, … are the exact diagonals: x and z boundaries tie at every step.
+            let dir = if k % 16 == 8 {
+                DVec3::new(a.cos().signum(), 0.0, a.sin().signum()).normalize()
+            } else {
+                DVec3::new(a.cos(), f64::from(k % 3) * 0.01, a.sin())
+            };
+            let origin = DVec3::new(-30.5 + f64::from(k % 7), y, -20.5 + f64::from(k % 5));
             for (budget, stop) in [(u64::MAX, usize::MAX), (u64::MAX, 3), (37, usize::MAX)] {
                 let new = trace_of(budget, stop, |b, v| {
                     ray::dda::walk_solid(&w, origin, dir, 80.0, b, v)
@@ -264,12 +292,14 @@ fn ground_rays_match_the_reference_walk() {
                     reference::reference_walk::<_, _, false>(&w, origin, dir, 80.0, b, v)
                 });
                 crossed += usize::from(new.0.is_empty());
+                seen += new.0.len();
                 assert_eq!(new, old, "y {y} k {k}");
             }
         }
     }
     assert!(
         crossed > 100,
-        "most rays above the bumps meet nothing: {crossed}"
+        "rays above the bumps meet nothing: {crossed}"
     );
+    assert!(seen > 500, "rays through the bumps meet them: {seen}");
 }
