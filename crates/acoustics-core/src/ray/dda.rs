@@ -212,21 +212,25 @@ where
     end
 }
 
-/// Crosses the section at `lo` (stored sparsely, air but for its listed cells) in one go when
-/// none of `sparse`'s listed cells lies ahead of the ray in it (in the box from its cell to the
-/// section's far faces in its direction): then every cell it walks there is air, which a walk
-/// that shows only non-air cells does not show. Returns the state after the step out of the
-/// section, bit for bit what the cell-by-cell walk would reach, with those cells charged to the
-/// budget; `None` (walk it cell by cell) when that cannot be shown cheaply: a listed cell
-/// ahead, the ray ending or the budget running out inside, or boundary parameters outside
-/// `[+0, +∞]` (a −0 or a NaN, where the comparisons below would differ).
+/// Crosses a sparse section of air in one go when no listed cell lies in the box between the
+/// ray's first and last cell in it: then every cell it walks there is air, which a walk that
+/// shows only non-air cells does not show. Returns the state after the step out of the
+/// section, bit for bit what the cell-by-cell walk would reach, with those cells charged to
+/// the budget; `None` (walk it cell by cell) when that cannot be shown cheaply: a listed cell
+/// in the box, the ray ending or the budget running out inside, or boundary parameters
+/// outside `[+0, +∞]` (a −0 or a NaN, where the comparisons below would differ).
 ///
 /// The cell walk's steps are a merge of each axis's boundary parameters (`t_max`, then
 /// `t_max + delta`, … in that order of additions) by value, the lowest axis first on ties.
-/// So the step out of the section is the first of the three axes' section-leaving boundaries in
-/// that order, and each other axis takes the steps whose boundaries come before it.
-#[inline(never)]
-fn cross_clear(cur: &Cursor, ray: &Ray, lo: [i32; 3], sparse: &SparseCells<'_>) -> Option<Cursor> {
+/// So the step out of the section is the first of the three axes' section-leaving
+/// boundaries in that order, and each other axis takes the steps whose boundaries come
+/// before it.
+fn cross_clear_section(
+    cur: &Cursor,
+    ray: &Ray,
+    lo: [i32; 3],
+    sparse: &SparseCells<'_>,
+) -> Option<Cursor> {
     let plain = |v: f64| v.to_bits() <= f64::INFINITY.to_bits();
     if !(cur.t_max.iter().all(|v| plain(*v))
         && ray.t_delta.iter().all(|v| plain(*v))
@@ -234,34 +238,8 @@ fn cross_clear(cur: &Cursor, ray: &Ray, lo: [i32; 3], sparse: &SparseCells<'_>) 
     {
         return None;
     }
-    // Cheap first: no listed cell ahead of the ray (section-local coordinates).
-    let mut low = [0i32; 3];
-    let mut high = [0i32; 3];
-    for a in 0..3 {
-        let here = cur.cell[a] - lo[a];
-        (low[a], high[a]) = match ray.step[a] {
-            1 => (here, SECTION_SIZE - 1),
-            -1 => (0, here),
-            _ => (here, here),
-        };
-    }
-    // Without branches per cell: which bound fails varies from cell to cell.
-    let ahead = sparse.cells.iter().fold(false, |ahead, &(i, _)| {
-        let i = i32::from(i);
-        let (x, y, z) = (i & 15, i >> 8 & 15, i >> 4 & 15);
-        ahead
-            | ((low[0] <= x)
-                & (x <= high[0])
-                & (low[1] <= y)
-                & (y <= high[1])
-                & (low[2] <= z)
-                & (z <= high[2]))
-    });
-    if ahead {
-        return None;
-    }
     // Steps inside the section on each axis before the one that leaves it, and the boundary
-    // parameter of that one (the same additions as the cell walk).
+    // parameter of that one.
     let mut inside = [0i32; 3];
     let mut leave = [f64::INFINITY; 3];
     for a in 0..3 {
@@ -287,7 +265,6 @@ fn cross_clear(cur: &Cursor, ray: &Ray, lo: [i32; 3], sparse: &SparseCells<'_>) 
     if !(t_out < f64::INFINITY && t_out <= ray.max_t) {
         return None;
     }
-    // The other axes take the steps whose boundaries come before the leaving one.
     let mut steps = [0i32; 3];
     let mut t_max = cur.t_max;
     for b in 0..3 {
@@ -307,11 +284,22 @@ fn cross_clear(cur: &Cursor, ray: &Ray, lo: [i32; 3], sparse: &SparseCells<'_>) 
     }
     let cells = 1 + steps.iter().map(|n| n.unsigned_abs()).sum::<u32>();
     let left = cur.left.checked_sub(u64::from(cells))?;
+    // The box of the cells walked, in section-local coordinates.
+    let mut low = [0i32; 3];
+    let mut high = [0i32; 3];
     let mut cell = cur.cell;
     for a in 0..3 {
+        let first = cur.cell[a] - lo[a];
+        let last = first + ray.step[a] * steps[a];
+        (low[a], high[a]) = (first.min(last), first.max(last));
         cell[a] += ray.step[a] * (steps[a] + i32::from(a == out));
     }
-    Some(Cursor {
+    let hit = sparse.cells.iter().any(|&(i, _)| {
+        let i = i32::from(i);
+        let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
+        (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a])
+    });
+    (!hit).then_some(Cursor {
         cell,
         t_max,
         t: t_out,
@@ -519,19 +507,19 @@ where
                     (AIR || code != CellCode::AIR).then(|| code.decode())
                 })
             }
-            (_, None, Some(sparse))
+            (_, None, Some(sparse)) => {
                 if !AIR
                     && sparse.fill == CellCode::AIR
-                    && let Some(after) = cross_clear(&cur, &ray, lo, &sparse) =>
-            {
-                cur = after;
-                None
-            }
-            (_, None, Some(sparse)) => {
-                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
-                    let code = sparse.get(SectionCells::index(c));
-                    (AIR || code != CellCode::AIR).then(|| code.decode())
-                })
+                    && let Some(after) = cross_clear_section(&cur, &ray, lo, &sparse)
+                {
+                    cur = after;
+                    None
+                } else {
+                    walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+                        let code = sparse.get(SectionCells::index(c));
+                        (AIR || code != CellCode::AIR).then(|| code.decode())
+                    })
+                }
             }
             _ => walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
                 let value = probe.cell(c);
