@@ -106,8 +106,8 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
     // Issue 16's worst case: a 512-block ray along the ground, through sections that hold
     // the ground's bumps (a 1-cell stone every 6 blocks on the ground at y = -1), so every
     // section it crosses is Mixed (stored sparsely: the bumps over an air fill). `walk_solid`
-    // crosses such a section, or a 4³ brick of it, in one step when no bump lies in the box of
-    // the ray's cells there (issue 16); this ray, one block above the bumps, meets none.
+    // crosses such a section in one step when no bump lies in the box of the ray's cells there
+    // (issue 16); this ray, one block above the bumps, meets none.
     let mut bumpy = empty.clone();
     for x in (-512..512).step_by(6) {
         for z in (-512..512).step_by(6) {
@@ -131,8 +131,8 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
         })
     });
 
-    // The same ray through the bump layer (y = 0.5): the bricks whose ray box holds a bump
-    // are walked cell by cell, the others crossed in one step.
+    // The same ray through the bump layer (y = 0.5): the box of its cells in a section holds
+    // bumps, so every section is walked cell by cell (the cost of the cell walk itself).
     let low_origin = DVec3::new(-255.5, 0.5, -150.3);
     c.bench_function("ground_512_block_ray_through_bumps", |b| {
         b.iter(|| {
