@@ -329,7 +329,9 @@ where
 }
 
 /// Like [`walk`], but `visit` sees only non-air cells (solid or Unknown); air cells are still
-/// walked and counted. Faster for occlusion and first-hit casts.
+/// walked and counted. Faster for occlusion and first-hit casts: a sparsely stored section of
+/// air whose listed cells all lie off the ray's path box is crossed in one computation (same
+/// steps, stats and budget as walking it cell by cell).
 pub fn walk_solid<P, F>(
     probe: &P,
     origin: DVec3,
