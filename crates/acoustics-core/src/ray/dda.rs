@@ -4,7 +4,7 @@ use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
-use crate::world::section::{CellCode, SectionCells, brick_of_index};
+use crate::world::section::{CellCode, SectionCells, SparseCells};
 use crate::world::store::WORLD_LIMIT;
 
 /// One visited (non-skipped) cell.
@@ -96,6 +96,218 @@ fn is_skippable(class: SectionClass) -> bool {
     matches!(class, SectionClass::Empty | SectionClass::Unknown)
 }
 
+/// What stays the same for the whole walk.
+struct Ray {
+    /// Ray parameter per cell on each axis.
+    t_delta: [f64; 3],
+    /// Cell step on each axis (−1, 0, +1).
+    step: [i32; 3],
+    /// End of the ray.
+    max_t: f64,
+}
+
+/// The walk's state as it passes from section to section.
+#[derive(Clone, Copy)]
+struct Cursor {
+    /// Current cell.
+    cell: [i32; 3],
+    /// Ray parameter of the next boundary on each axis.
+    t_max: [f64; 3],
+    /// Ray parameter where the ray entered the current cell.
+    t: f64,
+    /// Axis of the face it entered through.
+    axis: Option<usize>,
+    /// Budget left.
+    left: u64,
+}
+
+/// Walks the cells of the section at `lo` (its lowest cell) from `cur` until the ray leaves
+/// it (`None`, `cur` then holds the first cell outside) or the walk ends. `read` gives a
+/// cell's content, `None` for an air cell that `visit` does not see (`AIR` false): air cells
+/// are walked and counted all the same.
+#[inline(always)]
+fn walk_cells<F, R, const AIR: bool>(
+    cur: &mut Cursor,
+    ray: &Ray,
+    lo: [i32; 3],
+    stats: &mut WalkStats,
+    visit: &mut F,
+    read: R,
+) -> Option<WalkEnd>
+where
+    F: FnMut(&Step) -> Flow,
+    R: Fn(IVec3) -> Option<Cell>,
+{
+    let hi = lo.map(|v| v + SECTION_SIZE);
+    let [mut cx, mut cy, mut cz] = cur.cell;
+    let [mut tx, mut ty, mut tz] = cur.t_max;
+    let (mut t, mut axis, mut left) = (cur.t, cur.axis, cur.left);
+    let [dx, dy, dz] = ray.t_delta;
+    let [sx, sy, sz] = ray.step;
+    let max_t = ray.max_t;
+    let end = loop {
+        if t > max_t {
+            break Some(WalkEnd::Reached);
+        }
+        if left == 0 {
+            break Some(WalkEnd::BudgetExhausted);
+        }
+        left -= 1;
+        let c = IVec3::new(cx, cy, cz);
+        if let Some(value) = read(c) {
+            if value == Cell::Unknown {
+                stats.met_unknown = true;
+                stats.unknown_steps += 1;
+            }
+            if AIR || value != Cell::Air {
+                let (sign, ax) = match axis {
+                    Some(a) => (ray.step[a], Some(a)),
+                    None => (0, None),
+                };
+                let step = Step {
+                    cell: c,
+                    value,
+                    t_enter: t,
+                    axis: ax,
+                    sign,
+                };
+                if visit(&step) == Flow::Stop {
+                    break Some(WalkEnd::Stopped);
+                }
+            }
+        }
+        // Nearest boundary; the lowest axis wins ties.
+        let x_min = tx <= ty && tx <= tz;
+        let y_min = !x_min && ty <= tz;
+        let z_min = !x_min && !y_min;
+        let t_next = tx.min(ty).min(tz);
+        if !t_next.is_finite() {
+            break Some(WalkEnd::Reached);
+        }
+        t = t_next;
+        tx = if x_min { tx + dx } else { tx };
+        ty = if y_min { ty + dy } else { ty };
+        tz = if z_min { tz + dz } else { tz };
+        cx += sx * i32::from(x_min);
+        cy += sy * i32::from(y_min);
+        cz += sz * i32::from(z_min);
+        axis = Some(usize::from(y_min) + 2 * usize::from(z_min));
+        if (cx < lo[0])
+            | (cx >= hi[0])
+            | (cy < lo[1])
+            | (cy >= hi[1])
+            | (cz < lo[2])
+            | (cz >= hi[2])
+        {
+            break None;
+        }
+    };
+    *cur = Cursor {
+        cell: [cx, cy, cz],
+        t_max: [tx, ty, tz],
+        t,
+        axis,
+        left,
+    };
+    end
+}
+
+/// Crosses a sparse section of air in one go when no listed cell lies in the box between the
+/// ray's first and last cell in it: then every cell it walks there is air, which a walk that
+/// shows only non-air cells does not show. Returns the state after the step out of the
+/// section, bit for bit what the cell-by-cell walk would reach, with those cells charged to
+/// the budget; `None` (walk it cell by cell) when that cannot be shown cheaply: a listed cell
+/// in the box, the ray ending or the budget running out inside, or boundary parameters
+/// outside `[+0, +∞]` (a −0 or a NaN, where the comparisons below would differ).
+///
+/// The cell walk's steps are a merge of each axis's boundary parameters (`t_max`, then
+/// `t_max + delta`, … in that order of additions) by value, the lowest axis first on ties.
+/// So the step out of the section is the first of the three axes' section-leaving
+/// boundaries in that order, and each other axis takes the steps whose boundaries come
+/// before it.
+fn cross_clear_section(
+    cur: &Cursor,
+    ray: &Ray,
+    lo: [i32; 3],
+    sparse: &SparseCells<'_>,
+) -> Option<Cursor> {
+    let plain = |v: f64| v.to_bits() <= f64::INFINITY.to_bits();
+    if !(cur.t_max.iter().all(|v| plain(*v))
+        && ray.t_delta.iter().all(|v| plain(*v))
+        && cur.t <= ray.max_t)
+    {
+        return None;
+    }
+    // Steps inside the section on each axis before the one that leaves it, and the boundary
+    // parameter of that one.
+    let mut inside = [0i32; 3];
+    let mut leave = [f64::INFINITY; 3];
+    for a in 0..3 {
+        inside[a] = match ray.step[a] {
+            1 => lo[a] + SECTION_SIZE - 1 - cur.cell[a],
+            -1 => cur.cell[a] - lo[a],
+            _ => continue,
+        };
+        let mut e = cur.t_max[a];
+        for _ in 0..inside[a] {
+            e += ray.t_delta[a];
+        }
+        leave[a] = e;
+    }
+    let out = if leave[0] <= leave[1] && leave[0] <= leave[2] {
+        0
+    } else if leave[1] <= leave[2] {
+        1
+    } else {
+        2
+    };
+    let t_out = leave[out];
+    if !(t_out < f64::INFINITY && t_out <= ray.max_t) {
+        return None;
+    }
+    let mut steps = [0i32; 3];
+    let mut t_max = cur.t_max;
+    for b in 0..3 {
+        if b == out {
+            steps[b] = inside[b];
+            t_max[b] = t_out + ray.t_delta[b];
+            continue;
+        }
+        let mut e = cur.t_max[b];
+        let mut n = 0;
+        while n < inside[b] && (e < t_out || (e == t_out && b < out)) {
+            e += ray.t_delta[b];
+            n += 1;
+        }
+        steps[b] = n;
+        t_max[b] = e;
+    }
+    let cells = 1 + steps.iter().map(|n| n.unsigned_abs()).sum::<u32>();
+    let left = cur.left.checked_sub(u64::from(cells))?;
+    // The box of the cells walked, in section-local coordinates.
+    let mut low = [0i32; 3];
+    let mut high = [0i32; 3];
+    let mut cell = cur.cell;
+    for a in 0..3 {
+        let first = cur.cell[a] - lo[a];
+        let last = first + ray.step[a] * steps[a];
+        (low[a], high[a]) = (first.min(last), first.max(last));
+        cell[a] += ray.step[a] * (steps[a] + i32::from(a == out));
+    }
+    let hit = sparse.cells.iter().any(|&(i, _)| {
+        let i = i32::from(i);
+        let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
+        (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a])
+    });
+    (!hit).then_some(Cursor {
+        cell,
+        t_max,
+        t: t_out,
+        axis: Some(out),
+        left,
+    })
+}
+
 /// Walks the cells of the ray `origin + t·dir`, `0 ≤ t ≤ max_t` (`dir` unit for `t` in
 /// blocks), calling `visit` for every cell of non-skipped sections. Empty/Unknown sections are
 /// jumped in one step that costs 1 cell of budget.
@@ -117,7 +329,9 @@ where
 }
 
 /// Like [`walk`], but `visit` sees only non-air cells (solid or Unknown); air cells are still
-/// walked and counted. Faster for occlusion and first-hit casts.
+/// walked and counted. Faster for occlusion and first-hit casts: a sparsely stored section of
+/// air whose listed cells all lie off the ray's path box is crossed in one computation (same
+/// steps, stats and budget as walking it cell by cell).
 pub fn walk_solid<P, F>(
     probe: &P,
     origin: DVec3,
@@ -175,11 +389,16 @@ where
         }
     }
     // Budget is kept in locals inside the loop and charged once at the end.
-    let mut left = budget.remaining();
-    let mut used: u64 = 0;
+    let start_left = budget.remaining();
+    let mut left = start_left;
     let mut t = 0.0f64;
     let mut axis: Option<usize> = None;
     let sdelta = t_delta.map(|x| x * f64::from(SECTION_SIZE));
+    let ray = Ray {
+        t_delta,
+        step,
+        max_t,
+    };
     // A straight ray's sections lie between its first and last section on every axis, so the
     // touched box is the box of those two.
     let mut first_section: Option<[i32; 3]> = None;
@@ -195,7 +414,7 @@ where
         }
         let mut s = section_of(c).to_array();
         let mut access = probe.section_access(IVec3::from_array(s));
-        let (mut class, mut cells_ref) = (access.class, access.cells);
+        let mut class = access.class;
         first_section.get_or_insert(s);
         last_section = s;
         if is_skippable(class) {
@@ -215,7 +434,6 @@ where
                     break 'outer WalkEnd::BudgetExhausted;
                 }
                 left -= 1;
-                used += 1;
                 stats.skipped_sections += 1;
                 if class == SectionClass::Unknown {
                     stats.met_unknown = true;
@@ -242,7 +460,7 @@ where
                     break 'outer WalkEnd::LeftWorld;
                 }
                 access = probe.section_access(IVec3::from_array(s));
-                (class, cells_ref) = (access.class, access.cells);
+                class = access.class;
                 last_section = s;
                 t = t_exit.max(t);
                 axis = Some(a);
@@ -266,108 +484,59 @@ where
                 }
             }
         }
+        // Walk the cells of a Full or Mixed section, with a loop specialised to how the
+        // section is stored (the per-cell read is then a few instructions, inlined).
         let lo = s.map(|v| v * SECTION_SIZE);
-        let hi = lo.map(|v| v + SECTION_SIZE);
-        // A sparsely stored section: its differing cells as a bit mask, so that the cells
-        // walked cost a bit test (and a search only on the few listed ones).
-        let sparse = access.sparse.map(|v| (v.brick_mask(), v));
-        // Walk the cells of a Full or Mixed section, with the DDA state in scalars so that the
-        // axis choice compiles to conditional moves (it is data-dependent: as a branch it
-        // mispredicts) and the loop-carried chain stays in registers.
-        let [mut cx, mut cy, mut cz] = cell;
-        let [mut tx, mut ty, mut tz] = t_max;
-        let [dx, dy, dz] = t_delta;
-        let [sx, sy, sz] = step;
-        loop {
-            if t > max_t {
-                break 'outer WalkEnd::Reached;
+        let mut cur = Cursor {
+            cell,
+            t_max,
+            t,
+            axis,
+            left,
+        };
+        let end = match (class, access.cells, access.sparse) {
+            (SectionClass::Full(mat), _, _) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_| {
+                    Some(Cell::Solid {
+                        mat,
+                        partial: false,
+                    })
+                })
             }
-            if left == 0 {
-                break 'outer WalkEnd::BudgetExhausted;
-            }
-            left -= 1;
-            used += 1;
-            let c = IVec3::new(cx, cy, cz);
-            let value = match (class, cells_ref) {
-                (SectionClass::Full(mat), _) => Some(Cell::Solid {
-                    mat,
-                    partial: false,
-                }),
-                (_, Some(cells)) => {
+            (_, Some(cells), _) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
                     let code = cells.code(c);
-                    if !AIR && code == CellCode::AIR {
-                        None
-                    } else {
-                        Some(code.decode())
-                    }
-                }
-                _ => match &sparse {
-                    Some((bricks, view)) => {
-                        let i = SectionCells::index(c);
-                        let code = if bricks >> brick_of_index(i) & 1 == 0 {
-                            view.fill
-                        } else {
-                            view.get(i)
-                        };
-                        if !AIR && code == CellCode::AIR {
-                            None
-                        } else {
-                            Some(code.decode())
-                        }
-                    }
-                    None => Some(probe.cell(c)),
-                },
-            };
-            if let Some(value) = value {
-                if value == Cell::Unknown {
-                    stats.met_unknown = true;
-                    stats.unknown_steps += 1;
-                }
-                if AIR || value != Cell::Air {
-                    let (sign, ax) = match axis {
-                        Some(a) => (step[a], Some(a)),
-                        None => (0, None),
-                    };
-                    let step = Step {
-                        cell: c,
-                        value,
-                        t_enter: t,
-                        axis: ax,
-                        sign,
-                    };
-                    if visit(&step) == Flow::Stop {
-                        break 'outer WalkEnd::Stopped;
-                    }
+                    (AIR || code != CellCode::AIR).then(|| code.decode())
+                })
+            }
+            (_, None, Some(sparse)) => {
+                if !AIR
+                    && sparse.fill == CellCode::AIR
+                    && let Some(after) = cross_clear_section(&cur, &ray, lo, &sparse)
+                {
+                    cur = after;
+                    None
+                } else {
+                    walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+                        let code = sparse.get(SectionCells::index(c));
+                        (AIR || code != CellCode::AIR).then(|| code.decode())
+                    })
                 }
             }
-            // Nearest boundary; the lowest axis wins ties.
-            let x_min = tx <= ty && tx <= tz;
-            let y_min = !x_min && ty <= tz;
-            let z_min = !x_min && !y_min;
-            let t_next = tx.min(ty).min(tz);
-            if !t_next.is_finite() {
-                break 'outer WalkEnd::Reached;
-            }
-            t = t_next;
-            tx = if x_min { tx + dx } else { tx };
-            ty = if y_min { ty + dy } else { ty };
-            tz = if z_min { tz + dz } else { tz };
-            cx += sx * i32::from(x_min);
-            cy += sy * i32::from(y_min);
-            cz += sz * i32::from(z_min);
-            let a = if x_min {
-                0
-            } else if y_min {
-                1
-            } else {
-                2
-            };
-            axis = Some(a);
-            if cx < lo[0] || cx >= hi[0] || cy < lo[1] || cy >= hi[1] || cz < lo[2] || cz >= hi[2] {
-                cell = [cx, cy, cz];
-                t_max = [tx, ty, tz];
-                break;
-            }
+            _ => walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+                let value = probe.cell(c);
+                (AIR || value != Cell::Air).then_some(value)
+            }),
+        };
+        Cursor {
+            cell,
+            t_max,
+            t,
+            axis,
+            left,
+        } = cur;
+        if let Some(end) = end {
+            break end;
         }
     };
     stats.touched = first_section.map(|f| {
@@ -375,6 +544,7 @@ where
         b.include(IVec3::from_array(last_section));
         b
     });
+    let used = start_left - left;
     stats.cells = used;
     let _ = budget.try_take(used);
     stats

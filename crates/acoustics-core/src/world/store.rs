@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::IVec3;
 
 use super::probe::{Cell, SECTION_SIZE, SectionAccess, SectionClass, WorldProbe, section_of};
-use super::section::{CellCode, SectionCells, SparseCells};
+use super::section::{CellCode, SectionCells, SparseCells, SparseIndex};
 
 /// How sections that were never stored read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -124,13 +124,24 @@ struct Sparse {
     fill: CellCode,
     /// `(SectionCells::index, code)`, sorted by index, codes never equal to `fill`.
     cells: Vec<(u16, CellCode)>,
+    /// Which indices `cells` lists (kept in step by [`Sparse::set`]).
+    index: SparseIndex,
 }
 
 impl Sparse {
+    fn new(fill: CellCode) -> Self {
+        Self {
+            fill,
+            cells: Vec::new(),
+            index: SparseIndex::default(),
+        }
+    }
+
     fn view(&self) -> SparseCells<'_> {
         SparseCells {
             fill: self.fill,
             cells: &self.cells,
+            index: &self.index,
         }
     }
 
@@ -143,10 +154,14 @@ impl Sparse {
         ) {
             (Ok(k), true) => {
                 self.cells.remove(k);
+                self.index.remove(usize::from(i));
             }
             (Ok(k), false) => self.cells[k].1 = code,
             (Err(_), true) => {}
-            (Err(k), false) => self.cells.insert(k, (i, code)),
+            (Err(k), false) => {
+                self.cells.insert(k, (i, code));
+                self.index.insert(usize::from(i));
+            }
         }
     }
 
@@ -472,14 +487,8 @@ impl WorldStore {
 fn edit_part(old: Option<&Data>, fill: CellCode, lo: IVec3, hi: IVec3, code: CellCode) -> Data {
     let box_cells = ((hi - lo + IVec3::ONE).as_i64vec3().element_product()).unsigned_abs();
     let mut sparse = match old {
-        None => Some(Sparse {
-            fill,
-            cells: Vec::new(),
-        }),
-        Some(Data::Uniform(c)) => Some(Sparse {
-            fill: *c,
-            cells: Vec::new(),
-        }),
+        None => Some(Sparse::new(fill)),
+        Some(Data::Uniform(c)) => Some(Sparse::new(*c)),
         Some(Data::Sparse(s)) => Some((**s).clone()),
         Some(Data::Cells(_)) => None,
     }

@@ -32,3 +32,79 @@ fn section_cells_wrap_world_coordinates() {
     assert_eq!(s.get(IVec3::new(15, 1, 3)), Cell::Unknown);
     assert_eq!(s.class(), SectionClass::Mixed);
 }
+
+/// The sparse index agrees with a plain set of the listed cells for every cell, through random
+/// inserts and removes, and a sparse view reads like the dense cells it stands for.
+#[test]
+fn sparse_index_agrees_with_a_dense_reference() {
+    use std::collections::BTreeMap;
+
+    use crate::world::section::{SparseCells, SparseIndex, brick_of_index, cell_of_index};
+
+    // Brick and in-brick bits cover every cell exactly once.
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..4096 {
+        assert!(seen.insert((brick_of_index(i), cell_of_index(i))));
+        assert!(brick_of_index(i) < 64 && cell_of_index(i) < 64);
+    }
+    // A small xorshift: deterministic random indices, clustered sometimes (same brick).
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..200 {
+        let mut index = SparseIndex::default();
+        let mut listed: BTreeMap<u16, CellCode> = BTreeMap::new();
+        let base = (next() % 4096) as usize;
+        for _ in 0..(round % 90) {
+            let r = next();
+            let i = if r & 1 == 0 {
+                (r >> 8) as usize % 4096
+            } else {
+                // Near `base`: the same or neighbouring bricks.
+                (base + (r >> 8) as usize % 40) % 4096
+            };
+            let key = u16::try_from(i).unwrap();
+            if r & 6 == 0 {
+                index.remove(i);
+                listed.remove(&key);
+            } else {
+                index.insert(i);
+                listed.insert(key, CellCode(2 + (r >> 20) as u16 % 50));
+            }
+        }
+        let cells: Vec<(u16, CellCode)> = listed.iter().map(|(&i, &c)| (i, c)).collect();
+        assert_eq!(SparseIndex::of(&cells), index, "round {round}");
+        let view = SparseCells {
+            fill: CellCode::AIR,
+            cells: &cells,
+            index: &index,
+        };
+        let mut dense = SectionCells::filled(CellCode::AIR);
+        for &(i, c) in &cells {
+            dense.set_index(usize::from(i), c);
+        }
+        for i in 0..4096 {
+            let key = u16::try_from(i).unwrap();
+            assert_eq!(
+                index.contains(i),
+                listed.contains_key(&key),
+                "round {round} cell {i}"
+            );
+            assert_eq!(view.get(i), dense.codes()[i], "round {round} cell {i}");
+        }
+        let bricks = cells
+            .iter()
+            .fold(0u64, |m, &(i, _)| m | 1 << brick_of_index(usize::from(i)));
+        assert_eq!(view.brick_mask(), bricks);
+    }
+    // Out-of-range indices are ignored, not a panic.
+    let mut index = SparseIndex::default();
+    index.insert(4096);
+    index.remove(usize::MAX);
+    assert_eq!(index, SparseIndex::default());
+    assert!(!index.contains(4095));
+}
