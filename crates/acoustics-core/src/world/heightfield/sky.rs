@@ -4,7 +4,7 @@
 //!
 //! Built with the terrain (one entry per section column of its footprint, at most
 //! [`MAX_COLUMNS`]: 512 KiB); a placed box turns off the columns it touches and the outside.
-//! Answers equal [`super::Heightfield::section_class`] (tested against it).
+//! Answers equal the probe's `section_class` ([`crate::WorldProbe::section_class`]) (tested against it).
 
 use glam::{IVec2, IVec3};
 
