@@ -45,17 +45,30 @@ impl LowPassState {
     }
 }
 
-/// [`LowPassState`] of [`SHELF_LANES`] shelves, one lane each.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LaneState {
-    x1: [f32; SHELF_LANES],
-    s1_1: [f32; SHELF_LANES],
-    s1_2: [f32; SHELF_LANES],
-    s2_1: [f32; SHELF_LANES],
-    s2_2: [f32; SHELF_LANES],
+/// [`LowPassState`] of `L` shelves, one lane each ([`SHELF_LANES`] for the SSE filter,
+/// [`BANK_LANES`] for the bank).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneState<const L: usize = SHELF_LANES> {
+    x1: [f32; L],
+    s1_1: [f32; L],
+    s1_2: [f32; L],
+    s2_1: [f32; L],
+    s2_2: [f32; L],
 }
 
-impl LaneState {
+impl<const L: usize> Default for LaneState<L> {
+    fn default() -> Self {
+        Self {
+            x1: [0.0; L],
+            s1_1: [0.0; L],
+            s1_2: [0.0; L],
+            s2_1: [0.0; L],
+            s2_2: [0.0; L],
+        }
+    }
+}
+
+impl<const L: usize> LaneState<L> {
     fn get(&self, k: usize) -> LowPassState {
         LowPassState {
             x1: self.x1[k],
@@ -78,24 +91,33 @@ impl LaneState {
 /// Per-lane gains of one chunk: lane `k`'s value at frame `i` is
 /// `start[k] + step[k]·(offset[k] + i)`, exactly as [`Ramp::at`] computes it; a constant chunk
 /// (the `RAMPED = false` filters) uses `start` as it is.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LaneRamps {
-    start: [f32; SHELF_LANES],
-    step: [f32; SHELF_LANES],
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneRamps<const L: usize = SHELF_LANES> {
+    start: [f32; L],
+    step: [f32; L],
     /// `offset` as `f32` (exact: offsets stay below 64).
-    offset: [f32; SHELF_LANES],
+    offset: [f32; L],
 }
 
-impl LaneRamps {
+impl<const L: usize> Default for LaneRamps<L> {
+    fn default() -> Self {
+        Self {
+            start: [0.0; L],
+            step: [0.0; L],
+            offset: [0.0; L],
+        }
+    }
+}
+
+impl<const L: usize> LaneRamps<L> {
     /// Constant gains.
-    pub(crate) fn constant(values: [f32; SHELF_LANES]) -> Self {
+    pub(crate) fn constant(values: [f32; L]) -> Self {
         Self {
             start: values,
             ..Self::default()
         }
     }
 
-    #[cfg(test)]
     pub(crate) fn set(&mut self, k: usize, r: Ramp) {
         self.start[k] = r.start;
         self.step[k] = r.step;
@@ -103,20 +125,19 @@ impl LaneRamps {
     }
 }
 
-/// The shelves' filter over interleaved frames, in place (lane-wise arithmetic, one SIMD
-/// register per state): the same operations, in the same order, as `process_chunk`, with
-/// constant gains (`RAMPED = false`: `g.start`, `h.start`) or ramped ones (each lane's value as
-/// [`Ramp::at`] computes it). (Portable version: whole-lane `[f32; 4]` arithmetic the compiler
-/// may vectorise; the filter on targets without SSE, and the reference of the SSE version's
-/// tests.)
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse"), allow(dead_code))]
+/// The shelves' filter over interleaved frames of `L` lanes, in place (lane-wise arithmetic):
+/// the same operations, in the same order, as `process_chunk`, with constant gains
+/// (`RAMPED = false`: `g.start`, `h.start`) or ramped ones (each lane's value as [`Ramp::at`]
+/// computes it). Whole-lane `[f32; L]` arithmetic the compiler vectorises: the bank's filter
+/// (eight lanes, one AVX2 register), the 4-lane filter on targets without SSE, and the
+/// reference of the SSE version's tests.
 #[inline(always)]
-pub(crate) fn filter_rows_portable<const RAMPED: bool>(
-    st: &mut LaneState,
-    rows: &mut [[f32; SHELF_LANES]],
-    (av, cav, c2v): ([f32; SHELF_LANES], [f32; SHELF_LANES], [f32; SHELF_LANES]),
-    g: LaneRamps,
-    h: LaneRamps,
+pub(crate) fn filter_rows_portable<const RAMPED: bool, const L: usize>(
+    st: &mut LaneState<L>,
+    rows: &mut [[f32; L]],
+    (av, cav, c2v): ([f32; L], [f32; L], [f32; L]),
+    g: LaneRamps<L>,
+    h: LaneRamps<L>,
 ) {
     // The state in locals (registers) for the loop, not behind the reference.
     let LaneState {
@@ -143,8 +164,8 @@ pub(crate) fn filter_rows_portable<const RAMPED: bool>(
         };
         *r = mul(gv, add(s2, mul(hv, sub(xs, s2))));
         if RAMPED {
-            tg = add(tg, [1.0; SHELF_LANES]);
-            th = add(th, [1.0; SHELF_LANES]);
+            tg = add(tg, [1.0; L]);
+            th = add(th, [1.0; L]);
         }
     }
     *st = LaneState {
@@ -166,7 +187,7 @@ pub(crate) fn filter_rows<const RAMPED: bool>(
     g: LaneRamps,
     h: LaneRamps,
 ) {
-    filter_rows_portable::<RAMPED>(st, rows, coef, g, h);
+    filter_rows_portable::<RAMPED, SHELF_LANES>(st, rows, coef, g, h);
 }
 
 /// The shelves' filter over interleaved frames, in place: [`filter_rows_sse`].
@@ -266,20 +287,20 @@ fn filter_rows_sse<const RAMPED: bool>(
 
 /// Lane-wise `a + b` (one SIMD add).
 #[inline(always)]
-fn add(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
+fn add<const L: usize>(a: [f32; L], b: [f32; L]) -> [f32; L] {
+    std::array::from_fn(|k| a[k] + b[k])
 }
 
 /// Lane-wise `a − b`.
 #[inline(always)]
-fn sub(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]
+fn sub<const L: usize>(a: [f32; L], b: [f32; L]) -> [f32; L] {
+    std::array::from_fn(|k| a[k] - b[k])
 }
 
 /// Lane-wise `a · b`.
 #[inline(always)]
-fn mul(a: [f32; SHELF_LANES], b: [f32; SHELF_LANES]) -> [f32; SHELF_LANES] {
-    [a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]]
+fn mul<const L: usize>(a: [f32; L], b: [f32; L]) -> [f32; L] {
+    std::array::from_fn(|k| a[k] * b[k])
 }
 
 /// The occlusion shelf with smoothed `gain` and `hf` (80 ms, [`SHELF_SMOOTHING_S`]).

@@ -475,10 +475,10 @@ fn shelf_lane_filter_matches_its_portable_version() {
         for range in [0..77, 77..200] {
             if ramped {
                 filter_rows::<true>(&mut fast, &mut rows[range.clone()], coef, gr, hr);
-                filter_rows_portable::<true>(&mut slow, &mut reference[range], coef, gr, hr);
+                filter_rows_portable::<true, 4>(&mut slow, &mut reference[range], coef, gr, hr);
             } else {
                 filter_rows::<false>(&mut fast, &mut rows[range.clone()], coef, gc, hc);
-                filter_rows_portable::<false>(&mut slow, &mut reference[range], coef, gc, hc);
+                filter_rows_portable::<false, 4>(&mut slow, &mut reference[range], coef, gc, hc);
             }
         }
         let bits = |v: &[[f32; 4]]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();

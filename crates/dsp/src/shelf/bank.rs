@@ -10,8 +10,8 @@
 
 use wide::f32x4;
 
-use super::{LaneRamps, LaneState, LowPassState, OcclusionShelf, SHELF_LANES};
-use crate::smoothing::{RAMP_SEGMENT, Ramp};
+use super::{LaneRamps, LaneState, OcclusionShelf, SHELF_LANES, filter_rows_portable};
+use crate::smoothing::RAMP_SEGMENT;
 
 /// Shelves [`OcclusionShelf::process_bufs`] filters side by side.
 pub const BANK_LANES: usize = 8;
@@ -21,61 +21,11 @@ const L: usize = BANK_LANES;
 /// One value per lane.
 type Row = [f32; L];
 
-/// [`LowPassState`] of [`BANK_LANES`] shelves, one lane each.
-#[derive(Clone, Copy, Debug, Default)]
-struct BankState {
-    x1: Row,
-    s1_1: Row,
-    s1_2: Row,
-    s2_1: Row,
-    s2_2: Row,
-}
+/// The bank's filter state, one lane per shelf.
+type BankState = LaneState<L>;
 
-impl BankState {
-    fn get(&self, k: usize) -> LowPassState {
-        LowPassState {
-            x1: self.x1[k],
-            s1_1: self.s1_1[k],
-            s1_2: self.s1_2[k],
-            s2_1: self.s2_1[k],
-            s2_2: self.s2_2[k],
-        }
-    }
-
-    fn set(&mut self, k: usize, s: LowPassState) {
-        self.x1[k] = s.x1;
-        self.s1_1[k] = s.s1_1;
-        self.s1_2[k] = s.s1_2;
-        self.s2_1[k] = s.s2_1;
-        self.s2_2[k] = s.s2_2;
-    }
-}
-
-/// Per-lane gains of one chunk: lane `k`'s value at frame `i` is
-/// `start[k] + step[k]·(offset[k] + i)`, exactly as [`Ramp::at`] computes it.
-#[derive(Clone, Copy, Debug, Default)]
-struct BankRamps {
-    start: Row,
-    step: Row,
-    /// `offset` as `f32` (exact: offsets stay below 64).
-    offset: Row,
-}
-
-impl BankRamps {
-    /// Constant gains (the `RAMPED = false` filter uses `start` as it is).
-    fn constant(values: Row) -> Self {
-        Self {
-            start: values,
-            ..Self::default()
-        }
-    }
-
-    fn set(&mut self, k: usize, r: Ramp) {
-        self.start[k] = r.start;
-        self.step[k] = r.step;
-        self.offset[k] = (r.offset as i32) as f32;
-    }
-}
+/// The bank's per-lane gains of one chunk.
+type BankRamps = LaneRamps<L>;
 
 /// The filter's coefficients as rows: `a`, `(1−a)·a`, `(1−a)²`.
 type Coefficients = (Row, Row, Row);
@@ -191,7 +141,7 @@ fn filter_chunk_avx2<const RAMPED: bool>(
     h: BankRamps,
 ) {
     interleave(bufs, start, rows);
-    filter_rows::<RAMPED>(st, rows, coef, g, h);
+    filter_rows_portable::<RAMPED, L>(st, rows, coef, g, h);
     deinterleave(rows, bufs, start);
 }
 
@@ -277,54 +227,6 @@ fn deinterleave4(rows: &[[f32; SHELF_LANES]], bufs: &mut [&mut [f32]; SHELF_LANE
     }
 }
 
-/// The shelves' filter over interleaved rows, in place: per lane the operations of
-/// `OcclusionShelf::process_chunk`, in the same order (see [`super::filter_rows_portable`]).
-#[inline(always)]
-fn filter_rows<const RAMPED: bool>(
-    st: &mut BankState,
-    rows: &mut [Row],
-    (av, cav, c2v): Coefficients,
-    g: BankRamps,
-    h: BankRamps,
-) {
-    // The state in locals (registers) for the loop, not behind the reference.
-    let BankState {
-        mut x1,
-        mut s1_1,
-        mut s1_2,
-        mut s2_1,
-        mut s2_2,
-    } = *st;
-    let (mut tg, mut th) = (g.offset, h.offset);
-    for r in rows.iter_mut() {
-        let xs = *r;
-        let s1 = add(add(mul(av, xs), mul(cav, x1)), mul(c2v, s1_2));
-        let s2 = add(add(mul(av, s1), mul(cav, s1_1)), mul(c2v, s2_2));
-        x1 = xs;
-        s1_2 = s1_1;
-        s1_1 = s1;
-        s2_2 = s2_1;
-        s2_1 = s2;
-        let (gv, hv) = if RAMPED {
-            (add(g.start, mul(g.step, tg)), add(h.start, mul(h.step, th)))
-        } else {
-            (g.start, h.start)
-        };
-        *r = mul(gv, add(s2, mul(hv, sub(xs, s2))));
-        if RAMPED {
-            tg = add(tg, [1.0; L]);
-            th = add(th, [1.0; L]);
-        }
-    }
-    *st = BankState {
-        x1,
-        s1_1,
-        s1_2,
-        s2_1,
-        s2_2,
-    };
-}
-
 /// Four consecutive values of `s` from `i` as a vector (one unaligned load).
 #[inline(always)]
 fn load4(s: &[f32], i: usize) -> f32x4 {
@@ -381,22 +283,4 @@ fn deinterleave(rows: &[Row], bufs: &mut [&mut [f32]; L], start: usize) {
             b[i + j] = *x;
         }
     }
-}
-
-/// Lane-wise `a + b`.
-#[inline(always)]
-fn add(a: Row, b: Row) -> Row {
-    std::array::from_fn(|k| a[k] + b[k])
-}
-
-/// Lane-wise `a − b`.
-#[inline(always)]
-fn sub(a: Row, b: Row) -> Row {
-    std::array::from_fn(|k| a[k] - b[k])
-}
-
-/// Lane-wise `a · b`.
-#[inline(always)]
-fn mul(a: Row, b: Row) -> Row {
-    std::array::from_fn(|k| a[k] * b[k])
 }
