@@ -30,7 +30,7 @@ fn sync_gain(g: &mut SmoothedGain, synced: &mut u64, clock: u64) {
 
 /// `left += x·gain_l`, `right += x·gain_r` with both gains ramping, in one pass over `x` (the same
 /// products and sums as [`SmoothedGain::mix`] on each side; both run on the voice's grid).
-fn mix_stereo(
+fn mix_stereo_smoothed(
     gl: &mut SmoothedGain,
     gr: &mut SmoothedGain,
     x: &[f32],
@@ -495,7 +495,7 @@ impl Voice {
                     self.left.mix(x, l);
                     self.right.mix(x, r);
                 } else {
-                    mix_stereo(&mut self.left, &mut self.right, x, l, r);
+                    mix_stereo_smoothed(&mut self.left, &mut self.right, x, l, r);
                 }
                 self.synced[LEFT] = end;
                 self.synced[RIGHT] = end;
