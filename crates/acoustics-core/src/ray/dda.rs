@@ -76,6 +76,19 @@ impl WalkStats {
     }
 }
 
+/// `[f(0), f(1), f(2)]`, written out: `array::map` stays an out-of-line call in these loops.
+#[inline(always)]
+fn per_axis<T>(f: impl Fn(usize) -> T) -> [T; 3] {
+    [f(0), f(1), f(2)]
+}
+
+/// `v` lies in `[+0, +∞]`: not NaN, not −0 (a −0 boundary parameter comes from a ray that
+/// starts on a cell face it moves away from).
+#[inline(always)]
+fn plain(v: f64) -> bool {
+    v.to_bits() <= f64::INFINITY.to_bits()
+}
+
 fn axis_t(cell: i32, o: f64, inv: f64, step: i32) -> f64 {
     match step {
         1 => (f64::from(cell) + 1.0 - o) * inv,
@@ -104,6 +117,8 @@ struct Ray {
     step: [i32; 3],
     /// End of the ray.
     max_t: f64,
+    /// Every `t_delta` lies in `[+0, +∞]` (no NaN), as [`cross_box`] needs.
+    plain: bool,
 }
 
 /// The walk's state as it passes from section to section.
@@ -121,9 +136,40 @@ struct Cursor {
     left: u64,
 }
 
+/// Counts an Unknown cell and shows the cell to `visit` (unless it is air and `AIR` is
+/// false); what `visit` answers.
+#[inline(always)]
+fn show<F, const AIR: bool>(
+    value: Cell,
+    cell: IVec3,
+    t: f64,
+    axis: Option<usize>,
+    ray: &Ray,
+    stats: &mut WalkStats,
+    visit: &mut F,
+) -> Flow
+where
+    F: FnMut(&Step) -> Flow,
+{
+    if value == Cell::Unknown {
+        stats.met_unknown = true;
+        stats.unknown_steps += 1;
+    }
+    if !AIR && value == Cell::Air {
+        return Flow::Continue;
+    }
+    visit(&Step {
+        cell,
+        value,
+        t_enter: t,
+        axis,
+        sign: axis.map_or(0, |a| ray.step[a]),
+    })
+}
+
 /// Walks the cells of the section at `lo` (its lowest cell) from `cur` until the ray leaves
-/// it (`None`, `cur` then holds the first cell outside) or the walk ends. `read` gives a
-/// cell's content, `None` for an air cell that `visit` does not see (`AIR` false): air cells
+/// it (`None`, `cur` then holds the first cell outside) or the walk ends. `read` gives the
+/// content of a cell from its section index ([`SectionCells::index`]) and coordinates, `None` for an air cell that `visit` does not see (`AIR` false): air cells
 /// are walked and counted all the same.
 #[inline(always)]
 fn walk_cells<F, R, const AIR: bool>(
@@ -136,8 +182,12 @@ fn walk_cells<F, R, const AIR: bool>(
 ) -> Option<WalkEnd>
 where
     F: FnMut(&Step) -> Flow,
-    R: Fn(IVec3) -> Option<Cell>,
+    R: Fn(usize, IVec3) -> Option<Cell>,
 {
+    #[cfg(target_arch = "x86_64")]
+    if plain(cur.t_max[0]) & plain(cur.t_max[1]) & plain(cur.t_max[2]) & ray.plain {
+        return masked::walk_cells::<F, R, AIR>(cur, ray, lo, stats, visit, read);
+    }
     let hi = lo.map(|v| v + SECTION_SIZE);
     let [mut cx, mut cy, mut cz] = cur.cell;
     let [mut tx, mut ty, mut tz] = cur.t_max;
@@ -154,27 +204,10 @@ where
         }
         left -= 1;
         let c = IVec3::new(cx, cy, cz);
-        if let Some(value) = read(c) {
-            if value == Cell::Unknown {
-                stats.met_unknown = true;
-                stats.unknown_steps += 1;
-            }
-            if AIR || value != Cell::Air {
-                let (sign, ax) = match axis {
-                    Some(a) => (ray.step[a], Some(a)),
-                    None => (0, None),
-                };
-                let step = Step {
-                    cell: c,
-                    value,
-                    t_enter: t,
-                    axis: ax,
-                    sign,
-                };
-                if visit(&step) == Flow::Stop {
-                    break Some(WalkEnd::Stopped);
-                }
-            }
+        if let Some(value) = read(SectionCells::index(c), c)
+            && show::<F, AIR>(value, c, t, axis, ray, stats, visit) == Flow::Stop
+        {
+            break Some(WalkEnd::Stopped);
         }
         // Nearest boundary; the lowest axis wins ties.
         let x_min = tx <= ty && tx <= tz;
@@ -212,47 +245,57 @@ where
     end
 }
 
-/// Crosses a sparse section of air in one go when no listed cell lies in the box between the
-/// ray's first and last cell in it: then every cell it walks there is air, which a walk that
-/// shows only non-air cells does not show. Returns the state after the step out of the
-/// section, bit for bit what the cell-by-cell walk would reach, with those cells charged to
-/// the budget; `None` (walk it cell by cell) when that cannot be shown cheaply: a listed cell
-/// in the box, the ray ending or the budget running out inside, or boundary parameters
-/// outside `[+0, +∞]` (a −0 or a NaN, where the comparisons below would differ).
+/// Crosses the box of `N`³ cells at `corner` in one go, as the cell walk would if every cell
+/// of the box were air that `visit` does not see: returns the state after the step out of
+/// the box, bit for bit what the cell-by-cell walk reaches, with those cells charged to the
+/// budget, and the box of the cells walked (low and high corners, relative to `corner`).
+/// `events` receives each axis's boundary parameters from the cursor's `t_max` on, up to the
+/// one that leaves the box (`+∞` for an axis the ray does not move on). `None` (walk it cell by cell) when the ray ends or the
+/// budget runs out inside, or a boundary parameter lies outside `[+0, +∞]` (a −0 or a NaN,
+/// where the comparisons below would differ).
 ///
 /// The cell walk's steps are a merge of each axis's boundary parameters (`t_max`, then
 /// `t_max + delta`, … in that order of additions) by value, the lowest axis first on ties.
-/// So the step out of the section is the first of the three axes' section-leaving
-/// boundaries in that order, and each other axis takes the steps whose boundaries come
-/// before it.
-fn cross_clear_section(
+/// So the step out of the box is the first of the three axes' box-leaving boundaries in that
+/// order, and each other axis takes the steps whose boundaries come before it.
+#[inline(always)]
+fn cross_box<const N: usize>(
     cur: &Cursor,
     ray: &Ray,
-    lo: [i32; 3],
-    sparse: &SparseCells<'_>,
-) -> Option<Cursor> {
-    let plain = |v: f64| v.to_bits() <= f64::INFINITY.to_bits();
-    if !(cur.t_max.iter().all(|v| plain(*v))
-        && ray.t_delta.iter().all(|v| plain(*v))
-        && cur.t <= ray.max_t)
+    corner: [i32; 3],
+    events: &mut [[f64; N]; 3],
+) -> Option<(Cursor, [[i32; 3]; 2])> {
+    if !(plain(cur.t_max[0])
+        & plain(cur.t_max[1])
+        & plain(cur.t_max[2])
+        & ray.plain
+        & (cur.t <= ray.max_t))
     {
         return None;
     }
-    // Steps inside the section on each axis before the one that leaves it, and the boundary
-    // parameter of that one.
-    let mut inside = [0i32; 3];
+    let n = N as i32;
+    // Each axis's boundaries inside the box (the same additions as the walk's) and the
+    // steps it can take before the one that leaves the box.
+    let mut inside = [0usize; 3];
     let mut leave = [f64::INFINITY; 3];
     for a in 0..3 {
-        inside[a] = match ray.step[a] {
-            1 => lo[a] + SECTION_SIZE - 1 - cur.cell[a],
-            -1 => cur.cell[a] - lo[a],
-            _ => continue,
+        let steps = match ray.step[a] {
+            1 => corner[a] + n - 1 - cur.cell[a],
+            -1 => cur.cell[a] - corner[a],
+            _ => {
+                events[a] = [f64::INFINITY; N];
+                continue;
+            }
         };
+        // In 0..N: the cursor lies in the box.
+        inside[a] = usize::try_from(steps).unwrap_or(0).min(N - 1);
+        // Only the boundaries up to the leaving one are read below.
         let mut e = cur.t_max[a];
-        for _ in 0..inside[a] {
+        for slot in &mut events[a][..=inside[a]] {
+            *slot = e;
             e += ray.t_delta[a];
         }
-        leave[a] = e;
+        leave[a] = events[a][inside[a]];
     }
     let out = if leave[0] <= leave[1] && leave[0] <= leave[2] {
         0
@@ -265,7 +308,7 @@ fn cross_clear_section(
     if !(t_out < f64::INFINITY && t_out <= ray.max_t) {
         return None;
     }
-    let mut steps = [0i32; 3];
+    let mut steps = [0usize; 3];
     let mut t_max = cur.t_max;
     for b in 0..3 {
         if b == out {
@@ -273,39 +316,140 @@ fn cross_clear_section(
             t_max[b] = t_out + ray.t_delta[b];
             continue;
         }
-        let mut e = cur.t_max[b];
-        let mut n = 0;
-        while n < inside[b] && (e < t_out || (e == t_out && b < out)) {
-            e += ray.t_delta[b];
-            n += 1;
+        // The boundaries before the step out (non-decreasing, so a prefix).
+        let before = |e: f64| e < t_out || (e == t_out && b < out);
+        let mut taken = 0;
+        while taken < inside[b] && before(events[b][taken]) {
+            taken += 1;
         }
-        steps[b] = n;
-        t_max[b] = e;
+        steps[b] = taken;
+        t_max[b] = events[b][taken];
     }
-    let cells = 1 + steps.iter().map(|n| n.unsigned_abs()).sum::<u32>();
-    let left = cur.left.checked_sub(u64::from(cells))?;
-    // The box of the cells walked, in section-local coordinates.
-    let mut low = [0i32; 3];
-    let mut high = [0i32; 3];
+    let cells = 1 + (steps[0] + steps[1] + steps[2]) as u64;
+    let left = cur.left.checked_sub(cells)?;
+    let mut walked = [[0i32; 3]; 2];
     let mut cell = cur.cell;
     for a in 0..3 {
-        let first = cur.cell[a] - lo[a];
-        let last = first + ray.step[a] * steps[a];
-        (low[a], high[a]) = (first.min(last), first.max(last));
-        cell[a] += ray.step[a] * (steps[a] + i32::from(a == out));
+        // `steps[a]` is below N.
+        let taken = steps[a] as i32;
+        let first = cur.cell[a] - corner[a];
+        let last = first + ray.step[a] * taken;
+        (walked[0][a], walked[1][a]) = (first.min(last), first.max(last));
+        cell[a] += ray.step[a] * (taken + i32::from(a == out));
     }
-    let hit = sparse.cells.iter().any(|&(i, _)| {
-        let i = i32::from(i);
-        let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
-        (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a])
-    });
-    (!hit).then_some(Cursor {
+    let after = Cursor {
         cell,
         t_max,
         t: t_out,
         axis: Some(out),
         left,
-    })
+    };
+    Some((after, walked))
+}
+
+/// Most listed cells [`cross_sparse_section`] handles.
+const MAX_LISTED: usize = 64;
+
+/// Crosses a sparse section over an air fill in one computation, for a walk that shows only
+/// non-air cells: the cells the ray walks there are air but for the listed cells on its path,
+/// and whether the walk enters a listed cell, and at which step, follows from the boundary
+/// parameters alone. The cell reached after `m_x`, `m_y`, `m_z` steps on the axes is walked
+/// if and only if the last of those steps comes before the next step on every other axis (in
+/// the walk's order: by value, then the lowest axis); it is the `m_x + m_y + m_z`-th cell after
+/// the first. So the listed cells on the path are shown to `visit` in that order, with the
+/// ray parameter and face the cell walk would report.
+///
+/// Returns the state after the step out of the section (or the end, if `visit` stopped),
+/// with the same counters and budget as the cell walk; `None` (walk it cell by cell) where
+/// [`cross_box`] declines.
+fn cross_sparse_section<F>(
+    cur: &Cursor,
+    ray: &Ray,
+    lo: [i32; 3],
+    sparse: &SparseCells<'_>,
+    stats: &mut WalkStats,
+    visit: &mut F,
+) -> Option<Result<Cursor, Cursor>>
+where
+    F: FnMut(&Step) -> Flow,
+{
+    // A host's list may be longer than the store's (64); then walk it.
+    if sparse.cells.len() > MAX_LISTED {
+        return None;
+    }
+    let mut events = [[0.0; SECTION_SIZE as usize]; 3];
+    let (after, [low, high]) = cross_box(cur, ray, lo, &mut events)?;
+    let first = per_axis(|a| cur.cell[a] - lo[a]);
+    // Where the walk enters the cell `m` steps on from the first, if it does.
+    let entry = |m: [usize; 3]| -> Option<(f64, Option<usize>)> {
+        if m == [0; 3] {
+            return Some((cur.t, cur.axis));
+        }
+        // The last step taken: the largest (value, axis) among each axis's last step.
+        let mut last = (f64::NEG_INFINITY, 0);
+        for a in 0..3 {
+            if m[a] > 0 && events[a][m[a] - 1] >= last.0 {
+                last = (events[a][m[a] - 1], a);
+            }
+        }
+        let (v, p) = last;
+        // Every other axis's next step comes after it.
+        let after = (0..3).all(|b| {
+            let e = events[b][m[b]];
+            b == p || e > v || (e == v && b > p)
+        });
+        after.then_some((v, Some(p)))
+    };
+    // Listed cells on the path: steps from the first cell << 6 | position in the list.
+    let mut on_path = [0u16; MAX_LISTED];
+    let mut found = 0;
+    for (k, &(i, code)) in sparse.cells.iter().enumerate() {
+        let i = i32::from(i);
+        let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
+        let inside = (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a]);
+        if !inside || code == CellCode::AIR {
+            continue;
+        }
+        // Steps on each axis to reach the cell (the box keeps them in 0..16).
+        let m = per_axis(|a| ((local[a] - first[a]) * ray.step[a]).unsigned_abs() as usize);
+        if entry(m).is_some() {
+            let n = m[0] + m[1] + m[2];
+            on_path[found] = (n << 6 | k) as u16;
+            found += 1;
+        }
+    }
+    let on_path = &mut on_path[..found];
+    on_path.sort_unstable();
+    for &key in on_path.iter() {
+        let (n, k) = (u64::from(key >> 6), usize::from(key & 63));
+        let (i, code) = sparse.cells[k];
+        let i = i32::from(i);
+        let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
+        let m = per_axis(|a| ((local[a] - first[a]) * ray.step[a]).unsigned_abs() as usize);
+        let Some((t, axis)) = entry(m) else {
+            continue;
+        };
+        let value = code.decode();
+        if value == Cell::Unknown {
+            stats.met_unknown = true;
+            stats.unknown_steps += 1;
+        }
+        let step = Step {
+            cell: IVec3::new(lo[0] + local[0], lo[1] + local[1], lo[2] + local[2]),
+            value,
+            t_enter: t,
+            axis,
+            sign: axis.map_or(0, |a| ray.step[a]),
+        };
+        if visit(&step) == Flow::Stop {
+            // The cells up to this one were walked.
+            return Some(Err(Cursor {
+                left: cur.left - n - 1,
+                ..*cur
+            }));
+        }
+    }
+    Some(Ok(after))
 }
 
 /// Walks the cells of the ray `origin + t·dir`, `0 ≤ t ≤ max_t` (`dir` unit for `t` in
@@ -393,11 +537,15 @@ where
     let mut left = start_left;
     let mut t = 0.0f64;
     let mut axis: Option<usize> = None;
-    let sdelta = t_delta.map(|x| x * f64::from(SECTION_SIZE));
+    let sdelta = per_axis(|a| t_delta[a] * f64::from(SECTION_SIZE));
+    // An endless ray ends at the largest finite parameter: a boundary at +∞ (a ray that no
+    // longer moves) is past it, which is how the walks below end there.
+    let max_t = max_t.min(f64::MAX);
     let ray = Ray {
         t_delta,
         step,
         max_t,
+        plain: t_delta.iter().all(|v| plain(*v)),
     };
     // A straight ray's sections lie between its first and last section on every axis, so the
     // touched box is the box of those two.
@@ -420,7 +568,7 @@ where
         if is_skippable(class) {
             // Section-level DDA through Empty/Unknown sections: one step (and one cell of
             // budget) per section, until a section that must be walked cell by cell.
-            let lo = s.map(|v| v * SECTION_SIZE);
+            let lo = per_axis(|a| s[a] * SECTION_SIZE);
             let mut st = [0.0f64; 3];
             for a in 0..3 {
                 st[a] = match step[a] {
@@ -467,7 +615,7 @@ where
                 if !is_skippable(class) {
                     // Entry cell: the face cell on the crossed axis, the others from the
                     // entry point, clamped into the section against rounding.
-                    let lo = s.map(|v| v * SECTION_SIZE);
+                    let lo = per_axis(|a| s[a] * SECTION_SIZE);
                     for b in 0..3 {
                         cell[b] = if b == a {
                             if step[b] > 0 {
@@ -486,7 +634,7 @@ where
         }
         // Walk the cells of a Full or Mixed section, with a loop specialised to how the
         // section is stored (the per-cell read is then a few instructions, inlined).
-        let lo = s.map(|v| v * SECTION_SIZE);
+        let lo = per_axis(|a| s[a] * SECTION_SIZE);
         let mut cur = Cursor {
             cell,
             t_max,
@@ -496,7 +644,7 @@ where
         };
         let end = match (class, access.cells, access.sparse) {
             (SectionClass::Full(mat), _, _) => {
-                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_| {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_, _| {
                     Some(Cell::Solid {
                         mat,
                         partial: false,
@@ -504,26 +652,40 @@ where
                 })
             }
             (_, Some(cells), _) => {
-                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
-                    let code = cells.code(c);
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |i, _| {
+                    let code = cells.codes()[i];
                     (AIR || code != CellCode::AIR).then(|| code.decode())
                 })
             }
             (_, None, Some(sparse)) => {
-                if !AIR
-                    && sparse.fill == CellCode::AIR
-                    && let Some(after) = cross_clear_section(&cur, &ray, lo, &sparse)
-                {
-                    cur = after;
-                    None
+                let crossed = if !AIR && sparse.fill == CellCode::AIR {
+                    cross_sparse_section(&cur, &ray, lo, &sparse, &mut stats, &mut visit)
                 } else {
-                    walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
-                        let code = sparse.get(SectionCells::index(c));
-                        (AIR || code != CellCode::AIR).then(|| code.decode())
-                    })
+                    None
+                };
+                match crossed {
+                    Some(Ok(after)) => {
+                        cur = after;
+                        None
+                    }
+                    Some(Err(stopped)) => {
+                        cur = stopped;
+                        Some(WalkEnd::Stopped)
+                    }
+                    None => walk_cells::<F, _, AIR>(
+                        &mut cur,
+                        &ray,
+                        lo,
+                        &mut stats,
+                        &mut visit,
+                        |i, _| {
+                            let code = sparse.get(i);
+                            (AIR || code != CellCode::AIR).then(|| code.decode())
+                        },
+                    ),
                 }
             }
-            _ => walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |c| {
+            _ => walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_, c| {
                 let value = probe.cell(c);
                 (AIR || value != Cell::Air).then_some(value)
             }),
@@ -550,5 +712,7 @@ where
     stats
 }
 
+#[cfg(target_arch = "x86_64")]
+mod masked;
 #[cfg(test)]
 mod tests;

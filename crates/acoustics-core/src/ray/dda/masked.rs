@@ -1,0 +1,156 @@
+//! The cell walk inside one section with the axis chosen by SSE2 masks (x86-64).
+//!
+//! Written as `if x_min { tx + dx } else { tx }`, the compiler turns the choice of axis into
+//! jumps that the branch predictor cannot learn (a diagonal ray's axes alternate without a
+//! short pattern), and each miss costs more than the whole step. Here every boundary
+//! comparison makes a mask (`cmplesd`), and the masks choose the new boundary values and the
+//! cell step, so one step is a short chain of compares, mask operations and an add with no
+//! jump on the axis (issue 16).
+//!
+//! Taken only for boundary parameters in `[+0, +∞]` (no NaN, no −0): there `min` and the
+//! masked choice give exactly the values and order of the portable loop in the parent module,
+//! which handles the rest. The walks are compared bit for bit in the parent's tests.
+
+// SSE2 is part of the x86-64 baseline: every x86-64 CPU has it, and the intrinsics below
+// only read and write registers.
+#![allow(unsafe_code)]
+
+use std::arch::x86_64::{
+    __m128d, _mm_add_sd, _mm_and_pd, _mm_andnot_pd, _mm_cmple_sd, _mm_cvtsd_f64, _mm_min_sd,
+    _mm_movemask_pd, _mm_or_pd, _mm_set_sd, _mm_unpacklo_pd,
+};
+
+use glam::IVec3;
+
+use super::{Cursor, Flow, Ray, Step, WalkEnd, WalkStats, show};
+use crate::world::probe::{Cell, SECTION_CELLS, SECTION_SIZE};
+
+/// `a` where `mask` is set, else `b`.
+#[inline(always)]
+fn choose(mask: __m128d, a: __m128d, b: __m128d) -> __m128d {
+    // SAFETY: SSE2 register operations, present on every x86-64 CPU.
+    unsafe { _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b)) }
+}
+
+/// Bias of a packed coordinate: a field holds `local + 16`, so that a step from 0 to −1 (15) or
+/// from 15 to 16 (32) stays inside its 8 bits and shows in bits 4 and 5.
+const BIAS: u32 = 16 | 16 << 8 | 16 << 16;
+/// Bits 4 and 5 of each packed field; a field is in the section when they read `01`.
+const RANGE_BITS: u32 = 0x30 | 0x30 << 8 | 0x30 << 16;
+
+/// The parent's `walk_cells` for boundary parameters in `[+0, +∞]` (see the module doc).
+///
+/// The cell is kept as three biased 8-bit fields (`x | z << 8 | y << 16`, [`BIAS`]) beside its
+/// section index, both moved by one add from a four-entry table chosen by the masks; written
+/// as `x += step & -chosen`, the compiler turns that back into jumps. A boundary parameter of
+/// `+∞` (every axis's: a ray that no longer moves) ends the walk at the next cell's
+/// `t > max_t` test, since `ray.max_t` is finite.
+#[inline(always)]
+pub(super) fn walk_cells<F, R, const AIR: bool>(
+    cur: &mut Cursor,
+    ray: &Ray,
+    lo: [i32; 3],
+    stats: &mut WalkStats,
+    visit: &mut F,
+    read: R,
+) -> Option<WalkEnd>
+where
+    F: FnMut(&Step) -> Flow,
+    R: Fn(usize, IVec3) -> Option<Cell>,
+{
+    let local = [
+        cur.cell[0] - lo[0],
+        cur.cell[1] - lo[1],
+        cur.cell[2] - lo[2],
+    ];
+    // The cursor lies in the section: each coordinate is in 0..16.
+    let field = |a: usize| (local[a] & (SECTION_SIZE - 1)) as u32;
+    let mut packed = (field(0) | field(2) << 8 | field(1) << 16) + BIAS;
+    let mut index = field(0) | field(2) << 4 | field(1) << 8;
+    // Moves by the chosen axis, by `x_min | y_min << 1` (0: z): packed and index deltas (as
+    // wrapping adds) and the axis.
+    let [sx, sy, sz] = ray.step.map(|s| s as u32);
+    let moves: [(u32, u32, i32); 4] = [
+        (sz << 8, sz << 4, 2),
+        (sx, sx, 0),
+        (sy << 16, sy << 8, 1),
+        (sx, sx, 0),
+    ];
+    let (mut t, mut left) = (cur.t, cur.left);
+    // The axis of the entered face, 3 for none.
+    let mut axis = cur.axis.map_or(3, |a| a as i32);
+    let max_t = ray.max_t;
+    // SAFETY (all intrinsics in this function): SSE2 register operations, present on every
+    // x86-64 CPU; none touches memory.
+    let (mut tx, mut ty, mut tz, dx, dy, dz) = unsafe {
+        (
+            _mm_set_sd(cur.t_max[0]),
+            _mm_set_sd(cur.t_max[1]),
+            _mm_set_sd(cur.t_max[2]),
+            _mm_set_sd(ray.t_delta[0]),
+            _mm_set_sd(ray.t_delta[1]),
+            _mm_set_sd(ray.t_delta[2]),
+        )
+    };
+    let cell_of = |packed: u32| {
+        let f = |shift: u32| (packed >> shift & 0xFF) as i32 - 16;
+        IVec3::new(lo[0] + f(0), lo[1] + f(16), lo[2] + f(8))
+    };
+    let end = loop {
+        if t > max_t {
+            break Some(WalkEnd::Reached);
+        }
+        if left == 0 {
+            break Some(WalkEnd::BudgetExhausted);
+        }
+        left -= 1;
+        if let Some(value) = read(index as usize & (SECTION_CELLS - 1), cell_of(packed)) {
+            let entered = usize::try_from(axis).ok().filter(|a| *a < 3);
+            let c = cell_of(packed);
+            if show::<F, AIR>(value, c, t, entered, ray, stats, visit) == Flow::Stop {
+                break Some(WalkEnd::Stopped);
+            }
+        }
+        // Nearest boundary; the lowest axis wins ties. Without NaN, `min` is the chosen
+        // axis's value.
+        let chosen;
+        // SAFETY: as above.
+        unsafe {
+            let x_min = _mm_and_pd(_mm_cmple_sd(tx, ty), _mm_cmple_sd(tx, tz));
+            let y_min = _mm_andnot_pd(x_min, _mm_cmple_sd(ty, tz));
+            t = _mm_cvtsd_f64(_mm_min_sd(_mm_min_sd(tx, ty), tz));
+            let z_min = neither(x_min, y_min);
+            tx = choose(x_min, _mm_add_sd(tx, dx), tx);
+            ty = choose(y_min, _mm_add_sd(ty, dy), ty);
+            tz = choose(z_min, _mm_add_sd(tz, dz), tz);
+            chosen = _mm_movemask_pd(_mm_unpacklo_pd(x_min, y_min)) & 3;
+        }
+        let (dp, di, a) = moves[chosen as usize];
+        packed = packed.wrapping_add(dp);
+        index = index.wrapping_add(di);
+        axis = a;
+        if packed & RANGE_BITS != BIAS {
+            break None;
+        }
+    };
+    // SAFETY: as above.
+    let t_max = unsafe { [_mm_cvtsd_f64(tx), _mm_cvtsd_f64(ty), _mm_cvtsd_f64(tz)] };
+    *cur = Cursor {
+        cell: cell_of(packed).to_array(),
+        t_max,
+        t,
+        axis: usize::try_from(axis).ok().filter(|a| *a < 3),
+        left,
+    };
+    end
+}
+
+/// The mask of neither `x` nor `y` (the low lane; the high lane is not read).
+#[inline(always)]
+fn neither(x: __m128d, y: __m128d) -> __m128d {
+    // SAFETY: SSE2 register operations, present on every x86-64 CPU.
+    unsafe {
+        let all = _mm_cmple_sd(_mm_set_sd(0.0), _mm_set_sd(0.0));
+        _mm_andnot_pd(_mm_or_pd(x, y), all)
+    }
+}
