@@ -80,5 +80,5 @@ pub use world::heightfield::{
 };
 pub use world::material::{Material, MaterialId, MaterialTable};
 pub use world::probe::{Cell, SectionAccess, SectionBox, SectionClass, WorldProbe, section_of};
-pub use world::section::{CellCode, SectionCells, SparseCells, SparseIndex};
+pub use world::section::{CellCode, Extent, SectionCells, SparseCells, SparseIndex};
 pub use world::store::{Absent, Change, EditError, SectionData, WorldSnapshot, WorldStore};

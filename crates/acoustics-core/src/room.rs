@@ -178,7 +178,7 @@ pub fn effective_decay(amplitudes: &[f64; 4]) -> f64 {
         return 0.0;
     }
     // Only slots with a non-zero amplitude contribute (at most two from `slot_amplitudes`);
-    // kept in place, without an allocation per call.
+    // kept in place, without an allocation per call. EDC(τ) = Σ w·exp(k·τ).
     let mut terms = [(0.0f64, 0.0f64); 4];
     let mut n = 0;
     for (a, t) in amplitudes.iter().zip(SLOT_DECAYS) {
@@ -188,20 +188,36 @@ pub fn effective_decay(amplitudes: &[f64; 4]) -> f64 {
         }
     }
     let terms = &terms[..n];
-    let edc = |tau: f64| terms.iter().map(|(w, k)| w * (k * tau).exp()).sum::<f64>();
     let crossing = |level_db: f64| {
         let target = 10f64.powf(level_db / 10.0);
-        // −35 dB of the longest slot (4.142 s) is reached by 2.42 s; 40 halvings of 4 s ≈ 4e-12 s.
-        let (mut lo, mut hi) = (0.0, 4.0);
-        for _ in 0..40 {
-            let mid = 0.5 * (lo + hi);
-            if edc(mid) > target {
-                lo = mid
-            } else {
-                hi = mid
-            }
+        let ln_target = target.ln();
+        // Each slot alone crosses at ln(target)/k; the mix crosses between the earliest and
+        // the latest of those (at the earliest, the other terms are still above the target).
+        let mut tau = f64::INFINITY;
+        for (_, k) in terms {
+            tau = tau.min(ln_target / k);
         }
-        0.5 * (lo + hi)
+        if n == 1 {
+            return tau;
+        }
+        // Newton's method on EDC(τ) − target, convex and falling: from the left of the
+        // crossing each step lands closer without passing it, so the iterates rise to it
+        // (a handful of steps, where halving [0, 4 s] took 40).
+        for _ in 0..64 {
+            let (mut f, mut slope) = (-target, 0.0);
+            for (w, k) in terms {
+                let e = w * (k * tau).exp();
+                f += e;
+                slope += k * e;
+            }
+            let next = tau - f / slope;
+            // Rounding at the crossing (a step back, none, or a NaN): done.
+            if next.partial_cmp(&tau) != Some(std::cmp::Ordering::Greater) {
+                break;
+            }
+            tau = next;
+        }
+        tau
     };
     2.0 * (crossing(-35.0) - crossing(-5.0))
 }

@@ -4,7 +4,7 @@ use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
 use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
-use crate::world::section::{CellCode, SectionCells, SparseCells};
+use crate::world::section::{CellCode, Extent, SectionCells, SparseCells};
 use crate::world::store::WORLD_LIMIT;
 
 /// One visited (non-skipped) cell.
@@ -136,6 +136,19 @@ struct Cursor {
     left: u64,
 }
 
+/// Where a section's cells other than air lie, for a walk that shows only those: once the ray
+/// is past that box on an axis it moves along, the rest of its way through the section is air
+/// and is crossed in one step ([`cross_box`]).
+#[derive(Clone, Copy, Debug)]
+enum Solid {
+    /// Not known (or a walk that shows air): walk every cell.
+    Anywhere,
+    /// Inside this box (section-local coordinates).
+    Within(Extent),
+    /// Nowhere: the section is air.
+    Nowhere,
+}
+
 /// Counts an Unknown cell and shows the cell to `visit` (unless it is air and `AIR` is
 /// false); what `visit` answers.
 #[inline(always)]
@@ -172,12 +185,14 @@ where
 /// content of a cell from its section index ([`SectionCells::index`]) and coordinates, `None` for an air cell that `visit` does not see (`AIR` false): air cells
 /// are walked and counted all the same.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn walk_cells<F, R, const AIR: bool>(
     cur: &mut Cursor,
     ray: &Ray,
     lo: [i32; 3],
     stats: &mut WalkStats,
     visit: &mut F,
+    solid: Solid,
     read: R,
 ) -> Option<WalkEnd>
 where
@@ -186,8 +201,30 @@ where
 {
     #[cfg(target_arch = "x86_64")]
     if plain(cur.t_max[0]) & plain(cur.t_max[1]) & plain(cur.t_max[2]) & ray.plain {
-        return masked::walk_cells::<F, R, AIR>(cur, ray, lo, stats, visit, read);
+        let mut beyond = if AIR {
+            None
+        } else {
+            masked::Beyond::of(solid, ray)
+        };
+        loop {
+            match masked::walk_cells::<F, &R, AIR>(cur, ray, lo, stats, visit, beyond, &read) {
+                masked::Exit::Left => return None,
+                masked::Exit::End(end) => return Some(end),
+                masked::Exit::Beyond => {
+                    // Every cell the ray walks from here in the section is air.
+                    let crossed =
+                        cross_box::<{ SECTION_SIZE as usize }>(cur, ray, lo, |_, _, _| {});
+                    if let Some((after, _)) = crossed {
+                        *cur = after;
+                        return None;
+                    }
+                    // It ends inside: walk the rest.
+                    beyond = None;
+                }
+            }
+        }
     }
+    let _ = solid;
     let hi = lo.map(|v| v + SECTION_SIZE);
     let [mut cx, mut cy, mut cz] = cur.cell;
     let [mut tx, mut ty, mut tz] = cur.t_max;
@@ -249,10 +286,10 @@ where
 /// of the box were air that `visit` does not see: returns the state after the step out of
 /// the box, bit for bit what the cell-by-cell walk reaches, with those cells charged to the
 /// budget, and the box of the cells walked (low and high corners, relative to `corner`).
-/// `events` receives each axis's boundary parameters from the cursor's `t_max` on, up to the
-/// one that leaves the box (`+∞` for an axis the ray does not move on). `None` (walk it cell by cell) when the ray ends or the
-/// budget runs out inside, or a boundary parameter lies outside `[+0, +∞]` (a −0 or a NaN,
-/// where the comparisons below would differ).
+/// `record(axis, k, t)` receives each moving axis's boundary parameters from the cursor's
+/// `t_max` on (`k` = 0, 1, …), up to the one that leaves the box. `None` (walk it cell by
+/// cell) when the ray ends or the budget runs out inside, or a boundary parameter lies
+/// outside `[+0, +∞]` (a −0 or a NaN, where the comparisons below would differ).
 ///
 /// The cell walk's steps are a merge of each axis's boundary parameters (`t_max`, then
 /// `t_max + delta`, … in that order of additions) by value, the lowest axis first on ties.
@@ -263,7 +300,7 @@ fn cross_box<const N: usize>(
     cur: &Cursor,
     ray: &Ray,
     corner: [i32; 3],
-    events: &mut [[f64; N]; 3],
+    mut record: impl FnMut(usize, usize, f64),
 ) -> Option<(Cursor, [[i32; 3]; 2])> {
     if !(plain(cur.t_max[0])
         & plain(cur.t_max[1])
@@ -282,20 +319,17 @@ fn cross_box<const N: usize>(
         let steps = match ray.step[a] {
             1 => corner[a] + n - 1 - cur.cell[a],
             -1 => cur.cell[a] - corner[a],
-            _ => {
-                events[a] = [f64::INFINITY; N];
-                continue;
-            }
+            _ => continue,
         };
         // In 0..N: the cursor lies in the box.
         inside[a] = usize::try_from(steps).unwrap_or(0).min(N - 1);
-        // Only the boundaries up to the leaving one are read below.
         let mut e = cur.t_max[a];
-        for slot in &mut events[a][..=inside[a]] {
-            *slot = e;
+        for k in 0..inside[a] {
+            record(a, k, e);
             e += ray.t_delta[a];
         }
-        leave[a] = events[a][inside[a]];
+        record(a, inside[a], e);
+        leave[a] = e;
     }
     let out = if leave[0] <= leave[1] && leave[0] <= leave[2] {
         0
@@ -318,12 +352,13 @@ fn cross_box<const N: usize>(
         }
         // The boundaries before the step out (non-decreasing, so a prefix).
         let before = |e: f64| e < t_out || (e == t_out && b < out);
-        let mut taken = 0;
-        while taken < inside[b] && before(events[b][taken]) {
+        let (mut taken, mut e) = (0, cur.t_max[b]);
+        while taken < inside[b] && before(e) {
             taken += 1;
+            e += ray.t_delta[b];
         }
         steps[b] = taken;
-        t_max[b] = events[b][taken];
+        t_max[b] = e;
     }
     let cells = 1 + (steps[0] + steps[1] + steps[2]) as u64;
     let left = cur.left.checked_sub(cells)?;
@@ -377,8 +412,12 @@ where
     if sparse.cells.len() > MAX_LISTED {
         return None;
     }
-    let mut events = [[0.0; SECTION_SIZE as usize]; 3];
-    let (after, [low, high]) = cross_box(cur, ray, lo, &mut events)?;
+    // Each axis's boundaries from the cursor on, up to the one that leaves the section (+∞
+    // for an axis the ray does not move on).
+    let mut events = [[f64::INFINITY; SECTION_SIZE as usize]; 3];
+    let (after, [low, high]) = cross_box::<{ SECTION_SIZE as usize }>(cur, ray, lo, |a, k, e| {
+        events[a][k] = e;
+    })?;
     let first = per_axis(|a| cur.cell[a] - lo[a]);
     // Where the walk enters the cell `m` steps on from the first, if it does.
     let entry = |m: [usize; 3]| -> Option<(f64, Option<usize>)> {
@@ -643,19 +682,34 @@ where
             left,
         };
         let end = match (class, access.cells, access.sparse) {
-            (SectionClass::Full(mat), _, _) => {
-                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_, _| {
+            (SectionClass::Full(mat), _, _) => walk_cells::<F, _, AIR>(
+                &mut cur,
+                &ray,
+                lo,
+                &mut stats,
+                &mut visit,
+                Solid::Anywhere,
+                |_, _| {
                     Some(Cell::Solid {
                         mat,
                         partial: false,
                     })
-                })
-            }
+                },
+            ),
             (_, Some(cells), _) => {
-                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |i, _| {
-                    let code = cells.codes()[i];
-                    (AIR || code != CellCode::AIR).then(|| code.decode())
-                })
+                let solid = cells.extent().map_or(Solid::Nowhere, Solid::Within);
+                walk_cells::<F, _, AIR>(
+                    &mut cur,
+                    &ray,
+                    lo,
+                    &mut stats,
+                    &mut visit,
+                    solid,
+                    |i, _| {
+                        let code = cells.codes()[i];
+                        (AIR || code != CellCode::AIR).then(|| code.decode())
+                    },
+                )
             }
             (_, None, Some(sparse)) => {
                 let crossed = if !AIR && sparse.fill == CellCode::AIR {
@@ -678,6 +732,7 @@ where
                         lo,
                         &mut stats,
                         &mut visit,
+                        Solid::Anywhere,
                         |i, _| {
                             let code = sparse.get(i);
                             (AIR || code != CellCode::AIR).then(|| code.decode())
@@ -685,10 +740,18 @@ where
                     ),
                 }
             }
-            _ => walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, |_, c| {
-                let value = probe.cell(c);
-                (AIR || value != Cell::Air).then_some(value)
-            }),
+            _ => walk_cells::<F, _, AIR>(
+                &mut cur,
+                &ray,
+                lo,
+                &mut stats,
+                &mut visit,
+                Solid::Anywhere,
+                |_, c| {
+                    let value = probe.cell(c);
+                    (AIR || value != Cell::Air).then_some(value)
+                },
+            ),
         };
         Cursor {
             cell,

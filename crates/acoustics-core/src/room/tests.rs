@@ -40,3 +40,42 @@ fn slot_cross_fade_follows_the_spec_formula() {
         assert!((effective_decay(&a) - expect).abs() < 1e-9, "slot {k}");
     }
 }
+
+/// The crossings found by Newton's method equal a long bisection of the same curve, for
+/// mixes of two adjacent slots across the whole decay range.
+#[test]
+fn effective_decay_matches_a_bisection_of_the_decay_curve() {
+    use crate::room::{SLOT_DECAYS, effective_decay, slot_amplitudes};
+    let reference = |a: &[f64; 4]| {
+        let e0: f64 = a.iter().map(|x| x * x).sum();
+        let edc = |tau: f64| {
+            a.iter()
+                .zip(SLOT_DECAYS)
+                .map(|(x, t)| x * x / e0 * (-13.82 / t * tau).exp())
+                .sum::<f64>()
+        };
+        let crossing = |db: f64| {
+            let target = 10f64.powf(db / 10.0);
+            let (mut lo, mut hi) = (0.0, 8.0);
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if edc(mid) > target {
+                    lo = mid
+                } else {
+                    hi = mid
+                }
+            }
+            0.5 * (lo + hi)
+        };
+        2.0 * (crossing(-35.0) - crossing(-5.0))
+    };
+    let mut mixes = 0;
+    for i in 0..=400 {
+        let d = 0.15 + (4.14 - 0.15) * f64::from(i) / 400.0;
+        let a = slot_amplitudes(d);
+        mixes += usize::from(a.iter().filter(|x| **x != 0.0).count() == 2);
+        let (got, want) = (effective_decay(&a), reference(&a));
+        assert!((got - want).abs() < 1e-9, "decay {d}: {got} vs {want}");
+    }
+    assert!(mixes > 300, "two-slot mixes: {mixes}");
+}

@@ -61,10 +61,58 @@ impl CellCode {
     }
 }
 
-/// The 4096 cells of a section, index `x + 16·(z + 16·y)` of local coordinates 0..16.
+/// The 4096 cells of a section, index `x + 16·(z + 16·y)` of local coordinates 0..16, with a
+/// box that holds every cell other than air ([`SectionCells::extent`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionCells {
     cells: Box<[CellCode; SECTION_CELLS]>,
+    extent: Option<Extent>,
+}
+
+/// A box of local coordinates (inclusive corners, `x`, `y`, `z` in 0..16) that holds every
+/// non-air cell of a section. It grows with writes and is not shrunk when cells turn to air,
+/// so it may be larger than the cells need, never smaller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    /// Lowest corner.
+    pub min: [u8; 3],
+    /// Highest corner.
+    pub max: [u8; 3],
+}
+
+impl Extent {
+    /// The whole section.
+    pub const FULL: Self = Self {
+        min: [0; 3],
+        max: [15; 3],
+    };
+
+    /// The box of one cell (local coordinates, each wrapped into 0..16).
+    #[must_use]
+    pub fn of(local: [i32; 3]) -> Self {
+        let m = SECTION_SIZE - 1;
+        let c = [local[0] & m, local[1] & m, local[2] & m];
+        let c = [c[0] as u8, c[1] as u8, c[2] as u8];
+        Self { min: c, max: c }
+    }
+
+    /// The smallest box holding both.
+    #[must_use]
+    pub fn union(self, other: Self) -> Self {
+        let (a, b) = (self, other);
+        Self {
+            min: [
+                a.min[0].min(b.min[0]),
+                a.min[1].min(b.min[1]),
+                a.min[2].min(b.min[2]),
+            ],
+            max: [
+                a.max[0].max(b.max[0]),
+                a.max[1].max(b.max[1]),
+                a.max[2].max(b.max[2]),
+            ],
+        }
+    }
 }
 
 impl SectionCells {
@@ -73,7 +121,22 @@ impl SectionCells {
     pub fn filled(code: CellCode) -> Self {
         Self {
             cells: Box::new([code; SECTION_CELLS]),
+            extent: (code != CellCode::AIR).then_some(Extent::FULL),
         }
+    }
+
+    /// The section of these codes (index [`SectionCells::index`]); its extent is found in one
+    /// pass over the rows, cheaper than growing it cell by cell as [`SectionCells::set`] does.
+    #[must_use]
+    pub fn from_codes(cells: Box<[CellCode; SECTION_CELLS]>) -> Self {
+        let extent = scan_extent(&cells);
+        Self { cells, extent }
+    }
+
+    /// A box holding every cell other than air (solid or Unknown); `None` when all are air.
+    #[must_use]
+    pub fn extent(&self) -> Option<Extent> {
+        self.extent
     }
 
     /// Index of local coordinates (each wrapped into 0..16).
@@ -99,13 +162,20 @@ impl SectionCells {
 
     /// Sets a cell code at local coordinates (wrapped into 0..16).
     pub fn set(&mut self, local: IVec3, code: CellCode) {
-        self.cells[Self::index(local)] = code;
+        self.set_index(Self::index(local), code);
     }
 
     /// Sets a cell code by its [`SectionCells::index`] (ignored beyond 4095).
     pub fn set_index(&mut self, index: usize, code: CellCode) {
-        if let Some(c) = self.cells.get_mut(index) {
-            *c = code;
+        let Some(c) = self.cells.get_mut(index) else {
+            return;
+        };
+        *c = code;
+        if code != CellCode::AIR {
+            // In 0..4096: x in bits 0–3, z in 4–7, y in 8–11.
+            let i = index as i32;
+            let cell = Extent::of([i, i >> 8, i >> 4]);
+            self.extent = Some(self.extent.map_or(cell, |e| e.union(cell)));
         }
     }
 
@@ -128,6 +198,35 @@ impl SectionCells {
     pub fn codes(&self) -> &[CellCode; SECTION_CELLS] {
         &self.cells
     }
+}
+
+/// The smallest box holding every non-air code, found per row of 16 cells: the rows that hold
+/// one give the `y` and `z` ranges, and the cells of all rows ORed together the `x` range.
+fn scan_extent(cells: &[CellCode; SECTION_CELLS]) -> Option<Extent> {
+    let size = SECTION_SIZE as usize;
+    let (mut lo, mut hi) = ([size; 2], [0usize; 2]);
+    let mut columns = [0u16; 16];
+    for (r, row) in cells.chunks_exact(size).enumerate() {
+        let mut any = 0u16;
+        for (c, code) in columns.iter_mut().zip(row) {
+            *c |= code.0;
+            any |= code.0;
+        }
+        if any != 0 {
+            // Row `r` is z + 16·y.
+            let (y, z) = (r / size, r % size);
+            (lo[0], hi[0]) = (lo[0].min(y), hi[0].max(y));
+            (lo[1], hi[1]) = (lo[1].min(z), hi[1].max(z));
+        }
+    }
+    let first = columns.iter().position(|c| *c != 0)?;
+    let last = columns.iter().rposition(|c| *c != 0).unwrap_or(first);
+    // All below 16.
+    let v = |x: usize| x as u8;
+    Some(Extent {
+        min: [v(first), v(lo[0]), v(lo[1])],
+        max: [v(last), v(hi[0]), v(hi[1])],
+    })
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use std::arch::x86_64::{
 
 use glam::IVec3;
 
-use super::{Cursor, Flow, Ray, Step, WalkEnd, WalkStats, show};
+use super::{Cursor, Flow, Ray, Solid, Step, WalkEnd, WalkStats, show};
 use crate::world::probe::{Cell, SECTION_CELLS, SECTION_SIZE};
 
 /// `a` where `mask` is set, else `b`.
@@ -38,6 +38,58 @@ const BIAS: u32 = 16 | 16 << 8 | 16 << 16;
 /// Bits 4 and 5 of each packed field; a field is in the section when they read `01`.
 const RANGE_BITS: u32 = 0x30 | 0x30 << 8 | 0x30 << 16;
 
+/// How [`walk_cells`] ended.
+pub(super) enum Exit {
+    /// The ray left the section (the cursor holds the first cell outside).
+    Left,
+    /// The walk ended.
+    End(WalkEnd),
+    /// The ray is past the box of the section's non-air cells on an axis it moves along
+    /// ([`Beyond`]); the cursor holds the first such cell, not yet walked.
+    Beyond,
+}
+
+/// A test on the packed cell ([`BIAS`]) that the ray is past a box on an axis it moves along:
+/// `(packed + add) | (sub − packed)` has bit 7 of a field set. On an axis moving up, `add`'s
+/// field is `128 − (max + 17)`, which carries a field above `max + 16` into bit 7; on an axis
+/// moving down, `sub`'s field is `min + 15 + 128`, from which a field below `min + 16` leaves
+/// bit 7 set. The other fields (`add` 0, `sub` 64) never set it, and no field borrows or
+/// carries into the next (fields stay in 15..=32).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Beyond {
+    add: u32,
+    sub: u32,
+}
+
+impl Beyond {
+    /// The test for a section's non-air cells; `None` when they may lie anywhere.
+    pub(super) fn of(solid: Solid, ray: &Ray) -> Option<Self> {
+        let extent = match solid {
+            Solid::Anywhere => return None,
+            // Any cell is past nothing: bit 7 of the x field, always.
+            Solid::Nowhere => return Some(Self { add: 0x80, sub: 0 }),
+            Solid::Within(extent) => extent,
+        };
+        let (mut add, mut sub) = (0u32, 0x40 | 0x40 << 8 | 0x40 << 16);
+        // Field shifts of x, y, z in the packed cell.
+        for (a, shift) in [(0usize, 0u32), (1, 16), (2, 8)] {
+            let (min, max) = (u32::from(extent.min[a]), u32::from(extent.max[a]));
+            match ray.step[a] {
+                1 => add |= (128 - (max + 17)) << shift,
+                -1 => sub = sub & !(0xFF << shift) | (min + 15 + 128) << shift,
+                _ => {}
+            }
+        }
+        Some(Self { add, sub })
+    }
+
+    /// True if the packed cell is past the box.
+    #[inline(always)]
+    fn past(self, packed: u32) -> bool {
+        (packed.wrapping_add(self.add) | self.sub.wrapping_sub(packed)) & 0x80_8080 != 0
+    }
+}
+
 /// The parent's `walk_cells` for boundary parameters in `[+0, +∞]` (see the module doc).
 ///
 /// The cell is kept as three biased 8-bit fields (`x | z << 8 | y << 16`, [`BIAS`]) beside its
@@ -52,8 +104,9 @@ pub(super) fn walk_cells<F, R, const AIR: bool>(
     lo: [i32; 3],
     stats: &mut WalkStats,
     visit: &mut F,
+    beyond: Option<Beyond>,
     read: R,
-) -> Option<WalkEnd>
+) -> Exit
 where
     F: FnMut(&Step) -> Flow,
     R: Fn(usize, IVec3) -> Option<Cell>,
@@ -96,19 +149,27 @@ where
         let f = |shift: u32| (packed >> shift & 0xFF) as i32 - 16;
         IVec3::new(lo[0] + f(0), lo[1] + f(16), lo[2] + f(8))
     };
+    // Never past: a test no packed cell passes.
+    let beyond = beyond.unwrap_or(Beyond {
+        add: 0,
+        sub: 0x40 | 0x40 << 8 | 0x40 << 16,
+    });
     let end = loop {
+        if beyond.past(packed) {
+            break Exit::Beyond;
+        }
         if t > max_t {
-            break Some(WalkEnd::Reached);
+            break Exit::End(WalkEnd::Reached);
         }
         if left == 0 {
-            break Some(WalkEnd::BudgetExhausted);
+            break Exit::End(WalkEnd::BudgetExhausted);
         }
         left -= 1;
         if let Some(value) = read(index as usize & (SECTION_CELLS - 1), cell_of(packed)) {
             let entered = usize::try_from(axis).ok().filter(|a| *a < 3);
             let c = cell_of(packed);
             if show::<F, AIR>(value, c, t, entered, ray, stats, visit) == Flow::Stop {
-                break Some(WalkEnd::Stopped);
+                break Exit::End(WalkEnd::Stopped);
             }
         }
         // Nearest boundary; the lowest axis wins ties. Without NaN, `min` is the chosen
@@ -130,7 +191,7 @@ where
         index = index.wrapping_add(di);
         axis = a;
         if packed & RANGE_BITS != BIAS {
-            break None;
+            break Exit::Left;
         }
     };
     // SAFETY: as above.

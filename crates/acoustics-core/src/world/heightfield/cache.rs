@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use glam::IVec3;
 
 use super::Heightfield;
-use crate::world::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe};
+use crate::world::probe::{Cell, SECTION_CELLS, SECTION_SIZE, SectionClass, WorldProbe};
 use crate::world::section::{CellCode, SectionCells};
 
 /// Chunks of the table (a power of two).
@@ -199,7 +199,7 @@ fn axis(field: &Heightfield, lo: i32, origin: i32, tiles: usize) -> [Option<(usi
 /// cannot be packed.
 pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<SectionCells> {
     let lo = section * SECTION_SIZE;
-    let mut cells = SectionCells::filled(CellCode::AIR);
+    let mut cells = Box::new([CellCode::AIR; SECTION_CELLS]);
     let outside = CellCode::encode(field.outside)?;
     let spacing = field.spacing as f32;
     let xs = axis(field, lo.x, field.origin.x, field.tiles_x);
@@ -220,7 +220,7 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
             };
             let Some((t, u, w)) = tile else {
                 for y in 0..size {
-                    cells.set_index(column + size * size * y, outside);
+                    cells[column + size * size * y] = outside;
                 }
                 continue;
             };
@@ -231,7 +231,7 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
                 let depth = h - centre;
                 if depth > 0.0 {
                     let code = if depth < t.layers.depth { top } else { below };
-                    cells.set_index(column + size * size * y, code);
+                    cells[column + size * size * y] = code;
                 }
             }
         }
@@ -246,12 +246,12 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
         for y in a.y..=z.y {
             for zz in a.z..=z.z {
                 for x in a.x..=z.x {
-                    cells.set(IVec3::new(x, y, zz), code);
+                    cells[SectionCells::index(IVec3::new(x, y, zz))] = code;
                 }
             }
         }
     }
-    Some(cells)
+    Some(SectionCells::from_codes(cells))
 }
 
 #[cfg(test)]

@@ -108,3 +108,45 @@ fn sparse_index_agrees_with_a_dense_reference() {
     assert_eq!(index, SparseIndex::default());
     assert!(!index.contains(4095));
 }
+
+/// The extent found by the row scan and the one grown by writes are both the box of the
+/// non-air cells; writes of air never shrink it below them.
+#[test]
+fn extent_is_the_box_of_the_non_air_cells() {
+    use crate::world::section::Extent;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |m: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % m
+    };
+    for case in 0..200 {
+        let count = next(40);
+        let mut codes = Box::new([CellCode::AIR; 4096]);
+        let mut grown = SectionCells::filled(CellCode::AIR);
+        let mut want: Option<Extent> = None;
+        for _ in 0..count {
+            let local = [next(16), next(16), next(16)].map(|v| v as i32);
+            let code = CellCode(1 + next(3) as u16);
+            let i = SectionCells::index(IVec3::from_array(local));
+            codes[i] = code;
+            grown.set(IVec3::from_array(local), code);
+            let cell = Extent::of(local);
+            want = Some(want.map_or(cell, |w| w.union(cell)));
+        }
+        assert_eq!(
+            SectionCells::from_codes(codes).extent(),
+            want,
+            "case {case}"
+        );
+        assert_eq!(grown.extent(), want, "case {case}");
+        // Air written over a cell keeps the box (it may only be too large).
+        grown.set(IVec3::ZERO, CellCode::AIR);
+        assert_eq!(grown.extent(), want, "case {case}");
+    }
+    assert_eq!(
+        SectionCells::filled(CellCode::UNKNOWN).extent(),
+        Some(Extent::FULL)
+    );
+}
