@@ -89,6 +89,13 @@ fn plain(v: f64) -> bool {
     v.to_bits() <= f64::INFINITY.to_bits()
 }
 
+/// `if c { a } else { b }` on the bits (masks, not a jump).
+#[inline(always)]
+fn pick(c: bool, a: f64, b: f64) -> f64 {
+    let m = 0u64.wrapping_sub(u64::from(c));
+    f64::from_bits(a.to_bits() & m | b.to_bits() & !m)
+}
+
 fn axis_t(cell: i32, o: f64, inv: f64, step: i32) -> f64 {
     match step {
         1 => (f64::from(cell) + 1.0 - o) * inv,
@@ -632,18 +639,18 @@ where
                 if !t_exit.is_finite() || t_exit > max_t {
                     break 'outer WalkEnd::Reached;
                 }
-                let x_min = st[0] <= st[1] && st[0] <= st[2];
-                let y_min = !x_min && st[1] <= st[2];
-                let a = if x_min {
-                    0
-                } else if y_min {
-                    1
-                } else {
-                    2
-                };
-                s[a] += step[a];
-                st[a] += sdelta[a];
-                if s[a].abs() >= WORLD_LIMIT / SECTION_SIZE {
+                // Chosen and moved by masks, without jumps on the axis.
+                let x_min = (st[0] <= st[1]) & (st[0] <= st[2]);
+                let y_min = !x_min & (st[1] <= st[2]);
+                let z_min = !x_min & !y_min;
+                let a = usize::from(y_min) + 2 * usize::from(z_min);
+                let chosen = [x_min, y_min, z_min];
+                for b in 0..3 {
+                    s[b] += step[b] & -i32::from(chosen[b]);
+                    st[b] = pick(chosen[b], st[b] + sdelta[b], st[b]);
+                }
+                // Only the moved axis can have left (the others were inside).
+                if (s[0].abs() | s[1].abs() | s[2].abs()) >= WORLD_LIMIT / SECTION_SIZE {
                     break 'outer WalkEnd::LeftWorld;
                 }
                 access = probe.section_access(IVec3::from_array(s));
