@@ -63,6 +63,7 @@ pub(super) struct Beyond {
 
 impl Beyond {
     /// The test for a section's non-air cells; `None` when they may lie anywhere.
+    #[inline(always)]
     pub(super) fn of(solid: Solid, ray: &Ray) -> Option<Self> {
         let extent = match solid {
             Solid::Anywhere => return None,
@@ -70,15 +71,14 @@ impl Beyond {
             Solid::Nowhere => return Some(Self { add: 0x80, sub: 0 }),
             Solid::Within(extent) => extent,
         };
-        let (mut add, mut sub) = (0u32, 0x40 | 0x40 << 8 | 0x40 << 16);
-        // Field shifts of x, y, z in the packed cell.
+        let (mut add, mut sub) = (0u32, 0u32);
+        // Field shifts of x, y, z in the packed cell; chosen by masks (no jump per axis).
         for (a, shift) in [(0usize, 0u32), (1, 16), (2, 8)] {
             let (min, max) = (u32::from(extent.min[a]), u32::from(extent.max[a]));
-            match ray.step[a] {
-                1 => add |= (128 - (max + 17)) << shift,
-                -1 => sub = sub & !(0xFF << shift) | (min + 15 + 128) << shift,
-                _ => {}
-            }
+            let up = 0u32.wrapping_sub(u32::from(ray.step[a] == 1));
+            let down = 0u32.wrapping_sub(u32::from(ray.step[a] == -1));
+            add |= ((128 - (max + 17)) & up) << shift;
+            sub |= ((min + 15 + 128) & down | 0x40 & !down) << shift;
         }
         Some(Self { add, sub })
     }
