@@ -7,7 +7,7 @@ use glam::{DVec3, IVec2, IVec3};
 use super::super::{Diagonal, Heightfield, Layers, PlacedBox, VertexGrid};
 use super::{MAX_DENSE, dense_cells};
 use crate::Budget;
-use crate::ray::dda::{Flow, Step, WalkStats, walk};
+use crate::ray::dda::{Flow, Step, WalkStats, walk, walk_solid};
 use crate::world::material::{MaterialId, MaterialTable};
 use crate::world::probe::{Cell, SectionClass, WorldProbe};
 
@@ -170,12 +170,26 @@ fn dense_sections_hold_exactly_the_cells_the_probe_answers() {
     }
 }
 
-fn trace(p: &dyn WorldProbe, o: DVec3, d: DVec3, len: f64, budget: u64) -> (Vec<Step>, WalkStats) {
+/// What a walk (`solid`: a walk that shows only non-air cells, which crosses a section past its
+/// non-air cells in one step) reports of a ray.
+fn trace(
+    p: &dyn WorldProbe,
+    o: DVec3,
+    d: DVec3,
+    len: f64,
+    budget: u64,
+    solid: bool,
+) -> (Vec<Step>, WalkStats) {
     let mut steps = Vec::new();
-    let stats = walk(p, o, d, len, &mut Budget::new(budget), |s| {
+    let record = |s: &Step| {
         steps.push(*s);
         Flow::Continue
-    });
+    };
+    let stats = if solid {
+        walk_solid(p, o, d, len, &mut Budget::new(budget), record)
+    } else {
+        walk(p, o, d, len, &mut Budget::new(budget), record)
+    };
     (steps, stats)
 }
 
@@ -210,9 +224,11 @@ fn cached_walks_equal_uncached_walks_for_random_rays() {
         // Twice: the first pass fills the cache, the second reads it.
         for pass in 0..2 {
             for &(o, d, len, budget) in &rays {
-                let want = trace(&Uncached(&f), o, d, len, budget);
-                let got = trace(&f, o, d, len, budget);
-                assert_eq!(got, want, "pass {pass} ray {o} {d} {len}");
+                for solid in [false, true] {
+                    let want = trace(&Uncached(&f), o, d, len, budget, solid);
+                    let got = trace(&f, o, d, len, budget, solid);
+                    assert_eq!(got, want, "pass {pass} ray {o} {d} {len} solid {solid}");
+                }
             }
         }
         assert!(f.cache.dense_count() > 20, "{:?}", f.cache);
@@ -226,7 +242,7 @@ fn threads_filling_one_shared_cache_see_the_uncached_answers() {
     let rays: Arc<Vec<_>> = Arc::new((0..300).map(|_| random_ray(&mut r)).collect());
     let want: Vec<_> = rays
         .iter()
-        .map(|&(o, d, len, b)| trace(&Uncached(&f), o, d, len, b))
+        .map(|&(o, d, len, b)| trace(&Uncached(&f), o, d, len, b, false))
         .collect();
     let handles: Vec<_> = (0..3)
         .map(|k| {
@@ -238,7 +254,7 @@ fn threads_filling_one_shared_cache_see_the_uncached_answers() {
                     .map(|i| {
                         let j = (i * (2 * k + 1)) % n;
                         let (o, d, len, b) = rays[j];
-                        (j, trace(&*f, o, d, len, b))
+                        (j, trace(&*f, o, d, len, b, false))
                     })
                     .collect::<Vec<_>>()
             })
@@ -300,8 +316,8 @@ fn the_cache_is_bounded_and_past_its_bound_answers_stay_the_same() {
     // Dense, held and uncached sections walk like the probe.
     // (The dense sections are the first asked, from y = −320 000 up.)
     let o = DVec3::new(1.5, -330_000.0, 1.5);
-    let want = trace(&Uncached(&f), o, DVec3::Y, 60_000.0, 1 << 20);
-    assert_eq!(trace(&f, o, DVec3::Y, 60_000.0, 1 << 20), want);
+    let want = trace(&Uncached(&f), o, DVec3::Y, 60_000.0, 1 << 20, false);
+    assert_eq!(trace(&f, o, DVec3::Y, 60_000.0, 1 << 20, false), want);
 }
 
 #[test]
