@@ -133,6 +133,20 @@ impl SectionCells {
         Self { cells, extent }
     }
 
+    /// The section of these codes with `extent` as its box of non-air cells, which the caller
+    /// found as it wrote them: it must hold every non-air code (checked in debug builds).
+    #[must_use]
+    pub(crate) fn with_extent(
+        cells: Box<[CellCode; SECTION_CELLS]>,
+        extent: Option<Extent>,
+    ) -> Self {
+        debug_assert!(
+            scan_extent(&cells).is_none_or(|s| extent.is_some_and(|e| e.union(s) == e)),
+            "the extent holds every non-air cell"
+        );
+        Self { cells, extent }
+    }
+
     /// A box holding every cell other than air (solid or Unknown); `None` when all are air.
     #[must_use]
     pub fn extent(&self) -> Option<Extent> {

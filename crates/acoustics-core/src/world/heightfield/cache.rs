@@ -23,7 +23,7 @@ use glam::IVec3;
 
 use super::Heightfield;
 use crate::world::probe::{Cell, SECTION_CELLS, SECTION_SIZE, SectionClass, WorldProbe};
-use crate::world::section::{CellCode, SectionCells};
+use crate::world::section::{CellCode, Extent, SectionCells};
 
 /// Chunks of the table (a power of two).
 pub const CHUNKS: usize = 256;
@@ -207,6 +207,15 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
     let centres: [f32; 16] = std::array::from_fn(|y| (lo.y + y as i32) as f32 + 0.5);
     // Index of local (x, y, z): x + 16·(z + 16·y), as `SectionCells::index`.
     let size = SECTION_SIZE as usize;
+    // The box of the non-air cells written, grown per column and per placed box (cheaper than
+    // a scan of the section afterwards).
+    let (mut low, mut high) = ([SECTION_SIZE; 3], [-1; 3]);
+    let mut grow = |min: [i32; 3], max: [i32; 3]| {
+        for a in 0..3 {
+            low[a] = low[a].min(min[a]);
+            high[a] = high[a].max(max[a]);
+        }
+    };
     for (z, zt) in zs.iter().enumerate() {
         for (x, xt) in xs.iter().enumerate() {
             let column = x + size * z;
@@ -218,9 +227,13 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
                     .map(|t| (t, *u, *w)),
                 _ => None,
             };
+            let (xi, zi) = (x as i32, z as i32);
             let Some((t, u, w)) = tile else {
                 for y in 0..size {
                     cells[column + size * size * y] = outside;
+                }
+                if outside != CellCode::AIR {
+                    grow([xi, 0, zi], [xi, SECTION_SIZE - 1, zi]);
                 }
                 continue;
             };
@@ -234,6 +247,12 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
                     cells[column + size * size * y] = code;
                 }
             }
+            // The solid cells are the lowest ones: `h − centre` falls as the centres rise. (A
+            // separate count keeps the loop above unrolled, its jumps one per cell height.)
+            let solid = centres.iter().filter(|c| h - **c > 0.0).count() as i32;
+            if solid > 0 {
+                grow([xi, 0, zi], [xi, solid - 1, zi]);
+            }
         }
     }
     let hi = lo + IVec3::splat(SECTION_SIZE - 1);
@@ -243,6 +262,9 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
             continue;
         }
         let code = CellCode::encode(b.cell)?;
+        if code != CellCode::AIR {
+            grow((a - lo).to_array(), (z - lo).to_array());
+        }
         for y in a.y..=z.y {
             for zz in a.z..=z.z {
                 for x in a.x..=z.x {
@@ -251,7 +273,11 @@ pub(super) fn dense_cells(field: &Heightfield, section: IVec3) -> Option<Section
             }
         }
     }
-    Some(SectionCells::from_codes(cells))
+    let extent = (low[0] <= high[0]).then(|| Extent {
+        min: low.map(|v| v as u8),
+        max: high.map(|v| v as u8),
+    });
+    Some(SectionCells::with_extent(cells, extent))
 }
 
 #[cfg(test)]
