@@ -156,6 +156,24 @@ enum Solid {
     Nowhere,
 }
 
+/// The cursor's cell lies past `solid` on an axis the ray moves along (so every cell it walks
+/// from there in the section is air).
+#[inline(always)]
+fn past_on_entry(solid: Solid, cur: &Cursor, ray: &Ray, lo: [i32; 3]) -> bool {
+    let extent = match solid {
+        Solid::Anywhere => return false,
+        Solid::Nowhere => return true,
+        Solid::Within(extent) => extent,
+    };
+    let mut past = false;
+    for a in 0..3 {
+        let l = cur.cell[a] - lo[a];
+        past |= (ray.step[a] == 1) & (l > i32::from(extent.max[a]))
+            | (ray.step[a] == -1) & (l < i32::from(extent.min[a]));
+    }
+    past
+}
+
 /// Counts an Unknown cell and shows the cell to `visit` (unless it is air and `AIR` is
 /// false); what `visit` answers.
 #[inline(always)]
@@ -208,6 +226,15 @@ where
 {
     #[cfg(target_arch = "x86_64")]
     if plain(cur.t_max[0]) & plain(cur.t_max[1]) & plain(cur.t_max[2]) & ray.plain {
+        // Past the non-air cells on entering (a ray over the terrain): cross at once, without
+        // setting up the cell loop.
+        if !AIR && past_on_entry(solid, cur, ray, lo) {
+            let crossed = cross_box::<{ SECTION_SIZE as usize }>(cur, ray, lo, |_, _, _| {});
+            if let Some((after, _)) = crossed {
+                *cur = after;
+                return None;
+            }
+        }
         let mut beyond = if AIR {
             None
         } else {
