@@ -165,13 +165,12 @@ fn past_on_entry(solid: Solid, cur: &Cursor, ray: &Ray, lo: [i32; 3]) -> bool {
         Solid::Nowhere => return true,
         Solid::Within(extent) => extent,
     };
-    let mut past = false;
-    for a in 0..3 {
+    let past = |a: usize| {
         let l = cur.cell[a] - lo[a];
-        past |= (ray.step[a] == 1) & (l > i32::from(extent.max[a]))
-            | (ray.step[a] == -1) & (l < i32::from(extent.min[a]));
-    }
-    past
+        (ray.step[a] == 1) & (l > i32::from(extent.max[a]))
+            | (ray.step[a] == -1) & (l < i32::from(extent.min[a]))
+    };
+    past(0) | past(1) | past(2)
 }
 
 /// Counts an Unknown cell and shows the cell to `visit` (unless it is air and `AIR` is
