@@ -427,17 +427,17 @@ const MAX_LISTED: usize = 64;
 /// the first. So the listed cells on the path are shown to `visit` in that order, with the
 /// ray parameter and face the cell walk would report.
 ///
-/// Returns the state after the step out of the section (or the end, if `visit` stopped),
-/// with the same counters and budget as the cell walk; `None` (walk it cell by cell) where
-/// [`cross_box`] declines.
+/// Leaves in `cur` the state after the step out of the section (`Some(None)`), or the budget
+/// left when `visit` stopped (`Some(Some(Stopped))`), with the same counters and budget as the
+/// cell walk; `None` (walk it cell by cell, `cur` untouched) where [`cross_box`] declines.
 fn cross_sparse_section<F>(
-    cur: &Cursor,
+    cur: &mut Cursor,
     ray: &Ray,
     lo: [i32; 3],
     sparse: &SparseCells<'_>,
     stats: &mut WalkStats,
     visit: &mut F,
-) -> Option<Result<Cursor, Cursor>>
+) -> Option<Option<WalkEnd>>
 where
     F: FnMut(&Step) -> Flow,
 {
@@ -515,13 +515,12 @@ where
         };
         if visit(&step) == Flow::Stop {
             // The cells up to this one were walked.
-            return Some(Err(Cursor {
-                left: cur.left - n - 1,
-                ..*cur
-            }));
+            cur.left -= n + 1;
+            return Some(Some(WalkEnd::Stopped));
         }
     }
-    Some(Ok(after))
+    *cur = after;
+    Some(None)
 }
 
 /// Walks the cells of the ray `origin + t·dir`, `0 ≤ t ≤ max_t` (`dir` unit for `t` in
@@ -746,19 +745,12 @@ where
             }
             (_, None, Some(sparse)) => {
                 let crossed = if !AIR && sparse.fill == CellCode::AIR {
-                    cross_sparse_section(&cur, &ray, lo, &sparse, &mut stats, &mut visit)
+                    cross_sparse_section(&mut cur, &ray, lo, &sparse, &mut stats, &mut visit)
                 } else {
                     None
                 };
                 match crossed {
-                    Some(Ok(after)) => {
-                        cur = after;
-                        None
-                    }
-                    Some(Err(stopped)) => {
-                        cur = stopped;
-                        Some(WalkEnd::Stopped)
-                    }
+                    Some(end) => end,
                     None => walk_cells::<F, _, AIR>(
                         &mut cur,
                         &ray,
