@@ -39,7 +39,10 @@
 //!   [`Material`] (`occlusion`, `reflectivity`, per-band dB rates); `MaterialTable::standard()`
 //!   holds `default` (id 0) and the named groups of spec §2.5 (`by_name("stone")`).
 //! - **Traversal** ([`ray`]): [`ray::dda::walk`] is the Amanatides–Woo cell walk with section
-//!   skipping and a visitor ([`ray::dda::walk_solid`] visits non-air cells only);
+//!   skipping and a visitor ([`ray::dda::walk_solid`] visits non-air cells only, and crosses in
+//!   one exact step a sparse section over air and the rest of a dense section once the ray is
+//!   past the box of its non-air cells, [`Extent`]; on x86-64 the cell loop picks the axis
+//!   with SSE2 masks); every walk reports what the plain cell walk would, bit for bit;
 //!   [`ray::occlusion::trace_occlusion`] sums occlusion along a segment (source cell excluded,
 //!   partial ×0.25, 16-hit / 64-sum stops); [`ray::cast::first_hit`] returns the first solid
 //!   cell with its face (axis, normal sign, plane). All take a [`Budget`] of cells and return
