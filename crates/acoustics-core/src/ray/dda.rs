@@ -527,7 +527,8 @@ where
 /// blocks), calling `visit` for every cell of non-skipped sections. Empty/Unknown sections are
 /// jumped in one step that costs 1 cell of budget.
 ///
-/// Non-finite input walks nothing (`WalkEnd::LeftWorld`).
+/// Non-finite input walks nothing (`WalkEnd::LeftWorld`). A direction component below about
+/// 5.6e-309 (its inverse overflows) counts as 0.
 pub fn walk<P, F>(
     probe: &P,
     origin: DVec3,
@@ -585,7 +586,12 @@ where
         return stats;
     }
     let o = origin.to_array();
-    let d = dir.to_array();
+    // A component whose inverse overflows (below about 5.6e-309) moves the ray by less than a
+    // cell over any length it can have, and its boundaries would be 0·∞ = NaN, on which the
+    // walk could choose that axis forever without moving: it counts as 0.
+    let d = dir
+        .to_array()
+        .map(|c| if (1.0 / c).is_finite() { c } else { 0.0 });
     let mut cell = [floor_i32(o[0]), floor_i32(o[1]), floor_i32(o[2])];
     let mut step = [0i32; 3];
     let mut inv = [0.0f64; 3];

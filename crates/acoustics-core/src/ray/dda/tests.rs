@@ -229,16 +229,21 @@ proptest! {
         let dir = DVec3::new(dir.0, dir.1, dir.2);
         // Unit directions as callers pass them, and the raw ones too.
         for dir in [dir, dir.try_normalize().unwrap_or(dir)] {
+            // The walk counts a component whose inverse overflows as 0 (the reference, as it
+            // was, could step on its NaN boundaries without moving).
+            let counted = DVec3::from_array(
+                dir.to_array().map(|c| if (1.0 / c).is_finite() { c } else { 0.0 }),
+            );
             let new = trace_of(budget, stop_after, |b, v| walk(&w, origin, dir, max_t, b, v));
             let old = trace_of(budget, stop_after, |b, v| {
-                reference::reference_walk::<_, _, true>(&w, origin, dir, max_t, b, v)
+                reference::reference_walk::<_, _, true>(&w, origin, counted, max_t, b, v)
             });
             prop_assert_eq!(new, old);
             let new = trace_of(budget, stop_after, |b, v| {
                 ray::dda::walk_solid(&w, origin, dir, max_t, b, v)
             });
             let old = trace_of(budget, stop_after, |b, v| {
-                reference::reference_walk::<_, _, false>(&w, origin, dir, max_t, b, v)
+                reference::reference_walk::<_, _, false>(&w, origin, counted, max_t, b, v)
             });
             prop_assert_eq!(new, old);
         }
@@ -302,4 +307,27 @@ fn ground_rays_match_the_reference_walk() {
         "rays above the bumps meet nothing: {crossed}"
     );
     assert!(seen > 500, "rays through the bumps meet them: {seen}");
+}
+
+/// A direction component too small to invert (its boundaries would be 0·∞ = NaN) counts as 0:
+/// a ray from a cell face with such a component ends at its length even on an unlimited
+/// budget, as the ray without it does. (Before, the walk chose the axis that does not move on
+/// every step: endless.)
+#[test]
+fn a_component_too_small_to_invert_counts_as_zero_and_the_walk_ends() {
+    let mut w = WorldStore::new(Absent::Air);
+    // A Mixed section around the start, so that its cells are walked one by one.
+    w.set_cell(IVec3::new(10, 10, 10), Cell::solid(MaterialId(1)))
+        .unwrap();
+    let origin = DVec3::new(0.25, 3.0, 0.5);
+    let run = |dir: DVec3| {
+        trace_of(u64::MAX, usize::MAX, |b, v| {
+            *b = Budget::unlimited();
+            walk(&w, origin, dir, 40.0, b, v)
+        })
+    };
+    let tiny = run(DVec3::new(1.0, -1e-310, 0.0));
+    assert_eq!(tiny.1.end, ray::dda::WalkEnd::Reached);
+    assert_eq!(tiny.0.len(), 16, "the cells of the start section");
+    assert_eq!(tiny, run(DVec3::X));
 }
