@@ -204,6 +204,15 @@ where
     })
 }
 
+impl Cursor {
+    /// Its boundary parameters and the ray's steps lie in `[+0, +∞]` (no NaN, no −0), where
+    /// the masked loop and the crossings give the cell walk's values.
+    #[inline(always)]
+    fn plain(&self, ray: &Ray) -> bool {
+        plain(self.t_max[0]) & plain(self.t_max[1]) & plain(self.t_max[2]) & ray.plain
+    }
+}
+
 /// Walks the cells of the section at `lo` (its lowest cell) from `cur` until the ray leaves
 /// it (`None`, `cur` then holds the first cell outside) or the walk ends. `read` gives the
 /// content of a cell from its section index ([`SectionCells::index`]) and coordinates, `None` for an air cell that `visit` does not see (`AIR` false): air cells
@@ -224,7 +233,7 @@ where
     R: Fn(usize, IVec3) -> Option<Cell>,
 {
     #[cfg(target_arch = "x86_64")]
-    if plain(cur.t_max[0]) & plain(cur.t_max[1]) & plain(cur.t_max[2]) & ray.plain {
+    if cur.plain(ray) {
         // Past the non-air cells on entering (a ray over the terrain): cross at once, without
         // setting up the cell loop.
         if !AIR && past_on_entry(solid, cur, ray, lo) {
@@ -335,12 +344,7 @@ fn cross_box<const N: usize>(
     corner: [i32; 3],
     mut record: impl FnMut(usize, usize, f64),
 ) -> Option<(Cursor, [[i32; 3]; 2])> {
-    if !(plain(cur.t_max[0])
-        & plain(cur.t_max[1])
-        & plain(cur.t_max[2])
-        & ray.plain
-        & (cur.t <= ray.max_t))
-    {
+    if !(cur.plain(ray) & (cur.t <= ray.max_t)) {
         return None;
     }
     let n = N as i32;
@@ -719,35 +723,26 @@ where
             axis,
             left,
         };
+        // The cell walk of this section: where its non-air cells lie, and how a cell is read.
+        macro_rules! walk_cells {
+            ($solid:expr, $read:expr) => {
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, $solid, $read)
+            };
+        }
         let end = match (class, access.cells, access.sparse) {
-            (SectionClass::Full(mat), _, _) => walk_cells::<F, _, AIR>(
-                &mut cur,
-                &ray,
-                lo,
-                &mut stats,
-                &mut visit,
-                Solid::Anywhere,
-                |_, _| {
-                    Some(Cell::Solid {
-                        mat,
-                        partial: false,
-                    })
-                },
-            ),
+            (SectionClass::Full(mat), _, _) => {
+                let full = Cell::Solid {
+                    mat,
+                    partial: false,
+                };
+                walk_cells!(Solid::Anywhere, |_, _| Some(full))
+            }
             (_, Some(cells), _) => {
                 let solid = cells.extent().map_or(Solid::Nowhere, Solid::Within);
-                walk_cells::<F, _, AIR>(
-                    &mut cur,
-                    &ray,
-                    lo,
-                    &mut stats,
-                    &mut visit,
-                    solid,
-                    |i, _| {
-                        let code = cells.codes()[i];
-                        (AIR || code != CellCode::AIR).then(|| code.decode())
-                    },
-                )
+                walk_cells!(solid, |i, _| {
+                    let code = cells.codes()[i];
+                    (AIR || code != CellCode::AIR).then(|| code.decode())
+                })
             }
             (_, None, Some(sparse)) => {
                 let crossed = if !AIR && sparse.fill == CellCode::AIR {
@@ -757,32 +752,16 @@ where
                 };
                 match crossed {
                     Some(end) => end,
-                    None => walk_cells::<F, _, AIR>(
-                        &mut cur,
-                        &ray,
-                        lo,
-                        &mut stats,
-                        &mut visit,
-                        Solid::Anywhere,
-                        |i, _| {
-                            let code = sparse.get(i);
-                            (AIR || code != CellCode::AIR).then(|| code.decode())
-                        },
-                    ),
+                    None => walk_cells!(Solid::Anywhere, |i, _| {
+                        let code = sparse.get(i);
+                        (AIR || code != CellCode::AIR).then(|| code.decode())
+                    }),
                 }
             }
-            _ => walk_cells::<F, _, AIR>(
-                &mut cur,
-                &ray,
-                lo,
-                &mut stats,
-                &mut visit,
-                Solid::Anywhere,
-                |_, c| {
-                    let value = probe.cell(c);
-                    (AIR || value != Cell::Air).then_some(value)
-                },
-            ),
+            _ => walk_cells!(Solid::Anywhere, |_, c| {
+                let value = probe.cell(c);
+                (AIR || value != Cell::Air).then_some(value)
+            }),
         };
         Cursor {
             cell,
