@@ -449,13 +449,36 @@ where
     if sparse.cells.len() > MAX_LISTED {
         return None;
     }
+    let local_of = |i: u16| {
+        let i = i32::from(i);
+        [i & 15, i >> 8 & 15, i >> 4 & 15]
+    };
+    let first = per_axis(|a| cur.cell[a] - lo[a]);
+    // Usually no listed cell lies ahead of the cursor in the section (a ray over the bumps):
+    // then nothing is shown, and the boundaries need not be kept.
+    let ahead = |local: [i32; 3]| {
+        (0..3).all(|a| match ray.step[a] {
+            1 => local[a] >= first[a],
+            -1 => local[a] <= first[a],
+            _ => local[a] == first[a],
+        })
+    };
+    if !sparse
+        .cells
+        .iter()
+        .any(|&(i, code)| code != CellCode::AIR && ahead(local_of(i)))
+    {
+        let (after, _) = cross_box::<{ SECTION_SIZE as usize }>(cur, ray, lo, |_, _, _| {})?;
+        *cur = after;
+        return Some(None);
+    }
     // Each axis's boundaries from the cursor on, up to the one that leaves the section (+∞
     // for an axis the ray does not move on).
     let mut events = [[f64::INFINITY; SECTION_SIZE as usize]; 3];
     let (after, [low, high]) = cross_box::<{ SECTION_SIZE as usize }>(cur, ray, lo, |a, k, e| {
         events[a][k] = e;
     })?;
-    let first = per_axis(|a| cur.cell[a] - lo[a]);
+    let in_path_box = |local: [i32; 3]| (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a]);
     // Where the walk enters the cell `m` steps on from the first, if it does.
     let entry = |m: [usize; 3]| -> Option<(f64, Option<usize>)> {
         if m == [0; 3] {
@@ -480,10 +503,8 @@ where
     let mut on_path = [0u16; MAX_LISTED];
     let mut found = 0;
     for (k, &(i, code)) in sparse.cells.iter().enumerate() {
-        let i = i32::from(i);
-        let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
-        let inside = (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a]);
-        if !inside || code == CellCode::AIR {
+        let local = local_of(i);
+        if !in_path_box(local) || code == CellCode::AIR {
             continue;
         }
         // Steps on each axis to reach the cell (the box keeps them in 0..16).
@@ -499,8 +520,7 @@ where
     for &key in on_path.iter() {
         let (n, k) = (u64::from(key >> 6), usize::from(key & 63));
         let (i, code) = sparse.cells[k];
-        let i = i32::from(i);
-        let local = [i & 15, i >> 8 & 15, i >> 4 & 15];
+        let local = local_of(i);
         let m = per_axis(|a| ((local[a] - first[a]) * ray.step[a]).unsigned_abs() as usize);
         let Some((t, axis)) = entry(m) else {
             continue;
