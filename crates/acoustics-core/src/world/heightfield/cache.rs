@@ -118,6 +118,26 @@ impl SectionCache {
     /// holds no free slot.
     #[inline]
     fn entry(&self, field: &Heightfield, section: IVec3) -> Option<&Entry> {
+        // The usual case, a stored entry, without the storing (kept out of line, so that this
+        // path, called once per section a ray enters, stays short).
+        if let Some(slots) = self.chunks[hash(section >> 2) & (CHUNKS - 1)].get() {
+            let mut i = hash(section);
+            for _ in 0..PROBES {
+                match slots[i & (CHUNK - 1)].get() {
+                    Some(e) if e.section == section => return Some(e),
+                    Some(_) => i = (i + 1) & (CHUNK - 1),
+                    None => break,
+                }
+            }
+        }
+        self.store(field, section)
+    }
+
+    /// [`SectionCache::entry`] for a section not found: stores it in the first free slot of
+    /// its run (or finds it there, stored by another thread meanwhile).
+    #[cold]
+    #[inline(never)]
+    fn store(&self, field: &Heightfield, section: IVec3) -> Option<&Entry> {
         let chunk = &self.chunks[hash(section >> 2) & (CHUNKS - 1)];
         let slots = match chunk.get() {
             Some(slots) => slots,
