@@ -1,9 +1,10 @@
 //! Room measurement, wet level, decay and the slot cross-fade into 4 sends (spec §6).
 
-use glam::DVec3;
+use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
-use crate::ray::cast::first_hit_where;
+use crate::ray::cast::{Cast, first_hit_from_centre, first_hit_where};
+use crate::ray::dda::CentreRay;
 use crate::ray::dda::WalkStats;
 use crate::world::material::MaterialTable;
 use crate::world::probe::WorldProbe;
@@ -69,6 +70,16 @@ pub fn upper_directions() -> Vec<DVec3> {
         .collect()
 }
 
+/// The room rays: the [`upper_directions`], [`ROOM_RAY_LENGTH`] long, kept for walks from cell
+/// centres ([`CentreRay`]).
+#[must_use]
+pub fn room_rays() -> Vec<CentreRay> {
+    upper_directions()
+        .into_iter()
+        .filter_map(|d| CentreRay::new(d, ROOM_RAY_LENGTH))
+        .collect()
+}
+
 /// Measures the space around `point` (callers pass a cell centre). Cells of materials with
 /// occlusion 0 (foliage) are not hits.
 pub fn measure_space<P: WorldProbe + ?Sized>(
@@ -78,33 +89,131 @@ pub fn measure_space<P: WorldProbe + ?Sized>(
     directions: &[DVec3],
     budget: &mut Budget,
 ) -> SpaceMeasure {
-    let mut out = SpaceMeasure::default();
-    let (mut w, mut dist, mut refl) = (0.0, 0.0, 0.0);
-    for dir in directions {
-        out.rays += 1;
+    measure(materials, directions.len(), |i| {
         // Foliage (occlusion 0) makes no space (spec §6): room rays pass through it.
-        let cast = first_hit_where(probe, point, *dir, ROOM_RAY_LENGTH, budget, |mat, _| {
-            materials.get(mat).occlusion > 0.0
-        });
-        out.stats.merge(&cast.stats);
-        if let Some(h) = cast.hit {
-            let t = h.t.clamp(0.0, ROOM_RAY_LENGTH);
-            w += 1.0 - (t / ROOM_RAY_LENGTH).powi(2);
-            dist += t;
-            refl += materials.get(h.mat).reflectivity;
-            out.hits += 1;
+        first_hit_where(
+            probe,
+            point,
+            directions[i],
+            ROOM_RAY_LENGTH,
+            budget,
+            |mat, _| materials.get(mat).occlusion > 0.0,
+        )
+    })
+}
+
+/// [`measure_space`] around the centre of `cell` along kept rays ([`room_rays`]): the same
+/// measurement, bit for bit, with the walks read from the kept cells.
+pub fn measure_space_from<P: WorldProbe + ?Sized>(
+    probe: &P,
+    materials: &MaterialTable,
+    cell: IVec3,
+    rays: &[CentreRay],
+    budget: &mut Budget,
+) -> SpaceMeasure {
+    measure(materials, rays.len(), |i| {
+        room_cast(probe, materials, cell, &rays[i], budget)
+    })
+}
+
+/// Most budget one room ray can use: a straight ray of 64 blocks moves monotonically on every
+/// axis, so it enters at most 19 sections (at most 4 + 2 section steps per axis) and walks at
+/// most 46 cells in each (15 steps per axis, and the start cell), 893 in all.
+pub const ROOM_RAY_MAX_COST: u64 = 1024;
+
+/// [`measure_space_from`] around two cells (the listener's and the source's): the same two
+/// measurements, bit for bit, as two calls in that order. When the budget covers every ray
+/// at its worst ([`ROOM_RAY_MAX_COST`]) no ray can run out, the order of the rays changes
+/// nothing, and each kept ray is cast from both cells in turn (read twice while it is in the
+/// cache); otherwise the first cell's rays go first, as in two calls.
+pub fn measure_two_spaces_from<P: WorldProbe + ?Sized>(
+    probe: &P,
+    materials: &MaterialTable,
+    cells: [IVec3; 2],
+    rays: &[CentreRay],
+    budget: &mut Budget,
+) -> [SpaceMeasure; 2] {
+    let worst = 2 * ROOM_RAY_MAX_COST * rays.len() as u64;
+    if budget.remaining() < worst {
+        return cells.map(|cell| measure_space_from(probe, materials, cell, rays, budget));
+    }
+    let mut sums = [Sums::default(), Sums::default()];
+    for ray in rays {
+        for (cell, sums) in cells.iter().zip(&mut sums) {
+            sums.add(materials, &room_cast(probe, materials, *cell, ray, budget));
         }
     }
-    let n = directions.len().max(1) as f64;
-    out.space.enclosure = w / n;
-    if out.hits > 0 {
-        let h = f64::from(out.hits);
-        out.space.size = dist / h;
-        out.space.reflectivity = refl / h;
-    } else {
-        out.space.size = ROOM_RAY_LENGTH;
+    sums.map(|s| s.finish(rays.len()))
+}
+
+/// One room ray from the centre of `cell`. Foliage (occlusion 0) makes no space (spec §6):
+/// room rays pass through it.
+#[inline]
+fn room_cast<P: WorldProbe + ?Sized>(
+    probe: &P,
+    materials: &MaterialTable,
+    cell: IVec3,
+    ray: &CentreRay,
+    budget: &mut Budget,
+) -> Cast {
+    first_hit_from_centre(probe, cell, ray, budget, |mat, _| {
+        materials.get(mat).occlusion > 0.0
+    })
+}
+
+/// The space from `n` casts (`cast(i)` casts ray `i`).
+fn measure(
+    materials: &MaterialTable,
+    n: usize,
+    mut cast: impl FnMut(usize) -> Cast,
+) -> SpaceMeasure {
+    let mut sums = Sums::default();
+    for i in 0..n {
+        sums.add(materials, &cast(i));
     }
-    out
+    sums.finish(n)
+}
+
+/// The sums of a space being measured, ray by ray.
+#[derive(Default)]
+struct Sums {
+    out: SpaceMeasure,
+    /// `Σ(1 − (t/64)²)` over the hits.
+    weight: f64,
+    /// Sum of the hit distances.
+    dist: f64,
+    /// Sum of the hit reflectivities.
+    refl: f64,
+}
+
+impl Sums {
+    /// Adds one ray's cast.
+    fn add(&mut self, materials: &MaterialTable, cast: &Cast) {
+        self.out.rays += 1;
+        self.out.stats.merge(&cast.stats);
+        if let Some(h) = cast.hit {
+            let t = h.t.clamp(0.0, ROOM_RAY_LENGTH);
+            self.weight += 1.0 - (t / ROOM_RAY_LENGTH).powi(2);
+            self.dist += t;
+            self.refl += materials.get(h.mat).reflectivity;
+            self.out.hits += 1;
+        }
+    }
+
+    /// The space over `n` rays.
+    fn finish(self, n: usize) -> SpaceMeasure {
+        let mut out = self.out;
+        let n = n.max(1) as f64;
+        out.space.enclosure = self.weight / n;
+        if out.hits > 0 {
+            let h = f64::from(out.hits);
+            out.space.size = self.dist / h;
+            out.space.reflectivity = self.refl / h;
+        } else {
+            out.space.size = ROOM_RAY_LENGTH;
+        }
+        out
+    }
 }
 
 /// `smoothstep(e0, e1, x)`.

@@ -4,7 +4,9 @@
 //! over 1 or 9 paths, air absorption beyond half the range. Echoes: image sources from 32 + 32
 //! golden-spiral rays. Room: 24 upper directions of a 48-point spiral.
 
-use glam::DVec3;
+use std::sync::Arc;
+
+use glam::{DVec3, IVec3};
 
 use super::{
     AcousticModel, DirectResult, EchoResult, Paths, RequestError, RoomResult, SoundRequest,
@@ -12,9 +14,12 @@ use super::{
 };
 use crate::budget::Budget;
 use crate::echo::{EchoSettings, Plane, find_echoes, golden_spiral};
+use crate::ray::dda::CentreRay;
 use crate::ray::dda::WalkEnd;
 use crate::ray::occlusion::{OcclusionSettings, OcclusionTrace, trace_occlusion};
-use crate::room::{LISTENER_SHARE, Space, measure_space, reverb, upper_directions};
+use crate::room::{
+    LISTENER_SHARE, Space, measure_space_from, measure_two_spaces_from, reverb, room_rays,
+};
 use crate::world::material::MaterialTable;
 use crate::world::probe::WorldProbe;
 
@@ -37,13 +42,19 @@ pub fn cell_centre(p: DVec3) -> DVec3 {
     p.floor() + DVec3::splat(0.5)
 }
 
+/// The cell holding `p` (`p` finite and inside the world: a validated request's positions).
+fn cell_of(p: DVec3) -> IVec3 {
+    p.floor().as_ivec3()
+}
+
 /// Resound's own acoustic model.
 #[derive(Clone, Debug)]
 pub struct OwnModel {
     materials: MaterialTable,
     occlusion: OcclusionSettings,
     echo: EchoSettings,
-    room_directions: Vec<DVec3>,
+    /// The room rays, kept for walks from cell centres (shared by clones).
+    room_rays: Arc<[CentreRay]>,
     /// Planes added to every echo search (tests and diagnostics, e.g. scene E3).
     pub extra_planes: Vec<Plane>,
 }
@@ -65,7 +76,7 @@ impl OwnModel {
                 directions: golden_spiral(ECHO_RAYS),
                 ray_length: ECHO_RAY_LENGTH,
             },
-            room_directions: upper_directions(),
+            room_rays: room_rays().into(),
             extra_planes: Vec::new(),
         }
     }
@@ -185,29 +196,21 @@ impl AcousticModel for OwnModel {
     ) -> Result<RoomResult, RequestError> {
         request.validate()?;
         let mut telemetry = Telemetry::default();
-        let l = measure_space(
-            probe,
-            &self.materials,
-            cell_centre(request.listener),
-            &self.room_directions,
-            budget,
-        );
-        telemetry.rays += l.rays;
-        telemetry.add_walk(&l.stats);
-        let source = if request.measure_source_space {
-            let s = measure_space(
-                probe,
-                &self.materials,
-                cell_centre(request.source),
-                &self.room_directions,
-                budget,
-            );
-            telemetry.rays += s.rays;
-            telemetry.add_walk(&s.stats);
-            Some(s.space)
+        let listener = cell_of(request.listener);
+        let (l, s) = if request.measure_source_space {
+            let cells = [listener, cell_of(request.source)];
+            let [l, s] =
+                measure_two_spaces_from(probe, &self.materials, cells, &self.room_rays, budget);
+            (l, Some(s))
         } else {
-            None
+            let l = measure_space_from(probe, &self.materials, listener, &self.room_rays, budget);
+            (l, None)
         };
+        for m in std::iter::once(&l).chain(&s) {
+            telemetry.rays += m.rays;
+            telemetry.add_walk(&m.stats);
+        }
+        let source = s.map(|s| s.space);
         let space = source.map_or(l.space, |s| Space::mix(l.space, s, LISTENER_SHARE));
         let rv = reverb(&space, request.distance(), request.range);
         Ok(RoomResult {

@@ -2,7 +2,7 @@
 
 use glam::{DVec3, IVec3};
 
-use super::dda::{Flow, WalkStats, walk_solid};
+use super::dda::{CentreRay, Flow, Step, WalkStats, walk_solid};
 use crate::budget::Budget;
 use crate::world::material::MaterialId;
 use crate::world::probe::{Cell, WorldProbe};
@@ -65,33 +65,67 @@ where
 {
     let mut hit = None;
     let stats = walk_solid(probe, origin, dir, length, budget, |step| {
-        let Some(axis) = step.axis else {
-            return Flow::Continue;
-        };
-        if let Cell::Solid { mat, partial } = step.value
-            && accept(mat, partial)
-        {
-            let normal_sign = -step.sign;
-            let plane = if step.sign > 0 {
-                step.cell[axis]
-            } else {
-                step.cell[axis] + 1
-            };
-            hit = Some(Hit {
-                cell: step.cell,
-                t: step.t_enter,
-                point: origin + dir * step.t_enter,
-                axis,
-                normal_sign,
-                plane,
-                mat,
-                partial,
-            });
-            return Flow::Stop;
-        }
-        Flow::Continue
+        first_solid(step, origin, dir, &accept, &mut hit)
     });
     Cast { hit, stats }
+}
+
+/// Like [`first_hit_where`] from the centre of `cell` along a kept ray ([`CentreRay`]): the
+/// same cast, the walk read from the ray's kept cells (room rays).
+pub fn first_hit_from_centre<P, F>(
+    probe: &P,
+    cell: IVec3,
+    ray: &CentreRay,
+    budget: &mut Budget,
+    accept: F,
+) -> Cast
+where
+    P: WorldProbe + ?Sized,
+    F: Fn(MaterialId, bool) -> bool,
+{
+    let mut hit = None;
+    let origin = cell.as_dvec3() + DVec3::splat(0.5);
+    let stats = ray.walk_solid(probe, cell, budget, |step| {
+        first_solid(step, origin, ray.dir(), &accept, &mut hit)
+    });
+    Cast { hit, stats }
+}
+
+/// The visitor of a first-hit cast: stops on the first accepted solid cell after the start
+/// cell and keeps it in `hit`.
+#[inline(always)]
+fn first_solid(
+    step: &Step,
+    origin: DVec3,
+    dir: DVec3,
+    accept: &impl Fn(MaterialId, bool) -> bool,
+    hit: &mut Option<Hit>,
+) -> Flow {
+    let Some(axis) = step.axis else {
+        return Flow::Continue;
+    };
+    if let Cell::Solid { mat, partial } = step.value
+        && accept(mat, partial)
+    {
+        let normal_sign = -step.sign;
+        let plane = if step.sign > 0 {
+            step.cell[axis]
+        } else {
+            step.cell[axis] + 1
+        };
+        *hit = Some(Hit {
+            cell: step.cell,
+            t: step.t_enter,
+            point: origin + dir * step.t_enter,
+            axis,
+            normal_sign,
+            plane,
+            mat,
+            partial,
+        });
+        return Flow::Stop;
+    }
+    Flow::Continue
 }
 
 #[cfg(test)]

@@ -3,9 +3,13 @@
 use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
-use crate::world::probe::{Cell, SECTION_SIZE, SectionBox, SectionClass, WorldProbe, section_of};
+use crate::world::probe::{
+    Cell, SECTION_SIZE, SectionAccess, SectionBox, SectionClass, WorldProbe, section_of,
+};
 use crate::world::section::{CellCode, Extent, SectionCells, SparseCells};
 use crate::world::store::WORLD_LIMIT;
+
+pub use centre::{CENTRE_RAY_MAX_LENGTH, CentreRay};
 
 /// One visited (non-skipped) cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,6 +121,7 @@ fn is_skippable(class: SectionClass) -> bool {
 }
 
 /// What stays the same for the whole walk.
+#[derive(Clone, Copy, Debug)]
 struct Ray {
     /// Ray parameter per cell on each axis.
     t_delta: [f64; 3],
@@ -129,7 +134,7 @@ struct Ray {
 }
 
 /// The walk's state as it passes from section to section.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Cursor {
     /// Current cell.
     cell: [i32; 3],
@@ -587,6 +592,128 @@ where
     walk_impl::<P, F, false>(probe, origin, dir, max_t, budget, visit)
 }
 
+/// What a walk keeps of its ray besides the per-cell constants ([`Ray`]): the origin, the
+/// direction and its inverse (the section skips and their entry cells use them) and the ray
+/// parameter per section on each axis.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// Origin.
+    o: [f64; 3],
+    /// Direction, a component too small to invert counted as 0.
+    d: [f64; 3],
+    /// Inverse of each moving component (0 for the others).
+    inv: [f64; 3],
+    /// Ray parameter per section on each axis.
+    sdelta: [f64; 3],
+    /// The per-cell constants.
+    ray: Ray,
+}
+
+impl Line {
+    /// The line of `origin + t·dir`, `0 ≤ t ≤ max_t`, and the cursor on its first cell with
+    /// `left` cells of budget; `None` for non-finite input or an origin outside the world.
+    fn start(origin: DVec3, dir: DVec3, max_t: f64, left: u64) -> Option<(Self, Cursor)> {
+        let limit = f64::from(WORLD_LIMIT);
+        if !origin.is_finite()
+            || !dir.is_finite()
+            || max_t.is_nan()
+            || origin.abs().max_element() >= limit
+        {
+            return None;
+        }
+        let o = origin.to_array();
+        // A component whose inverse overflows (below about 5.6e-309) moves the ray by less
+        // than a cell over any length it can have, and its boundaries would be 0·∞ = NaN, on
+        // which the walk could choose that axis forever without moving: it counts as 0.
+        let d = dir
+            .to_array()
+            .map(|c| if (1.0 / c).is_finite() { c } else { 0.0 });
+        let cell = [floor_i32(o[0]), floor_i32(o[1]), floor_i32(o[2])];
+        let mut step = [0i32; 3];
+        let mut inv = [0.0f64; 3];
+        let mut t_max = [f64::INFINITY; 3];
+        let mut t_delta = [f64::INFINITY; 3];
+        for a in 0..3 {
+            if d[a] > 0.0 {
+                step[a] = 1;
+            } else if d[a] < 0.0 {
+                step[a] = -1;
+            }
+            if step[a] != 0 {
+                inv[a] = 1.0 / d[a];
+                t_delta[a] = inv[a].abs();
+                t_max[a] = axis_t(cell[a], o[a], inv[a], step[a]);
+            }
+        }
+        let sdelta = per_axis(|a| t_delta[a] * f64::from(SECTION_SIZE));
+        // An endless ray ends at the largest finite parameter: a boundary at +∞ (a ray that no
+        // longer moves) is past it, which is how the walks below end there.
+        let max_t = max_t.min(f64::MAX);
+        let ray = Ray {
+            t_delta,
+            step,
+            max_t,
+            plain: t_delta.iter().all(|v| plain(*v)),
+        };
+        let line = Self {
+            o,
+            d,
+            inv,
+            sdelta,
+            ray,
+        };
+        let cur = Cursor {
+            cell,
+            t_max,
+            t: 0.0,
+            axis: None,
+            left,
+        };
+        Some((line, cur))
+    }
+}
+
+/// The sections a walk entered, kept as its first and last: a straight ray's sections lie
+/// between those two on every axis, so the touched box is their box.
+#[derive(Clone, Copy, Debug, Default)]
+struct Touched {
+    first: Option<[i32; 3]>,
+    last: [i32; 3],
+}
+
+impl Touched {
+    /// The walk entered `section`.
+    #[inline(always)]
+    fn enter(&mut self, section: [i32; 3]) {
+        self.first.get_or_insert(section);
+        self.last = section;
+    }
+
+    /// The box of the sections entered.
+    fn section_box(self) -> Option<SectionBox> {
+        self.first.map(|f| {
+            let mut b = SectionBox::of(IVec3::from_array(f));
+            b.include(IVec3::from_array(self.last));
+            b
+        })
+    }
+}
+
+/// Ends a walk: the touched box and the cells into `stats`, the cells charged to `budget`.
+fn finish(
+    mut stats: WalkStats,
+    touched: Touched,
+    budget: &mut Budget,
+    start_left: u64,
+    left: u64,
+) -> WalkStats {
+    stats.touched = touched.section_box();
+    let used = start_left - left;
+    stats.cells = used;
+    let _ = budget.try_take(used);
+    stats
+}
+
 fn walk_impl<P, F, const AIR: bool>(
     probe: &P,
     origin: DVec3,
@@ -600,59 +727,60 @@ where
     F: FnMut(&Step) -> Flow,
 {
     let mut stats = WalkStats::default();
-    let limit = f64::from(WORLD_LIMIT);
-    if !origin.is_finite()
-        || !dir.is_finite()
-        || max_t.is_nan()
-        || origin.abs().max_element() >= limit
-    {
+    // Budget is kept in locals inside the loops and charged once at the end.
+    let start_left = budget.remaining();
+    let Some((line, cur)) = Line::start(origin, dir, max_t, start_left) else {
         stats.end = WalkEnd::LeftWorld;
         return stats;
-    }
-    let o = origin.to_array();
-    // A component whose inverse overflows (below about 5.6e-309) moves the ray by less than a
-    // cell over any length it can have, and its boundaries would be 0·∞ = NaN, on which the
-    // walk could choose that axis forever without moving: it counts as 0.
-    let d = dir
-        .to_array()
-        .map(|c| if (1.0 / c).is_finite() { c } else { 0.0 });
-    let mut cell = [floor_i32(o[0]), floor_i32(o[1]), floor_i32(o[2])];
-    let mut step = [0i32; 3];
-    let mut inv = [0.0f64; 3];
-    let mut t_max = [f64::INFINITY; 3];
-    let mut t_delta = [f64::INFINITY; 3];
-    for a in 0..3 {
-        if d[a] > 0.0 {
-            step[a] = 1;
-        } else if d[a] < 0.0 {
-            step[a] = -1;
-        }
-        if step[a] != 0 {
-            inv[a] = 1.0 / d[a];
-            t_delta[a] = inv[a].abs();
-            t_max[a] = axis_t(cell[a], o[a], inv[a], step[a]);
-        }
-    }
-    // Budget is kept in locals inside the loop and charged once at the end.
-    let start_left = budget.remaining();
-    let mut left = start_left;
-    let mut t = 0.0f64;
-    let mut axis: Option<usize> = None;
-    let sdelta = per_axis(|a| t_delta[a] * f64::from(SECTION_SIZE));
-    // An endless ray ends at the largest finite parameter: a boundary at +∞ (a ray that no
-    // longer moves) is past it, which is how the walks below end there.
-    let max_t = max_t.min(f64::MAX);
-    let ray = Ray {
-        t_delta,
-        step,
-        max_t,
-        plain: t_delta.iter().all(|v| plain(*v)),
     };
-    // A straight ray's sections lie between its first and last section on every axis, so the
-    // touched box is the box of those two.
-    let mut first_section: Option<[i32; 3]> = None;
-    let mut last_section = [0i32; 3];
-    stats.end = 'outer: loop {
+    let mut touched = Touched::default();
+    let (end, left) = walk_on::<P, F, AIR>(
+        probe,
+        &line,
+        cur,
+        None,
+        &mut stats,
+        &mut touched,
+        &mut visit,
+    );
+    stats.end = end;
+    finish(stats, touched, budget, start_left, left)
+}
+
+/// Walks on from `cur` (the first cell of a section not yet entered, or of the section whose
+/// access is given) to the end of the walk: how it ended and the budget left. A given section
+/// that is skipped (Empty or Unknown) does not read `cur.t_max`: the skip recomputes the
+/// boundaries where it stops.
+#[allow(clippy::too_many_lines)]
+fn walk_on<'p, P, F, const AIR: bool>(
+    probe: &'p P,
+    line: &Line,
+    cur: Cursor,
+    mut access_given: Option<SectionAccess<'p>>,
+    stats: &mut WalkStats,
+    touched: &mut Touched,
+    visit: &mut F,
+) -> (WalkEnd, u64)
+where
+    P: WorldProbe + ?Sized,
+    F: FnMut(&Step) -> Flow,
+{
+    let Line {
+        o,
+        d,
+        inv,
+        sdelta,
+        ray,
+    } = *line;
+    let (step, max_t) = (ray.step, ray.max_t);
+    let Cursor {
+        mut cell,
+        mut t_max,
+        mut t,
+        mut axis,
+        mut left,
+    } = cur;
+    let end = 'outer: loop {
         // Entering a new section at `cell`.
         if t > max_t {
             break WalkEnd::Reached;
@@ -662,10 +790,12 @@ where
             break WalkEnd::LeftWorld;
         }
         let mut s = section_of(c).to_array();
-        let mut access = probe.section_access(IVec3::from_array(s));
+        let mut access = match access_given.take() {
+            Some(given) => given,
+            None => probe.section_access(IVec3::from_array(s)),
+        };
         let mut class = access.class;
-        first_section.get_or_insert(s);
-        last_section = s;
+        touched.enter(s);
         if is_skippable(class) {
             // Section-level DDA through Empty/Unknown sections: one step (and one cell of
             // budget) per section, until a section that must be walked cell by cell.
@@ -710,7 +840,7 @@ where
                 }
                 access = probe.section_access(IVec3::from_array(s));
                 class = access.class;
-                last_section = s;
+                touched.enter(s);
                 t = t_exit.max(t);
                 axis = Some(a);
                 if !is_skippable(class) {
@@ -746,7 +876,7 @@ where
         // The cell walk of this section: where its non-air cells lie, and how a cell is read.
         macro_rules! walk_cells {
             ($solid:expr, $read:expr) => {
-                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, &mut stats, &mut visit, $solid, $read)
+                walk_cells::<F, _, AIR>(&mut cur, &ray, lo, stats, visit, $solid, $read)
             };
         }
         let end = match (class, access.cells, access.sparse) {
@@ -766,7 +896,7 @@ where
             }
             (_, None, Some(sparse)) => {
                 let crossed = if !AIR && sparse.fill == CellCode::AIR {
-                    cross_sparse_section(&mut cur, &ray, lo, &sparse, &mut stats, &mut visit)
+                    cross_sparse_section(&mut cur, &ray, lo, &sparse, stats, visit)
                 } else {
                     None
                 };
@@ -794,17 +924,10 @@ where
             break end;
         }
     };
-    stats.touched = first_section.map(|f| {
-        let mut b = SectionBox::of(IVec3::from_array(f));
-        b.include(IVec3::from_array(last_section));
-        b
-    });
-    let used = start_left - left;
-    stats.cells = used;
-    let _ = budget.try_take(used);
-    stats
+    (end, left)
 }
 
+mod centre;
 #[cfg(target_arch = "x86_64")]
 mod masked;
 #[cfg(test)]

@@ -79,3 +79,73 @@ fn effective_decay_matches_a_bisection_of_the_decay_curve() {
     }
     assert!(mixes > 300, "two-slot mixes: {mixes}");
 }
+
+mod kept_rays {
+    use glam::{DVec3, IVec3};
+    use proptest::prelude::*;
+
+    use crate::room::{
+        ROOM_RAY_MAX_COST, measure_space, measure_space_from, measure_two_spaces_from, room_rays,
+        upper_directions,
+    };
+    use crate::*;
+
+    /// A hall with pillars, a low roof over part of it, foliage (room rays pass it) and an
+    /// Unknown corner: rays hit at many distances, pass foliage, skip sections.
+    fn hall() -> WorldStore {
+        let m = MaterialTable::standard();
+        let stone = Cell::solid(m.by_name("stone").unwrap());
+        let wood = Cell::solid(m.by_name("wood").unwrap());
+        let leaves = Cell::solid(m.by_name("leaves").unwrap());
+        let mut w = WorldStore::new(Absent::Air);
+        let mut fill = |a: [i32; 3], b: [i32; 3], c: Cell| {
+            w.fill_box(IVec3::from_array(a), IVec3::from_array(b), c)
+                .unwrap();
+        };
+        fill([-40, -4, -40], [40, -1, 40], stone);
+        fill([-10, 12, -10], [20, 12, 25], wood);
+        for x in (-30..30).step_by(9) {
+            fill([x, 0, 3], [x + 1, 14, 4], stone);
+        }
+        fill([5, 0, -20], [12, 6, -12], leaves);
+        fill([30, 0, 30], [40, 40, 40], Cell::Unknown);
+        w
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The kept rays measure what the rays from the cell centre measure, and both spaces
+        /// at once what two measurements in turn do: the same spaces, counters and budget
+        /// left, to the bit, whether the budget covers the rays at their worst (they
+        /// alternate between the cells) or runs out on the way (they do not).
+        #[test]
+        fn both_spaces_measure_as_one_space_at_a_time(
+            l in (-35i32..35, 0i32..20, -35i32..35),
+            s in (-35i32..35, 0i32..20, -35i32..35),
+            budget in prop_oneof![Just(u64::MAX), 0u64..3_000, 40_000u64..60_000],
+        ) {
+            let w = hall();
+            let m = MaterialTable::standard();
+            let rays = room_rays();
+            let dirs = upper_directions();
+            let cells = [IVec3::new(l.0, l.1, l.2), IVec3::new(s.0, s.1, s.2)];
+            let mut b1 = Budget::new(budget);
+            let one = cells.map(|c| {
+                let centre = c.as_dvec3() + DVec3::splat(0.5);
+                measure_space(&w, &m, centre, &dirs, &mut b1)
+            });
+            let mut b2 = Budget::new(budget);
+            let kept = cells.map(|c| measure_space_from(&w, &m, c, &rays, &mut b2));
+            let mut b3 = Budget::new(budget);
+            let both = measure_two_spaces_from(&w, &m, cells, &rays, &mut b3);
+            prop_assert_eq!(one, kept);
+            prop_assert_eq!(one, both);
+            prop_assert_eq!(b1.remaining(), b2.remaining());
+            prop_assert_eq!(b1.remaining(), b3.remaining());
+            for space in both {
+                prop_assert!(space.stats.cells <= ROOM_RAY_MAX_COST * 24);
+            }
+        }
+    }
+}

@@ -126,10 +126,10 @@ fn walk_with_zero_direction_and_endless_length_visits_one_cell() {
 mod reference;
 
 /// Everything a walk reports: the steps it showed (ray parameters as bits) and its stats.
-type Trace = (Vec<(IVec3, Cell, u64, Option<usize>, i32)>, WalkStats, u64);
+pub(super) type Trace = (Vec<(IVec3, Cell, u64, Option<usize>, i32)>, WalkStats, u64);
 
 /// Runs `walk`-like function `f` and records what it reports.
-fn trace_of(
+pub(super) fn trace_of(
     budget: u64,
     stop_after: usize,
     f: impl FnOnce(&mut Budget, &mut dyn FnMut(&ray::dda::Step) -> Flow) -> WalkStats,
@@ -149,7 +149,7 @@ fn trace_of(
 
 /// A world of the kinds of section a walk meets: sparse sections of single cells over an air
 /// or Unknown fill (a bumpy ground, scattered cells), dense ones, full and Unknown ones.
-fn mixed_world(
+pub(super) fn mixed_world(
     absent: Absent,
     cells: &[(i32, i32, i32, u8)],
     boxes: &[(IVec3, IVec3, u8)],
@@ -191,7 +191,7 @@ fn coordinate() -> impl Strategy<Value = f64> {
 }
 
 /// A direction component: random, zero, ±1, or tiny (an infinite inverse: NaN boundaries).
-fn component() -> impl Strategy<Value = f64> {
+pub(super) fn component() -> impl Strategy<Value = f64> {
     prop_oneof![
         4 => -1f64..1.0,
         1 => Just(0.0),
