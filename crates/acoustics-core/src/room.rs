@@ -116,36 +116,6 @@ pub fn measure_space_from<P: WorldProbe + ?Sized>(
     })
 }
 
-/// Most budget one room ray can use: a straight ray of 64 blocks moves monotonically on every
-/// axis, so it enters at most 19 sections (at most 4 + 2 section steps per axis) and walks at
-/// most 46 cells in each (15 steps per axis, and the start cell), 893 in all.
-pub const ROOM_RAY_MAX_COST: u64 = 1024;
-
-/// [`measure_space_from`] around two cells (the listener's and the source's): the same two
-/// measurements, bit for bit, as two calls in that order. When the budget covers every ray
-/// at its worst ([`ROOM_RAY_MAX_COST`]) no ray can run out, the order of the rays changes
-/// nothing, and each kept ray is cast from both cells in turn (read twice while it is in the
-/// cache); otherwise the first cell's rays go first, as in two calls.
-pub fn measure_two_spaces_from<P: WorldProbe + ?Sized>(
-    probe: &P,
-    materials: &MaterialTable,
-    cells: [IVec3; 2],
-    rays: &[CentreRay],
-    budget: &mut Budget,
-) -> [SpaceMeasure; 2] {
-    let worst = 2 * ROOM_RAY_MAX_COST * rays.len() as u64;
-    if budget.remaining() < worst {
-        return cells.map(|cell| measure_space_from(probe, materials, cell, rays, budget));
-    }
-    let mut sums = [Sums::default(), Sums::default()];
-    for ray in rays {
-        for (cell, sums) in cells.iter().zip(&mut sums) {
-            sums.add(materials, &room_cast(probe, materials, *cell, ray, budget));
-        }
-    }
-    sums.map(|s| s.finish(rays.len()))
-}
-
 /// One room ray from the centre of `cell`. Foliage (occlusion 0) makes no space (spec §6):
 /// room rays pass through it.
 #[inline]

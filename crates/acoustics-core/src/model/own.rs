@@ -17,9 +17,7 @@ use crate::echo::{EchoSettings, Plane, find_echoes, golden_spiral};
 use crate::ray::dda::CentreRay;
 use crate::ray::dda::WalkEnd;
 use crate::ray::occlusion::{OcclusionSettings, OcclusionTrace, trace_occlusion};
-use crate::room::{
-    LISTENER_SHARE, Space, measure_space_from, measure_two_spaces_from, reverb, room_rays,
-};
+use crate::room::{LISTENER_SHARE, Space, measure_space_from, reverb, room_rays};
 use crate::world::material::MaterialTable;
 use crate::world::probe::WorldProbe;
 
@@ -197,15 +195,11 @@ impl AcousticModel for OwnModel {
         request.validate()?;
         let mut telemetry = Telemetry::default();
         let listener = cell_of(request.listener);
-        let (l, s) = if request.measure_source_space {
-            let cells = [listener, cell_of(request.source)];
-            let [l, s] =
-                measure_two_spaces_from(probe, &self.materials, cells, &self.room_rays, budget);
-            (l, Some(s))
-        } else {
-            let l = measure_space_from(probe, &self.materials, listener, &self.room_rays, budget);
-            (l, None)
-        };
+        let l = measure_space_from(probe, &self.materials, listener, &self.room_rays, budget);
+        let s = request.measure_source_space.then(|| {
+            let source = cell_of(request.source);
+            measure_space_from(probe, &self.materials, source, &self.room_rays, budget)
+        });
         for m in std::iter::once(&l).chain(&s) {
             telemetry.rays += m.rays;
             telemetry.add_walk(&m.stats);

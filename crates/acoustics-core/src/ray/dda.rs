@@ -592,13 +592,11 @@ where
     walk_impl::<P, F, false>(probe, origin, dir, max_t, budget, visit)
 }
 
-/// What a walk keeps of its ray besides the per-cell constants ([`Ray`]): the origin, the
+/// What a walk keeps of its ray besides the origin and the per-cell constants ([`Ray`]): the
 /// direction and its inverse (the section skips and their entry cells use them) and the ray
 /// parameter per section on each axis.
 #[derive(Clone, Copy, Debug)]
 struct Line {
-    /// Origin.
-    o: [f64; 3],
     /// Direction, a component too small to invert counted as 0.
     d: [f64; 3],
     /// Inverse of each moving component (0 for the others).
@@ -656,7 +654,6 @@ impl Line {
             plain: t_delta.iter().all(|v| plain(*v)),
         };
         let line = Self {
-            o,
             d,
             inv,
             sdelta,
@@ -736,6 +733,7 @@ where
     let mut touched = Touched::default();
     let (end, left) = walk_on::<P, F, AIR>(
         probe,
+        origin.to_array(),
         &line,
         cur,
         None,
@@ -748,25 +746,29 @@ where
 }
 
 /// Walks on from `cur` (the first cell of a section not yet entered, or of the section whose
-/// access is given) to the end of the walk: how it ended and the budget left. A given section
+/// access is given) along the line from `o` to the end of the walk: how it ended and the budget left. A given section
 /// that is skipped (Empty or Unknown) does not read `cur.t_max`: the skip recomputes the
 /// boundaries where it stops.
-#[allow(clippy::too_many_lines)]
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+#[inline(always)]
 fn walk_on<'p, P, F, const AIR: bool>(
     probe: &'p P,
+    o: [f64; 3],
     line: &Line,
     cur: Cursor,
     mut access_given: Option<SectionAccess<'p>>,
-    stats: &mut WalkStats,
-    touched: &mut Touched,
+    stats_out: &mut WalkStats,
+    touched_out: &mut Touched,
     visit: &mut F,
 ) -> (WalkEnd, u64)
 where
     P: WorldProbe + ?Sized,
     F: FnMut(&Step) -> Flow,
 {
+    // Counters in locals (registers in the loops), written back at the end.
+    let (mut stats_here, mut touched_here) = (*stats_out, *touched_out);
+    let (stats, touched) = (&mut stats_here, &mut touched_here);
     let Line {
-        o,
         d,
         inv,
         sdelta,
@@ -924,6 +926,7 @@ where
             break end;
         }
     };
+    (*stats_out, *touched_out) = (stats_here, touched_here);
     (end, left)
 }
 

@@ -27,37 +27,44 @@ use crate::world::store::WORLD_LIMIT;
 /// Longest ray a [`CentreRay`] keeps (blocks): its cells' offsets fit in `i8`.
 pub const CENTRE_RAY_MAX_LENGTH: f64 = 100.0;
 
-/// The axis byte of the start cell (entered through no face).
-const NO_AXIS: i8 = 3;
-
 /// A ray from a cell centre in a fixed direction, its cell walk worked out once (module doc).
 ///
-/// The tables are small and the fields a walk reads on every section come first (`repr(C)`):
-/// room measurement walks 24 of these twice per request, and what it reads of them should
-/// stay in the L1 cache beside the world's sections.
+/// What a walk reads on every section is one cache line (this struct) and one small table:
+/// room measurement walks 24 of these twice per request beside the world's sections, and
+/// together they should stay in the L1 cache.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct CentreRay {
     /// Cell step on each axis (−1, 0, +1).
-    step: [i32; 3],
-    /// Per axis, where its run of `reach` starts and its last index in the run.
+    step: [i8; 3],
+    /// Number of kept cells (at most 255).
+    n: u8,
+    /// Per axis, where its run of reach entries starts in `table`, and its last index: entry
+    /// `m` of the run is the first kept cell `m` cells from the start cell on that axis (the
+    /// last entry is `n`: no kept cell reaches that far).
     reach_at: [[u16; 2]; 3],
+    /// Where the kept cells start in `table`: 2 bytes per cell, the cell's distance from the
+    /// start cell on `x` and on `y` (on `z` it is the cell's index less those two, as every
+    /// step of the walk moves one axis by one).
+    cells_at: u16,
     /// Where each axis's run of `bounds` starts.
     bounds_at: [u16; 3],
-    /// Per axis, `reach[reach_at[a][0] + m]`: the first kept cell `m` cells from the start
-    /// cell on that axis; the last entry of a run is the number of cells (none reaches that
-    /// far).
-    reach: Box<[u8]>,
-    /// The cells of the walk relative to its start cell, in order; the fourth byte is the
-    /// axis of the face the walk entered it through ([`NO_AXIS`] for the start cell).
-    cells: Box<[[i8; 4]]>,
+    /// The reach runs, then the kept cells.
+    table: Box<[u8]>,
     /// Per axis, the boundary parameters the walk meets in order: after `n` steps on the axis
     /// its next boundary is `bounds[bounds_at[a] + n]` (one `+∞` for an axis the ray does not
     /// move on).
     bounds: Box<[f64]>,
+    /// What only the accessors and the hand-over read.
+    cold: Box<Cold>,
+}
+
+/// The parts of a [`CentreRay`] a walk reads at most once.
+#[derive(Clone, Debug)]
+struct Cold {
     /// Direction as given.
     dir: DVec3,
-    /// The line from the centre of cell (0, 0, 0).
+    /// The line of the ray (from any cell centre).
     line: Line,
 }
 
@@ -90,8 +97,7 @@ impl CentreRay {
         }
         let origin = DVec3::splat(0.5);
         let (line, start) = Line::start(origin, dir, length, u64::MAX)?;
-        let mut cells = Vec::new();
-        let mut fits = true;
+        let mut cells: Vec<[i32; 3]> = Vec::new();
         walk(
             &OpenSpace,
             origin,
@@ -99,31 +105,19 @@ impl CentreRay {
             length,
             &mut Budget::unlimited(),
             |s| {
-                let c = s.cell.to_array().map(i8::try_from);
-                let axis = s.axis.map_or(NO_AXIS, |a| a as i8);
-                match c {
-                    [Ok(x), Ok(y), Ok(z)] => cells.push([x, y, z, axis]),
-                    _ => fits = false,
-                }
+                cells.push(s.cell.to_array());
                 Flow::Continue
             },
         );
         // A unit direction reaches at most `length·√3 + 1` cells from the start (174); a
         // longer direction vector could reach further.
-        if !fits || cells.len() > usize::from(u8::MAX) {
-            return None;
-        }
-        let far = per_axis(|a| {
-            cells
-                .iter()
-                .map(|c| usize::from(c[a].unsigned_abs()))
-                .max()
-                .unwrap_or(0)
-        });
+        let n = u8::try_from(cells.len()).ok()?;
+        let mag = |c: &[i32; 3], a: usize| c[a].unsigned_abs() as usize;
+        let far = per_axis(|a| cells.iter().map(|c| mag(c, a)).max().unwrap_or(0));
         let (mut bounds, mut bounds_at) = (Vec::new(), [0u16; 3]);
-        let (mut reach, mut reach_at) = (Vec::new(), [[0u16; 2]; 3]);
+        let (mut table, mut reach_at) = (Vec::new(), [[0u16; 2]; 3]);
         for a in 0..3 {
-            // Both runs are at most 3 · 102 long (offsets fit in `i8`).
+            // Every run is at most 256 long (`n` is at most 255).
             bounds_at[a] = u16::try_from(bounds.len()).ok()?;
             let mut e = start.t_max[a];
             bounds.push(e);
@@ -132,46 +126,62 @@ impl CentreRay {
                 bounds.push(e);
             }
             reach_at[a] = [
-                u16::try_from(reach.len()).ok()?,
+                u16::try_from(table.len()).ok()?,
                 u16::try_from(far[a] + 1).ok()?,
             ];
             for m in 0..=far[a] + 1 {
-                let first = cells
-                    .iter()
-                    .position(|c| usize::from(c[a].unsigned_abs()) >= m)
-                    .unwrap_or(cells.len());
-                reach.push(u8::try_from(first).ok()?);
+                let first = cells.iter().position(|c| mag(c, a) >= m);
+                table.push(first.map_or(n, |f| f as u8));
             }
         }
+        let cells_at = u16::try_from(table.len()).ok()?;
+        for c in &cells {
+            table.extend([mag(c, 0) as u8, mag(c, 1) as u8]);
+        }
         Some(Self {
-            step: line.ray.step,
+            step: line.ray.step.map(|s| s as i8),
+            n,
             reach_at,
+            cells_at,
             bounds_at,
-            reach: reach.into_boxed_slice(),
-            cells: cells.into_boxed_slice(),
+            table: table.into_boxed_slice(),
             bounds: bounds.into_boxed_slice(),
-            dir,
-            line,
+            cold: Box::new(Cold { dir, line }),
         })
     }
 
     /// The direction.
     #[must_use]
     pub fn dir(&self) -> DVec3 {
-        self.dir
+        self.cold.dir
     }
 
     /// The length (blocks).
     #[must_use]
     pub fn length(&self) -> f64 {
-        self.line.ray.max_t
+        self.cold.line.ray.max_t
     }
 
     /// The first kept cell `m` cells from the start on axis `a` (the cell count if none).
     #[inline(always)]
     fn reach(&self, a: usize, m: i32) -> usize {
         let [start, last] = self.reach_at[a].map(usize::from);
-        usize::from(self.reach[start + usize::try_from(m).unwrap_or(0).min(last)])
+        usize::from(self.table[start + usize::try_from(m).unwrap_or(0).min(last)])
+    }
+
+    /// Kept cell `j`'s distance from the start cell on each axis.
+    #[inline(always)]
+    fn distance(&self, j: usize) -> [i32; 3] {
+        let at = usize::from(self.cells_at) + 2 * j;
+        let (x, y) = (i32::from(self.table[at]), i32::from(self.table[at + 1]));
+        [x, y, j as i32 - x - y]
+    }
+
+    /// Kept cell `j` relative to the start cell.
+    #[inline(always)]
+    fn offset(&self, j: usize) -> [i32; 3] {
+        let d = self.distance(j);
+        per_axis(|a| i32::from(self.step[a]) * d[a])
     }
 
     /// The boundary parameter on axis `a` after `n` steps on it.
@@ -185,10 +195,9 @@ impl CentreRay {
     /// before `from` that matters: callers ask from inside it).
     #[inline(always)]
     fn first_outside(&self, base: [i32; 3], min: [i32; 3], max: [i32; 3]) -> usize {
-        let step = self.step;
-        let mut first = self.cells.len();
+        let mut first = usize::from(self.n);
         for a in 0..3 {
-            let at = match step[a] {
+            let at = match self.step[a] {
                 1 => self.reach(a, max[a] + 1 - base[a]),
                 -1 => self.reach(a, base[a] - min[a] + 1),
                 // The ray stays at `base` on this axis: inside the box or outside throughout.
@@ -200,19 +209,34 @@ impl CentreRay {
         first
     }
 
+    /// The axis the walk entered kept cell `j` through, and its distance from the start cell
+    /// on that axis.
+    #[inline(always)]
+    fn entered(&self, j: usize) -> Option<(usize, i32)> {
+        let j1 = j.checked_sub(1)?;
+        let (now, before) = (self.distance(j), self.distance(j1));
+        let a = if now[0] != before[0] {
+            0
+        } else if now[1] != before[1] {
+            1
+        } else {
+            2
+        };
+        Some((a, now[a]))
+    }
+
     /// The axis the walk entered kept cell `j` through.
     #[inline(always)]
     fn axis(&self, j: usize) -> Option<usize> {
-        let a = self.cells[j][3];
-        (a != NO_AXIS).then_some(a as usize)
+        self.entered(j).map(|(a, _)| a)
     }
 
     /// The ray parameter where the walk enters kept cell `j`: the boundary it crossed last.
     #[inline(always)]
     fn t_enter(&self, j: usize) -> f64 {
-        match self.axis(j) {
+        match self.entered(j) {
             None => 0.0,
-            Some(a) => self.bound(a, usize::from(self.cells[j][a].unsigned_abs()) - 1),
+            Some((a, d)) => self.bound(a, d as usize - 1),
         }
     }
 
@@ -233,22 +257,22 @@ impl CentreRay {
         let centre = cell.as_dvec3() + DVec3::splat(0.5);
         // Near the world's edge the walk's own checks decide where it ends.
         if cell.abs().max_element() >= WORLD_LIMIT - 2 * (CENTRE_RAY_MAX_LENGTH as i32) {
-            let length = self.line.ray.max_t;
-            return super::walk_solid(probe, centre, self.dir, length, budget, visit);
+            let length = self.length();
+            return super::walk_solid(probe, centre, self.dir(), length, budget, visit);
         }
         let mut stats = WalkStats::default();
         let mut touched = Touched::default();
         let start_left = budget.remaining();
         let mut left = start_left;
         let c0 = cell.to_array();
-        let n = self.cells.len();
+        let n = usize::from(self.n);
         let mut k = 0;
         let end = loop {
             if k >= n {
                 break WalkEnd::Reached;
             }
-            let off = self.cells[k];
-            let here = per_axis(|a| c0[a] + i32::from(off[a]));
+            let off = self.offset(k);
+            let here = per_axis(|a| c0[a] + off[a]);
             let s = here.map(|v| v >> 4);
             let access = probe.section_access(IVec3::from_array(s));
             touched.enter(s);
@@ -256,8 +280,6 @@ impl CentreRay {
                 // The skip recomputes the boundaries from the origin: the walk goes on from
                 // here. It does not read the cursor's boundaries when the section it is given
                 // is skipped (`walk_on`), so they are not looked up.
-                let mut line = self.line;
-                line.o = centre.to_array();
                 let cur = Cursor {
                     cell: here,
                     t_max: [f64::INFINITY; 3],
@@ -267,7 +289,8 @@ impl CentreRay {
                 };
                 let (end, l) = walk_on::<P, F, false>(
                     probe,
-                    &line,
+                    centre.to_array(),
+                    &self.cold.line,
                     cur,
                     Some(access),
                     &mut stats,
@@ -279,7 +302,7 @@ impl CentreRay {
             }
             let lo = s.map(|v| v * SECTION_SIZE);
             // The start cell in section-local coordinates: kept cell `j` lies at
-            // `base + cells[j]`.
+            // `base + offset(j)`.
             let base = per_axis(|a| c0[a] - lo[a]);
             let leave = self.first_outside(base, [0; 3], [SECTION_SIZE - 1; 3]);
             let limit = leave.min(k.saturating_add(usize::try_from(left).unwrap_or(usize::MAX)));
@@ -356,11 +379,11 @@ impl<F: FnMut(&Step) -> Flow> Shown<'_, F> {
     ) -> Option<usize> {
         let ray = self.ray;
         for j in from..to {
-            let off = ray.cells[j];
+            let off = ray.offset(j);
             let local = IVec3::new(
-                self.base[0] + i32::from(off[0]),
-                self.base[1] + i32::from(off[1]),
-                self.base[2] + i32::from(off[2]),
+                self.base[0] + off[0],
+                self.base[1] + off[1],
+                self.base[2] + off[2],
             );
             let Some(value) = read(local) else {
                 continue;
@@ -375,7 +398,7 @@ impl<F: FnMut(&Step) -> Flow> Shown<'_, F> {
                 value,
                 t_enter: ray.t_enter(j),
                 axis,
-                sign: axis.map_or(0, |a| ray.step[a]),
+                sign: axis.map_or(0, |a| i32::from(ray.step[a])),
             };
             if (self.visit)(&step) == Flow::Stop {
                 return Some(j);
