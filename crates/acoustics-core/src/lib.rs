@@ -42,7 +42,9 @@
 //!   skipping and a visitor ([`ray::dda::walk_solid`] visits non-air cells only, and crosses in
 //!   one exact step a sparse section over air and the rest of a dense section once the ray is
 //!   past the box of its non-air cells, [`Extent`]; on x86-64 the cell loop picks the axis
-//!   with SSE2 masks); every walk reports what the plain cell walk would, bit for bit;
+//!   with SSE2 masks); [`ray::dda::CentreRay`] keeps the cell walk of a fixed direction from
+//!   any cell centre and reads a section's cells, exits and extents from it (room rays); every
+//!   walk reports what the plain cell walk would, bit for bit;
 //!   [`ray::occlusion::trace_occlusion`] sums occlusion along a segment (source cell excluded,
 //!   partial ×0.25, 16-hit / 64-sum stops); [`ray::cast::first_hit`] returns the first solid
 //!   cell with its face (axis, normal sign, plane). All take a [`Budget`] of cells and return
@@ -52,7 +54,8 @@
 //!   ([`DirectResult`], [`EchoResult`], [`RoomResult`], [`AcousticResult`] with gain, hf, taps,
 //!   4 sends, decay, apparent direction and [`Telemetry`]). [`OwnModel`] is Resound's MIT model.
 //! - **Echoes** ([`echo`]): image-source finder (planes, exact validation, tap selection).
-//! - **Room** ([`room`]): space measurement, wet, decay, slot cross-fade, effective decay.
+//! - **Room** ([`room`]): space measurement (along the kept [`room::room_rays`]), wet, decay,
+//!   slot cross-fade, effective decay.
 //! - **Caches** ([`cache`]): occlusion / echo / room result caches with region and epoch
 //!   invalidation, the section-class LRU and [`cache::ClassCachedProbe`].
 //! - **Queue** ([`queue`]): [`queue::Evaluator`] runs many sounds per tick within cell budgets,
