@@ -1,5 +1,7 @@
 //! Room measurement, wet level, decay and the slot cross-fade into 4 sends (spec §6).
 
+use std::sync::{Arc, OnceLock};
+
 use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
@@ -71,13 +73,18 @@ pub fn upper_directions() -> Vec<DVec3> {
 }
 
 /// The room rays: the [`upper_directions`], [`ROOM_RAY_LENGTH`] long, kept for walks from cell
-/// centres ([`CentreRay`]).
+/// centres ([`CentreRay`]). Worked out once per process and shared (a model made per request
+/// or per tick costs nothing for them).
 #[must_use]
-pub fn room_rays() -> Vec<CentreRay> {
-    upper_directions()
-        .into_iter()
-        .filter_map(|d| CentreRay::new(d, ROOM_RAY_LENGTH))
-        .collect()
+pub fn room_rays() -> Arc<[CentreRay]> {
+    static RAYS: OnceLock<Arc<[CentreRay]>> = OnceLock::new();
+    RAYS.get_or_init(|| {
+        upper_directions()
+            .into_iter()
+            .filter_map(|d| CentreRay::new(d, ROOM_RAY_LENGTH))
+            .collect()
+    })
+    .clone()
 }
 
 /// Measures the space around `point` (callers pass a cell centre). Cells of materials with

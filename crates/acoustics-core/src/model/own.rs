@@ -74,7 +74,7 @@ impl OwnModel {
                 directions: golden_spiral(ECHO_RAYS),
                 ray_length: ECHO_RAY_LENGTH,
             },
-            room_rays: room_rays().into(),
+            room_rays: room_rays(),
             extra_planes: Vec::new(),
         }
     }

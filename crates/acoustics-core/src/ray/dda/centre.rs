@@ -111,7 +111,7 @@ impl CentreRay {
         );
         // A unit direction reaches at most `length·√3 + 1` cells from the start (174); a
         // longer direction vector could reach further.
-        let n = u8::try_from(cells.len()).ok()?;
+        let n = u8::try_from(cells.len()).ok().filter(|&n| n > 0)?;
         let mag = |c: &[i32; 3], a: usize| c[a].unsigned_abs() as usize;
         let far = per_axis(|a| cells.iter().map(|c| mag(c, a)).max().unwrap_or(0));
         let (mut bounds, mut bounds_at) = (Vec::new(), [0u16; 3]);
@@ -129,10 +129,14 @@ impl CentreRay {
                 u16::try_from(table.len()).ok()?,
                 u16::try_from(far[a] + 1).ok()?,
             ];
-            for m in 0..=far[a] + 1 {
-                let first = cells.iter().position(|c| mag(c, a) >= m);
-                table.push(first.map_or(n, |f| f as u8));
+            // Distances grow by at most one per cell: the first cell at distance `m`, for
+            // every `m` up to the last, in one pass; then `n` for one beyond.
+            for (j, c) in cells.iter().enumerate() {
+                if j == 0 || mag(c, a) > mag(&cells[j - 1], a) {
+                    table.push(j as u8);
+                }
             }
+            table.push(n);
         }
         let cells_at = u16::try_from(table.len()).ok()?;
         for c in &cells {
