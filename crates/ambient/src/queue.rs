@@ -68,29 +68,44 @@ impl<T: Copy> PQueueArray<T> {
     /// `PQueueArray::RemoveMin` @ 0x00540E50: take slot 1, move slot `n` into it, then
     /// `_Heapify` down (left child if strictly smaller than the node, then right child if
     /// strictly smaller than that).
+    ///
+    /// The moved node sinks through a hole: each chosen child moves up one level and the node
+    /// is written once where it stops, which leaves every slot as retail's swaps do (the node
+    /// being compared is always the moved one).
     pub fn remove_min(&mut self) -> Option<(f64, T)> {
         if self.nodes.is_empty() {
             return None;
         }
         let top = self.nodes.swap_remove(0);
-        let n = self.nodes.len();
-        let mut i = 1;
+        let nodes = self.nodes.as_mut_slice();
+        let Some(&moved) = nodes.first() else {
+            return Some((top.key, top.data));
+        };
+        let n = nodes.len();
+        // 0-based here: the children of slot `i` are `2i + 1` and `2i + 2`.
+        let mut i = 0;
         loop {
-            let left = 2 * i;
-            let right = left + 1;
-            let mut smallest = i;
-            if left <= n && self.nodes[left - 1].key < self.nodes[i - 1].key {
-                smallest = left;
+            let left = 2 * i + 1;
+            let Some(l) = nodes.get(left) else {
+                break;
+            };
+            let (mut child, mut key) = (i, moved.key);
+            if l.key < key {
+                (child, key) = (left, l.key);
             }
-            if right <= n && self.nodes[right - 1].key < self.nodes[smallest - 1].key {
-                smallest = right;
+            if let Some(r) = nodes.get(left + 1)
+                && r.key < key
+            {
+                child = left + 1;
             }
-            if smallest == i {
+            if child == i {
                 break;
             }
-            self.nodes.swap(i - 1, smallest - 1);
-            i = smallest;
+            nodes[i] = nodes[child];
+            i = child;
         }
+        debug_assert!(i < n);
+        nodes[i] = moved;
         Some((top.key, top.data))
     }
 

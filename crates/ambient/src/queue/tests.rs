@@ -48,3 +48,75 @@ fn heapify_keeps_parent_on_tie() {
     assert_eq!(q.remove_min(), Some((2.0, 'c')));
     assert_eq!(q.remove_min(), Some((2.0, 'b')));
 }
+
+/// `RemoveMin` @ 0x00540E50 as retail writes it: swap the node down, 1-based slots.
+fn reference_remove_min(nodes: &mut Vec<(f64, u32)>) -> Option<(f64, u32)> {
+    if nodes.is_empty() {
+        return None;
+    }
+    let top = nodes.swap_remove(0);
+    let n = nodes.len();
+    let mut i = 1;
+    loop {
+        let (left, right) = (2 * i, 2 * i + 1);
+        let mut smallest = i;
+        if left <= n && nodes[left - 1].0 < nodes[i - 1].0 {
+            smallest = left;
+        }
+        if right <= n && nodes[right - 1].0 < nodes[smallest - 1].0 {
+            smallest = right;
+        }
+        if smallest == i {
+            break;
+        }
+        nodes.swap(i - 1, smallest - 1);
+        i = smallest;
+    }
+    Some(top)
+}
+
+/// The sinking hole leaves every slot where retail's swaps leave it: random inserts and
+/// removals with many equal keys (and a NaN now and then) give the same pops and the same
+/// heap slots as the swap-by-swap `RemoveMin`.
+#[test]
+fn remove_min_leaves_the_slots_of_retails_swaps() {
+    let mut q = PQueueArray::new();
+    let mut reference: Vec<(f64, u32)> = Vec::new();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut pops = 0;
+    for id in 0..20_000u32 {
+        let r = next();
+        if r % 5 < 3 || reference.is_empty() {
+            let key = match r >> 8 & 63 {
+                0 => f64::NAN,
+                k => f64::from((k % 9) as u32) * 0.25,
+            };
+            q.insert(key, id);
+            // Retail's sift-up, as `insert` does it (checked by the tests above).
+            reference.push((key, id));
+            let mut i = reference.len();
+            while i > 1 && reference[i - 1].0 < reference[i / 2 - 1].0 {
+                reference.swap(i - 1, i / 2 - 1);
+                i /= 2;
+            }
+        } else {
+            let got = q.remove_min();
+            let want = reference_remove_min(&mut reference);
+            assert_eq!(
+                got.map(|(k, d)| (k.to_bits(), d)),
+                want.map(|(k, d)| (k.to_bits(), d))
+            );
+            pops += 1;
+        }
+        let slots: Vec<_> = q.iter().map(|(k, d)| (k.to_bits(), d)).collect();
+        let want: Vec<_> = reference.iter().map(|&(k, d)| (k.to_bits(), d)).collect();
+        assert_eq!(slots, want, "after op {id}");
+    }
+    assert!(pops > 5_000);
+}
