@@ -24,7 +24,8 @@ use crate::world::probe::{Cell, SECTION_SIZE, SectionClass, WorldProbe};
 use crate::world::section::{CellCode, Extent, SectionCells};
 use crate::world::store::WORLD_LIMIT;
 
-/// Longest ray a [`CentreRay`] keeps (blocks): its cells' offsets fit in `i8`.
+/// Longest ray a [`CentreRay`] keeps (blocks): a unit direction then walks at most 175 cells, and
+/// a kept ray counts its cells in a byte.
 pub const CENTRE_RAY_MAX_LENGTH: f64 = 100.0;
 
 /// A ray from a cell centre in a fixed direction, its cell walk worked out once (module doc).
@@ -195,8 +196,8 @@ impl CentreRay {
     }
 
     /// The first kept cell outside the box `[min, max]` of section-local coordinates on a
-    /// moving axis, for a start cell at local `base` (the box must hold no kept cell
-    /// before `from` that matters: callers ask from inside it).
+    /// moving axis (or 0 when a still axis lies outside it), for a start cell at local `base`.
+    /// The kept cells move away from the box's near faces, so every later cell is outside too.
     #[inline(always)]
     fn first_outside(&self, base: [i32; 3], min: [i32; 3], max: [i32; 3]) -> usize {
         let mut first = usize::from(self.n);

@@ -149,7 +149,7 @@ pub(super) fn trace_of(
 
 /// A world of the kinds of section a walk meets: sparse sections of single cells over an air
 /// or Unknown fill (a bumpy ground, scattered cells), dense ones, full and Unknown ones.
-pub(super) fn mixed_world(
+fn mixed_world(
     absent: Absent,
     cells: &[(i32, i32, i32, u8)],
     boxes: &[(IVec3, IVec3, u8)],
@@ -179,6 +179,30 @@ pub(super) fn mixed_world(
         w.set_cell(IVec3::new(x, y, z), kind(k)).unwrap();
     }
     w
+}
+
+/// Boxes as the proptests draw them: a corner, a size and a kind.
+pub(super) type DrawnBox = ((i32, i32, i32), (i32, i32, i32), u8);
+
+/// The [`mixed_world`] of drawn cells and boxes, its absent sections Unknown or air.
+pub(super) fn drawn_world(
+    unknown: bool,
+    cells: &[(i32, i32, i32, u8)],
+    raw: &[DrawnBox],
+) -> WorldStore {
+    let boxes: Vec<_> = raw
+        .iter()
+        .map(|&((x, y, z), (dx, dy, dz), k)| {
+            let a = IVec3::new(x, y, z);
+            (a, a + IVec3::new(dx, dy, dz), k)
+        })
+        .collect();
+    let absent = if unknown {
+        Absent::Unknown
+    } else {
+        Absent::Air
+    };
+    mixed_world(absent, cells, &boxes)
 }
 
 /// A coordinate that is often a whole number (rays starting on cell faces).
@@ -219,12 +243,7 @@ proptest! {
         budget in prop_oneof![Just(100_000u64), 0u64..400],
         stop_after in prop_oneof![Just(usize::MAX), 1usize..20],
     ) {
-        let boxes: Vec<_> = raw.iter().map(|&((x, y, z), (dx, dy, dz), k)| {
-            let a = IVec3::new(x, y, z);
-            (a, a + IVec3::new(dx, dy, dz), k)
-        }).collect();
-        let absent = if unknown { Absent::Unknown } else { Absent::Air };
-        let w = mixed_world(absent, &cells, &boxes);
+        let w = drawn_world(unknown, &cells, &raw);
         let origin = DVec3::new(origin.0, origin.1, origin.2);
         let dir = DVec3::new(dir.0, dir.1, dir.2);
         // Unit directions as callers pass them, and the raw ones too.

@@ -4,7 +4,7 @@ use glam::{DVec3, IVec2, IVec3};
 use proptest::prelude::*;
 
 use super::*;
-use crate::ray::dda::tests::{Trace, component, mixed_world, trace_of};
+use crate::ray::dda::tests::{Trace, component, drawn_world, trace_of};
 use crate::ray::dda::walk_solid as walk_from;
 use crate::room::upper_directions;
 use crate::world::heightfield::{Diagonal, Heightfield, Layers, PlacedBox, VertexGrid};
@@ -97,17 +97,12 @@ proptest! {
         budget in prop_oneof![Just(100_000u64), 0u64..300],
         stop_after in prop_oneof![Just(usize::MAX), 1usize..12],
     ) {
-        let boxes: Vec<_> = raw.iter().map(|&((x, y, z), (dx, dy, dz), k)| {
-            let a = IVec3::new(x, y, z);
-            (a, a + IVec3::new(dx, dy, dz), k)
-        }).collect();
-        let absent = if unknown { Absent::Unknown } else { Absent::Air };
-        let w = mixed_world(absent, &cells, &boxes);
+        let w = drawn_world(unknown, &cells, &raw);
         let dir = DVec3::new(dir.0, dir.1, dir.2);
         let cell = IVec3::new(start.0, start.1, start.2);
         for dir in [dir, dir.try_normalize().unwrap_or(dir)] {
             let Some(ray) = CentreRay::new(dir, length) else {
-                // Only a direction vector longer than unit can reach past the `i8` offsets.
+                // Only a direction vector longer than unit can walk more than 255 cells.
                 prop_assert!(dir.length() > 1.0);
                 continue;
             };
