@@ -7,6 +7,8 @@ use crate::smoothing::{DEFAULT_SAMPLE_RATE, RAMP_SEGMENT, Ramp, SHELF_SMOOTHING_
 use crate::{Complex, sanitize_sample_rate};
 
 mod bank;
+#[cfg(target_arch = "x86_64")]
+mod transpose;
 
 pub use bank::BANK_LANES;
 

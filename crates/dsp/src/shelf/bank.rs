@@ -140,9 +140,12 @@ fn filter_chunk_avx2<const RAMPED: bool>(
     g: BankRamps,
     h: BankRamps,
 ) {
-    interleave(bufs, start, rows);
+    // Whole groups of eight frames through 8×8 transposes, any rest four (or one) at a time.
+    let done = super::transpose::interleave8(bufs, start, rows);
+    interleave(bufs, start + done, &mut rows[done..]);
     filter_rows_portable::<RAMPED, L>(st, rows, coef, g, h);
-    deinterleave(rows, bufs, start);
+    let done = super::transpose::deinterleave8(rows, bufs, start);
+    deinterleave(&rows[done..], bufs, start + done);
 }
 
 /// [`filter_chunk`] as two banks of four lanes (the baseline's registers).

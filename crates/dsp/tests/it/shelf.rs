@@ -228,3 +228,59 @@ fn process_lanes_equals_processing_each_shelf() {
         }
     }
 }
+
+#[test]
+fn process_bufs_equals_processing_each_shelf_with_and_without_avx2() {
+    // Banks of 1..=8 lane-ready shelves (steady and ramping, one shared sample rate), blocks
+    // whose lengths are and are not multiples of eight and that cross segment boundaries: the
+    // bank's interleaving (8×8 transposes with AVX2, 4×4 on the baseline, single frames for
+    // the rest) must leave every sample as `process` makes it.
+    let configs: [(f32, f32, usize, bool); 8] = [
+        (0.6, 0.05, 10, false),
+        (1.3, 0.5, 77, true),
+        (0.2, 0.0, 128, false),
+        (0.9, 0.3, 5, true),
+        (0.7, 0.8, 33, false),
+        (2.0, 0.01, 200, true),
+        (0.4, 0.6, 64, false),
+        (1.1, 0.2, 1, true),
+    ];
+    for avx2 in [true, false] {
+        let before = resound_dsp::simd::set_avx2_enabled(avx2);
+        for count in 1..=configs.len() {
+            let mut each: Vec<OcclusionShelf> = configs[..count]
+                .iter()
+                .map(|&(g, h, w, r)| shelf_in_state(g, h, w, r))
+                .collect();
+            assert!(each.iter().all(OcclusionShelf::is_lane_ready));
+            let mut bank = each.clone();
+            let input = |k: usize| -> Vec<f32> {
+                (0..530)
+                    .map(|i| ((i * (k + 3)) as f32 * 0.13).sin() + if i == 9 { 1.0 } else { 0.0 })
+                    .collect()
+            };
+            let mut want: Vec<Vec<f32>> = (0..count).map(input).collect();
+            let mut got = want.clone();
+            for block in [0..64, 64..69, 69..77, 77..333, 333..334, 334..530] {
+                for (s, b) in each.iter_mut().zip(want.iter_mut()) {
+                    s.process(&mut b[block.clone()]);
+                }
+                let mut scratch = vec![vec![0.0f32; block.len()]; 8];
+                let mut sh: Vec<&mut OcclusionShelf> = bank.iter_mut().collect();
+                let mut bu = got.iter_mut().map(|b| &mut b[block.clone()]);
+                let mut sc = scratch.iter_mut().map(|b| &mut b[..]);
+                let bufs: [&mut [f32]; 8] = std::array::from_fn(|_| match bu.next() {
+                    Some(b) => b,
+                    None => sc.next().expect("eight buffers"),
+                });
+                assert!(OcclusionShelf::process_bufs(&mut sh, bufs));
+            }
+            for (k, (w, g)) in want.iter().zip(&got).enumerate() {
+                let wb: Vec<u32> = w.iter().map(|v| v.to_bits()).collect();
+                let gb: Vec<u32> = g.iter().map(|v| v.to_bits()).collect();
+                assert_eq!(wb, gb, "avx2 {avx2} count {count} shelf {k}");
+            }
+        }
+        resound_dsp::simd::set_avx2_enabled(before);
+    }
+}
