@@ -6,8 +6,8 @@ use glam::{DVec3, IVec3};
 
 use crate::budget::Budget;
 use crate::ray::cast::{Cast, first_hit_from_centre, first_hit_where};
-use crate::ray::dda::CentreRay;
 use crate::ray::dda::WalkStats;
+use crate::ray::dda::{CentreRay, StartSection};
 use crate::world::material::MaterialTable;
 use crate::world::probe::WorldProbe;
 
@@ -118,8 +118,10 @@ pub fn measure_space_from<P: WorldProbe + ?Sized>(
     rays: &[CentreRay],
     budget: &mut Budget,
 ) -> SpaceMeasure {
+    // The rays all start in the cell's section.
+    let mut start = StartSection::new(probe, cell);
     measure(materials, rays.len(), |i| {
-        room_cast(probe, materials, cell, &rays[i], budget)
+        room_cast(&mut start, materials, cell, &rays[i], budget)
     })
 }
 
@@ -127,13 +129,13 @@ pub fn measure_space_from<P: WorldProbe + ?Sized>(
 /// room rays pass through it.
 #[inline]
 fn room_cast<P: WorldProbe + ?Sized>(
-    probe: &P,
+    start: &mut StartSection<'_, P>,
     materials: &MaterialTable,
     cell: IVec3,
     ray: &CentreRay,
     budget: &mut Budget,
 ) -> Cast {
-    first_hit_from_centre(probe, cell, ray, budget, |mat, _| {
+    first_hit_from_centre(start, cell, ray, budget, |mat, _| {
         materials.get(mat).occlusion > 0.0
     })
 }

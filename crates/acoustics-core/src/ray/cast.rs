@@ -2,7 +2,7 @@
 
 use glam::{DVec3, IVec3};
 
-use super::dda::{CentreRay, Flow, Step, WalkStats, walk_solid};
+use super::dda::{CentreRay, Flow, StartSection, Step, WalkStats, walk_solid};
 use crate::budget::Budget;
 use crate::world::material::MaterialId;
 use crate::world::probe::{Cell, WorldProbe};
@@ -70,10 +70,11 @@ where
     Cast { hit, stats }
 }
 
-/// Like [`first_hit_where`] from the centre of `cell` along a kept ray ([`CentreRay`]): the
-/// same cast, the walk read from the ray's kept cells (room rays).
+/// Like [`first_hit_where`] from the centre of `cell` along a kept ray ([`CentreRay`]) in the
+/// world of `start` (which keeps the section of `cell` for the casts of other rays from
+/// there): the same cast, the walk read from the ray's kept cells (room rays).
 pub fn first_hit_from_centre<P, F>(
-    probe: &P,
+    start: &mut StartSection<'_, P>,
     cell: IVec3,
     ray: &CentreRay,
     budget: &mut Budget,
@@ -85,7 +86,7 @@ where
 {
     let mut hit = None;
     let origin = cell.as_dvec3() + DVec3::splat(0.5);
-    let stats = ray.walk_solid(probe, cell, budget, |step| {
+    let stats = ray.walk_solid_from(start, cell, budget, |step| {
         first_solid(step, origin, ray.dir(), &accept, &mut hit)
     });
     Cast { hit, stats }

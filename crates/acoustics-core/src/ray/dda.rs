@@ -9,7 +9,7 @@ use crate::world::probe::{
 use crate::world::section::{CellCode, Extent, SectionCells, SparseCells};
 use crate::world::store::WORLD_LIMIT;
 
-pub use centre::{CENTRE_RAY_MAX_LENGTH, CentreRay};
+pub use centre::{CENTRE_RAY_MAX_LENGTH, CentreRay, StartSection};
 
 /// One visited (non-skipped) cell.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,7 +4,7 @@ use glam::{DVec3, IVec2, IVec3};
 use proptest::prelude::*;
 
 use super::*;
-use crate::ray::dda::tests::{Trace, component, drawn_world, trace_of};
+use crate::ray::dda::tests::{DrawnBox, Trace, component, drawn_world, trace_of};
 use crate::ray::dda::walk_solid as walk_from;
 use crate::room::upper_directions;
 use crate::world::heightfield::{Diagonal, Heightfield, Layers, PlacedBox, VertexGrid};
@@ -153,6 +153,143 @@ fn kept_room_rays_from_the_ground_walk_mixed_sections_and_match() {
         cells > 50_000 && skipped > 100 && hits > 1000,
         "{cells} {skipped} {hits}"
     );
+}
+
+/// Rays that skip Empty or Unknown sections and then walk cells again: from the ground up
+/// through an empty layer into a ceiling of partial cells, a full section and an Unknown
+/// slab, and down from inside the empty layer. They match, and the sweep covers skips that
+/// end in a section walked afterwards (with hits there), skips that run out of budget, and
+/// skips of Unknown sections.
+#[test]
+fn kept_rays_that_skip_and_walk_on_match() {
+    let raw: [DrawnBox; 4] = [
+        // A ceiling of partial cells at y = 40 (Mixed sections above an empty layer).
+        ((-48, 40, -48), (96, 1, 96), 2),
+        // One full section in that layer's row above.
+        ((16, 32, -48), (15, 15, 15), 3),
+        // An Unknown slab above the ceiling.
+        ((-48, 60, -48), (96, 3, 96), 1),
+        // A pillar through the empty layer.
+        ((-8, 0, 8), (2, 40, 2), 4),
+    ];
+    let dirs = crate::echo::golden_spiral(48);
+    let (mut entered, mut exhausted, mut unknown) = (0, 0, 0);
+    for absent_unknown in [false, true] {
+        let w = drawn_world(absent_unknown, &[], &raw);
+        for x in (-36..36).step_by(7) {
+            for z in (-36..36).step_by(9) {
+                for y in [1, 2, 20, 30] {
+                    let cell = IVec3::new(x, y, z);
+                    for (i, &dir) in dirs.iter().enumerate() {
+                        let ray = CentreRay::new(dir, 64.0).unwrap();
+                        let (budget, stop) = match i % 3 {
+                            0 => (u64::MAX, usize::MAX),
+                            1 => (20 + (i as u64 % 7) * 3, usize::MAX),
+                            _ => (u64::MAX, 1 + i % 2),
+                        };
+                        let (kept, plain) = both(&w, &ray, cell, budget, stop);
+                        assert_eq!(kept, plain, "cell {cell} dir {dir} budget {budget}");
+                        let stats = kept.1;
+                        if stats.skipped_sections > 0 {
+                            let after = kept.0.iter().any(|s| s.1 != Cell::Unknown);
+                            entered += usize::from(after && stats.end == WalkEnd::Stopped);
+                            exhausted += usize::from(stats.end == WalkEnd::BudgetExhausted);
+                            unknown += usize::from(stats.unknown_steps > 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        entered > 500 && exhausted > 100 && unknown > 500,
+        "{entered} {exhausted} {unknown}"
+    );
+}
+
+/// Rays that leave a skipped section through an edge or a corner, where the section walk's
+/// order on ties decides which section comes next: from cells of an Empty (or Unknown)
+/// section whose neighbours all hold a cell, along the diagonals.
+#[test]
+fn kept_rays_leave_skipped_sections_through_edges_and_corners_as_the_walk_does() {
+    let solid = Cell::solid(MaterialId(3));
+    let mut dirs = Vec::new();
+    for x in -1..=1 {
+        for y in -1..=1 {
+            for z in -1..=1 {
+                let d = DVec3::new(f64::from(x), f64::from(y), f64::from(z));
+                if d != DVec3::ZERO {
+                    dirs.extend([d, d.normalize()]);
+                }
+            }
+        }
+    }
+    let mut skipped = 0;
+    for absent in [Absent::Air, Absent::Unknown] {
+        // Sections of odd parity hold one solid cell; the others (the start's) are absent.
+        let mut w = WorldStore::new(absent);
+        for sx in -2..=2 {
+            for sy in -2..=2 {
+                for sz in -2..=2 {
+                    if (sx + sy + sz) % 2 != 0 {
+                        let lo = IVec3::new(sx, sy, sz) * 16;
+                        w.set_cell(lo + IVec3::new(3, 5, 7), solid).unwrap();
+                    }
+                }
+            }
+        }
+        for a in 0..16 {
+            for b in 0..16 {
+                for cell in [
+                    IVec3::new(a, a, b),
+                    IVec3::new(a, b, a),
+                    IVec3::new(b, a, a),
+                ] {
+                    for &dir in &dirs {
+                        let ray = CentreRay::new(dir, 64.0).unwrap();
+                        let (kept, plain) = both(&w, &ray, cell, u64::MAX, usize::MAX);
+                        assert_eq!(kept, plain, "cell {cell} dir {dir}");
+                        skipped += kept.1.skipped_sections;
+                    }
+                }
+            }
+        }
+    }
+    assert!(skipped > 10_000, "{skipped}");
+}
+
+/// Walks of all the room rays from one cell that share its start section ([`StartSection`])
+/// match the walks from the centre, on terrain (whose Mixed sections get their cells on a
+/// later visit: the first walks ask again) and in a stored world.
+#[test]
+fn kept_rays_sharing_the_start_section_match() {
+    let f = terrain(11);
+    let w = drawn_world(true, &[(3, 2, 3, 3), (-5, 9, 2, 2)], &[]);
+    let probes: [&dyn WorldProbe; 2] = [&f, &w];
+    let rays: Vec<_> = upper_directions()
+        .into_iter()
+        .map(|d| CentreRay::new(d, 64.0).unwrap())
+        .collect();
+    let mut kept_some = 0;
+    for probe in probes {
+        for (x, z) in [(0, 0), (-37, 21), (50, -64), (15, 15)] {
+            for y in [-3, 0, 2, 7, 30] {
+                let cell = IVec3::new(x, y, z);
+                let mut start = StartSection::new(probe, cell);
+                for _ in 0..2 {
+                    for ray in &rays {
+                        let kept = trace_of(u64::MAX, usize::MAX, |b, v| {
+                            ray.walk_solid_from(&mut start, cell, b, v)
+                        });
+                        let plain = both(probe, ray, cell, u64::MAX, usize::MAX).1;
+                        assert_eq!(kept, plain, "cell {cell} dir {}", ray.dir());
+                    }
+                }
+                kept_some += usize::from(start.kept.is_some());
+            }
+        }
+    }
+    assert!(kept_some > 20, "{kept_some}");
 }
 
 /// Near the edge of the supported world the walk's own checks apply (it leaves the world).
