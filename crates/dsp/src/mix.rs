@@ -60,6 +60,21 @@ pub struct SixOutputs<'a> {
 }
 
 impl SixOutputs<'_> {
+    /// The frames `r` of every output (panics if an output is shorter than `r.end`).
+    pub fn range(&mut self, r: std::ops::Range<usize>) -> SixOutputs<'_> {
+        let [s0, s1, s2, s3] = &mut self.sends;
+        SixOutputs {
+            left: &mut self.left[r.clone()],
+            right: &mut self.right[r.clone()],
+            sends: [
+                &mut s0[r.clone()],
+                &mut s1[r.clone()],
+                &mut s2[r.clone()],
+                &mut s3[r],
+            ],
+        }
+    }
+
     /// `out[k][i] += x[i]·gains[k]` (outputs in the order left, right, sends 0..4).
     pub fn mix(&mut self, x: &[f32], gains: [f32; 6]) {
         let [s0, s1, s2, s3] = &mut self.sends;
@@ -70,6 +85,110 @@ impl SixOutputs<'_> {
     pub fn mix_ramped(&mut self, x: &[f32], ramps: [Ramp; 6]) {
         let [s0, s1, s2, s3] = &mut self.sends;
         mix_six_ramped(x, self.left, self.right, s0, s1, s2, s3, ramps);
+    }
+
+    /// [`SixOutputs::mix_ramped`] over consecutive pieces of `x`: piece `k` covers the next
+    /// `pieces[k].frames` frames with its own ramps (a voice's smoothing segments, mixed in
+    /// one call instead of one call each). The same products and sums as one `mix_ramped` per
+    /// piece. Pieces past the end of `x` (or of an output) are cut there.
+    pub fn mix_pieces(&mut self, x: &[f32], pieces: &[SixRamps]) {
+        let [s0, s1, s2, s3] = &mut self.sends;
+        mix_six_pieces(x, self.left, self.right, s0, s1, s2, s3, pieces);
+    }
+}
+
+/// One piece of a six-output mix for [`SixOutputs::mix_pieces`]: its length and the ramps of
+/// its outputs (left, right, sends 0..4).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SixRamps {
+    /// Frames of `x` the piece covers.
+    pub frames: usize,
+    /// The outputs' gains over the piece.
+    pub ramps: [Ramp; 6],
+}
+
+impl Default for SixRamps {
+    fn default() -> Self {
+        Self {
+            frames: 0,
+            ramps: [Ramp::constant(0.0); 6],
+        }
+    }
+}
+
+/// One piece of [`mix_six_pieces`]: the body of [`mix_six_ramped`], inlined into each of its
+/// compiled copies.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn six_ramped_piece(
+    x: &[f32],
+    o0: &mut [f32],
+    o1: &mut [f32],
+    o2: &mut [f32],
+    o3: &mut [f32],
+    o4: &mut [f32],
+    o5: &mut [f32],
+    r: [Ramp; 6],
+) {
+    let n = x.len();
+    let (o0, o1, o2) = (&mut o0[..n], &mut o1[..n], &mut o2[..n]);
+    let (o3, o4, o5) = (&mut o3[..n], &mut o4[..n], &mut o5[..n]);
+    if let Some(ts) = r[0].frames(n).filter(|_| shared_offset(&r)) {
+        for i in 0..n {
+            let v = x[i];
+            let t = ts[i];
+            o0[i] += v * (r[0].start + r[0].step * t);
+            o1[i] += v * (r[1].start + r[1].step * t);
+            o2[i] += v * (r[2].start + r[2].step * t);
+            o3[i] += v * (r[3].start + r[3].step * t);
+            o4[i] += v * (r[4].start + r[4].step * t);
+            o5[i] += v * (r[5].start + r[5].step * t);
+        }
+    } else {
+        for i in 0..n {
+            let v = x[i];
+            o0[i] += v * r[0].at(i);
+            o1[i] += v * r[1].at(i);
+            o2[i] += v * r[2].at(i);
+            o3[i] += v * r[3].at(i);
+            o4[i] += v * r[4].at(i);
+            o5[i] += v * r[5].at(i);
+        }
+    }
+}
+
+multiversion! {
+    /// [`SixOutputs::mix_pieces`] (separate slices, so the compiler knows they do not overlap).
+    #[allow(clippy::too_many_arguments)]
+    fn mix_six_pieces(
+        x: &[f32],
+        o0: &mut [f32],
+        o1: &mut [f32],
+        o2: &mut [f32],
+        o3: &mut [f32],
+        o4: &mut [f32],
+        o5: &mut [f32],
+        pieces: &[SixRamps],
+    ) {
+        let n = [o0.len(), o1.len(), o2.len(), o3.len(), o4.len(), o5.len()]
+            .into_iter()
+            .fold(x.len(), usize::min);
+        let mut done = 0;
+        for p in pieces {
+            let m = p.frames.min(n - done);
+            let r = done..done + m;
+            six_ramped_piece(
+                &x[r.clone()],
+                &mut o0[r.clone()],
+                &mut o1[r.clone()],
+                &mut o2[r.clone()],
+                &mut o3[r.clone()],
+                &mut o4[r.clone()],
+                &mut o5[r],
+                p.ramps,
+            );
+            done += m;
+        }
     }
 }
 
@@ -114,30 +233,6 @@ multiversion! {
         o5: &mut [f32],
         r: [Ramp; 6],
     ) {
-        let n = x.len();
-        let (o0, o1, o2) = (&mut o0[..n], &mut o1[..n], &mut o2[..n]);
-        let (o3, o4, o5) = (&mut o3[..n], &mut o4[..n], &mut o5[..n]);
-        if let Some(ts) = r[0].frames(n).filter(|_| shared_offset(&r)) {
-            for i in 0..n {
-                let v = x[i];
-                let t = ts[i];
-                o0[i] += v * (r[0].start + r[0].step * t);
-                o1[i] += v * (r[1].start + r[1].step * t);
-                o2[i] += v * (r[2].start + r[2].step * t);
-                o3[i] += v * (r[3].start + r[3].step * t);
-                o4[i] += v * (r[4].start + r[4].step * t);
-                o5[i] += v * (r[5].start + r[5].step * t);
-            }
-        } else {
-            for i in 0..n {
-                let v = x[i];
-                o0[i] += v * r[0].at(i);
-                o1[i] += v * r[1].at(i);
-                o2[i] += v * r[2].at(i);
-                o3[i] += v * r[3].at(i);
-                o4[i] += v * r[4].at(i);
-                o5[i] += v * r[5].at(i);
-            }
-        }
+        six_ramped_piece(x, o0, o1, o2, o3, o4, o5, r);
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Audio thread only. Nothing here allocates; all state is inline (no heap per voice).
 
-use resound_dsp::mix::{self, SixOutputs};
+use resound_dsp::mix::{self, SixOutputs, SixRamps};
 use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
 
@@ -13,6 +13,8 @@ const SHELF: usize = 0;
 const LEFT: usize = 1;
 const RIGHT: usize = 2;
 const SEND0: usize = 3;
+/// Smoothing segments whose ramps a voice gathers before mixing them in one call.
+const PIECES: usize = 16;
 
 /// Frames an idle smoother must advance to reach `clock` from `synced` (the grid phase only).
 fn grid_lag(clock: u64, synced: u64) -> usize {
@@ -440,8 +442,16 @@ impl Voice {
             for k in 0..SENDS {
                 sync_gain(&mut self.sends[k], &mut self.synced[SEND0 + k], self.clock);
             }
+            // The segments' ramps are gathered, up to `PIECES` at a time, and mixed in one
+            // call (one pass over `x` per segment, as six `mix_ramp` passes would add).
             let [b0, b1, b2, b3] = bus_in;
-            let mut done = 0;
+            let mut outs = SixOutputs {
+                left: l,
+                right: r,
+                sends: [&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]],
+            };
+            let mut pieces = [SixRamps::default(); PIECES];
+            let (mut count, mut mixed, mut done) = (0, 0, 0);
             while done < active {
                 let m = self
                     .sends
@@ -451,27 +461,24 @@ impl Voice {
                     .fold(active - done, usize::min);
                 // Written out, not `array::map`: the ramps stay in registers.
                 let [s0, s1, s2, s3] = &mut self.sends;
-                let ramps = [
-                    self.left.advance(m),
-                    self.right.advance(m),
-                    s0.advance(m),
-                    s1.advance(m),
-                    s2.advance(m),
-                    s3.advance(m),
-                ];
-                let range = done..done + m;
-                let mut outs = SixOutputs {
-                    left: &mut l[range.clone()],
-                    right: &mut r[range.clone()],
-                    sends: [
-                        &mut b0[range.clone()],
-                        &mut b1[range.clone()],
-                        &mut b2[range.clone()],
-                        &mut b3[range.clone()],
+                pieces[count] = SixRamps {
+                    frames: m,
+                    ramps: [
+                        self.left.advance(m),
+                        self.right.advance(m),
+                        s0.advance(m),
+                        s1.advance(m),
+                        s2.advance(m),
+                        s3.advance(m),
                     ],
                 };
-                outs.mix_ramped(&x[range], ramps);
+                count += 1;
                 done += m;
+                if count == PIECES || done == active {
+                    let mut part = outs.range(mixed..done);
+                    part.mix_pieces(&x[mixed..done], &pieces[..count]);
+                    (count, mixed) = (0, done);
+                }
             }
             self.synced[LEFT] = end;
             self.synced[RIGHT] = end;
