@@ -8,9 +8,11 @@ mod tests;
 
 pub use frame::{FrameError, Player};
 
+use std::sync::{Arc, Weak};
+
 use glam::Vec3;
 use resound_datformat::id::{CellId, SoundTableId, WaveId};
-use resound_datformat::record::Region;
+use resound_datformat::record::{Region, SoundData, SoundTable};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -106,6 +108,8 @@ pub struct Ambient {
     player_pos: Position,
     total_sound_count: f32,
     sounds: Vec<AmbientSound>,
+    /// Per-instance memo of the play path, parallel to `sounds` (see [`PlayMemo`]).
+    play_memo: Vec<PlayMemo>,
     /// `(desc, entry)` → instance index: an exact index of the linear search `GetSound` does.
     sound_index: Vec<Vec<Option<usize>>>,
     queue: PQueueArray<usize>,
@@ -151,6 +155,7 @@ impl Ambient {
             player_pos: Position::new(0, Vec3::ZERO),
             total_sound_count: 0.0,
             sounds: Vec::new(),
+            play_memo: Vec::new(),
             queue: PQueueArray::new(),
             load_cell: None,
             last_player: None,
@@ -331,6 +336,7 @@ impl Ambient {
             .get(ambient_sound_id)?;
         self.sounds
             .push(AmbientSound::new(desc, ambient_sound_id, d.is_continuous()));
+        self.play_memo.push(PlayMemo::new(d));
         let i = self.sounds.len() - 1;
         *slot = Some(i);
         Some(i)
@@ -518,10 +524,22 @@ impl Ambient {
 
     /// `Ambient::UseTime` @ 0x00551880: when enabled, pop and `Play` every node whose key is
     /// strictly below `now` (`Timer::cur_time`, seconds). A NaN `now` pops nothing.
+    ///
+    /// The two tests that end most frames (disabled, or nothing due) are inlined into the
+    /// caller; the popping loop is out of line.
+    #[inline]
     pub fn use_time(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
         if !self.settings.ambient_sounds_enabled {
             return;
         }
+        if self.queue.min_key().is_some_and(|key| key < now) {
+            self.use_time_due(now, events);
+        }
+    }
+
+    /// The loop of [`Self::use_time`]: pop and play while the root key is strictly below `now`.
+    #[inline(never)]
+    fn use_time_due(&mut self, now: f64, events: &mut Vec<AmbientEvent>) {
         while let Some(key) = self.queue.min_key() {
             if key.partial_cmp(&now) != Some(std::cmp::Ordering::Less) {
                 break;
@@ -535,34 +553,41 @@ impl Ambient {
     /// `Ambient::Play` @ 0x005517A0: if `CanHear` fails, leave the queue; otherwise, if
     /// `PlayNow`, play at `GetSoundPos` (around the listener) or from the centre, then
     /// **regardless** re-queue at `now + GetPlayInterval()`.
+    ///
+    /// The instance, its descriptor and the generators are borrowed field by field (nothing is
+    /// copied out), and the `SoundManager` half runs in [`play_sound`].
     fn play(&mut self, i: usize, now: f64, events: &mut Vec<AmbientEvent>) {
         let listener = self.listener();
-        let Some(s) = self.sounds.get(i).copied() else {
+        let (Some(s), Some(memo)) = (self.sounds.get_mut(i), self.play_memo.get_mut(i)) else {
             return;
         };
         let Some(d) = self.region.stb_desc().get(s.desc) else {
             return;
         };
-        let Some(asd) = d.ambient_sounds.get(s.ambient_sound_id).copied() else {
+        let Some(asd) = d.ambient_sounds.get(s.ambient_sound_id) else {
             return;
         };
         if !s.can_hear(d.sound_table.is_some()) {
-            self.sounds[i].on_queue = false;
+            s.on_queue = false;
             return;
         }
-        if s.play_now(&mut self.rng) {
+        let rng = &mut self.rng;
+        if s.play_now(rng) {
             let mut pos = listener.position;
-            let positioned = s.get_sound_pos(&mut pos, &mut self.rng);
-            let volume = s.get_volume(&asd);
-            let outcome = self.play_sound(
-                i,
+            let positioned = s.get_sound_pos(&mut pos, rng);
+            let volume = s.get_volume(asd);
+            let outcome = play_sound(
+                &self.settings,
+                d,
                 asd.s_type,
                 if positioned { Some(pos) } else { None },
                 volume,
                 &listener,
+                rng,
+                &mut self.crt,
+                memo,
             );
             if let Some(outcome) = outcome {
-                let d = &self.region.stb_desc()[s.desc];
                 events.push(AmbientEvent {
                     time: now,
                     sound: i,
@@ -570,75 +595,18 @@ impl Ambient {
                     stb_id: d.stb_id,
                     ambient_sound_id: s.ambient_sound_id,
                     kind: s.kind(),
-                    s_type: asd.s_type.to_u32(),
+                    s_type: memo.s_type,
                     volume,
                     outcome,
                 });
             }
         }
-        let interval = s.get_play_interval(&asd, &mut self.rng);
+        let interval = s.get_play_interval(asd, rng);
         // A negative (or NaN) authored rate would make retail's `UseTime` loop pop the same
         // sound forever; it is re-queued at `now` instead (docs/divergences.md row 12).
         let interval = if interval > 0.0 { interval } else { 0.0 };
         self.queue.insert(now + f64::from(interval), i);
-        self.sounds[i].on_queue = true;
-    }
-
-    /// `Ambient::PlaySound` (`PlaySoundA`) → `SoundManager::PlayAmbientSound` @ 0x00550820 (with a
-    /// position) or `PlayAmbientSoundFromCenter` @ 0x005508B0: `v = A·volume`; `GetSound` row
-    /// pick (one ran2 draw); the CRT probability gate; then `PlaySoundInternal`'s
-    /// active-window check, distance, pan and `GetAttenuation` (which applies `A` again).
-    /// `None` only when ambient sounds are disabled.
-    fn play_sound(
-        &mut self,
-        i: usize,
-        s_type: resound_datformat::record::Sound,
-        pos: Option<Position>,
-        volume: f32,
-        listener: &Listener,
-    ) -> Option<Outcome> {
-        if !self.settings.ambient_sounds_enabled {
-            return None;
-        }
-        let desc = self.sounds.get(i)?.desc;
-        let v = self.settings.ambient_sound_volume * volume;
-        let Some(table) = self.region.stb_desc().get(desc)?.sound_table.as_deref() else {
-            return Some(Outcome::Drop(DropReason::NoSoundTable));
-        };
-        let Some(chosen) = sound_manager::get_sound(table, s_type, &mut self.rng) else {
-            return Some(Outcome::Drop(DropReason::NoEntry));
-        };
-        let row = chosen.row;
-        if chosen.entry.id == 0 {
-            return Some(Outcome::Drop(DropReason::SilentWave { row }));
-        }
-        if !sound_manager::probability_gate(chosen.entry.probability, &mut self.crt) {
-            return Some(Outcome::Drop(DropReason::Probability { row }));
-        }
-        if self.settings.play_sound_only_when_active && !self.settings.app_active {
-            return Some(Outcome::Drop(DropReason::Inactive { row }));
-        }
-        let (distance, pan) = match &pos {
-            Some(p) => {
-                let dist = p.distance(&listener.position);
-                (dist, sound_manager::pan(p, listener, dist, &self.settings))
-            }
-            None => (0.0, 0),
-        };
-        let Some((gain, db)) = sound_manager::get_attenuation(distance, v, true, &self.settings)
-        else {
-            return Some(Outcome::Drop(DropReason::Inaudible { row, distance }));
-        };
-        Some(Outcome::Play(Voice {
-            wave_id: WaveId(chosen.entry.id),
-            row,
-            priority: chosen.entry.priority,
-            gain,
-            db,
-            pan,
-            distance,
-            position: pos,
-        }))
+        s.on_queue = true;
     }
 
     /// A serialisable view of the instances (what `resound ambient --at` prints).
@@ -724,4 +692,132 @@ pub struct SoundSnapshot {
     pub on_queue: bool,
     /// The gathered directions (intermittent).
     pub directions: Vec<DirectionSlot>,
+}
+
+/// Per-instance memo of the play path: values that are pure functions of data fixed for the
+/// instance's life, or of the last input, so a replay does not recompute them.
+#[derive(Clone, Debug)]
+struct PlayMemo {
+    /// `ambient_sounds[id].stype` as its raw value (the authored descriptors never change).
+    s_type: u32,
+    /// The last gain [`sound_manager::whole_db`] was asked about, as bits; `NaN` bits (a NaN
+    /// gain is dropped before the level is taken) when none yet.
+    gain_bits: u64,
+    /// `whole_db` of that gain.
+    db: f64,
+    /// The table [`Self::list`] was found in. Holding the `Weak` keeps its allocation, so an
+    /// `Arc` at the same address is that same table, unchanged (a `SoundTable` has no interior
+    /// mutability, and `Arc::get_mut` refuses while a `Weak` exists): the cached search result
+    /// stands. `Weak::new()` (no table yet) matches no `Arc`.
+    table: Weak<SoundTable>,
+    /// `CSoundTable::Lookup`'s answer in that table: the index in `sounds` of the first list
+    /// keyed `s_type` (as [`SoundTable::sound`] finds it), or `None`.
+    list: Option<usize>,
+}
+
+impl PlayMemo {
+    fn new(asd: &resound_datformat::record::AmbientSoundDesc) -> Self {
+        Self {
+            s_type: asd.s_type.to_u32(),
+            gain_bits: f64::NAN.to_bits(),
+            db: 0.0,
+            table: Weak::new(),
+            list: None,
+        }
+    }
+
+    /// `CSoundTable::Lookup` (root hash only, no recursion): [`SoundTable::sound`]`(s_type)`,
+    /// searched once per loaded table.
+    #[inline]
+    fn sound_data<'t>(
+        &mut self,
+        table: &'t Arc<SoundTable>,
+        s_type: resound_datformat::record::Sound,
+    ) -> Option<&'t SoundData> {
+        if !std::ptr::eq(self.table.as_ptr(), Arc::as_ptr(table)) {
+            self.table = Arc::downgrade(table);
+            self.list = table.sounds.iter().position(|(k, _)| *k == s_type);
+        }
+        table.sounds.get(self.list?).map(|(_, d)| d)
+    }
+
+    /// [`sound_manager::whole_db`]`(g)`, recomputed only when `g` differs (bit for bit) from the
+    /// last call's: a constant sound replays at the same gain until the next rebuild.
+    #[inline]
+    fn whole_db(&mut self, g: f64) -> f64 {
+        let bits = g.to_bits();
+        if bits != self.gain_bits {
+            self.db = sound_manager::whole_db(g);
+            self.gain_bits = bits;
+        }
+        self.db
+    }
+}
+
+/// `Ambient::PlaySound` (`PlaySoundA`) → `SoundManager::PlayAmbientSound` @ 0x00550820 (with a
+/// position) or `PlayAmbientSoundFromCenter` @ 0x005508B0: `v = A·volume`; `GetSound` row pick
+/// (one ran2 draw); the CRT probability gate; then `PlaySoundInternal`'s active-window check,
+/// distance, pan and `GetAttenuation` (which applies `A` again). `None` only when ambient
+/// sounds are disabled.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the borrowed pieces of `Ambient` the play path reads and draws from"
+)]
+#[inline]
+fn play_sound(
+    settings: &SoundSettings,
+    d: &crate::region::StbDesc,
+    s_type: resound_datformat::record::Sound,
+    pos: Option<Position>,
+    volume: f32,
+    listener: &Listener,
+    rng: &mut Ran2,
+    crt: &mut CrtRand,
+    memo: &mut PlayMemo,
+) -> Option<Outcome> {
+    if !settings.ambient_sounds_enabled {
+        return None;
+    }
+    let v = settings.ambient_sound_volume * volume;
+    let Some(table) = d.sound_table.as_ref() else {
+        return Some(Outcome::Drop(DropReason::NoSoundTable));
+    };
+    // `SoundManager::GetSound` @ 0x00550680: the lookup (memoised per table), then the draw.
+    let Some(chosen) = memo
+        .sound_data(table, s_type)
+        .and_then(|data| sound_manager::pick_row(data, rng))
+    else {
+        return Some(Outcome::Drop(DropReason::NoEntry));
+    };
+    let row = chosen.row;
+    if chosen.entry.id == 0 {
+        return Some(Outcome::Drop(DropReason::SilentWave { row }));
+    }
+    if !sound_manager::probability_gate(chosen.entry.probability, crt) {
+        return Some(Outcome::Drop(DropReason::Probability { row }));
+    }
+    if settings.play_sound_only_when_active && !settings.app_active {
+        return Some(Outcome::Drop(DropReason::Inactive { row }));
+    }
+    let (distance, pan) = match &pos {
+        Some(p) => {
+            let dist = p.distance(&listener.position);
+            (dist, sound_manager::pan(p, listener, dist, settings))
+        }
+        None => (0.0, 0),
+    };
+    let g = sound_manager::attenuated_gain(distance, v, true, settings);
+    let Some((gain, db)) = sound_manager::level(g, |g| memo.whole_db(g)) else {
+        return Some(Outcome::Drop(DropReason::Inaudible { row, distance }));
+    };
+    Some(Outcome::Play(Voice {
+        wave_id: WaveId(chosen.entry.id),
+        row,
+        priority: chosen.entry.priority,
+        gain,
+        db,
+        pan,
+        distance,
+        position: pos,
+    }))
 }

@@ -142,6 +142,7 @@ impl AmbientSound {
 
     /// The subclass.
     #[must_use]
+    #[inline]
     pub fn kind(&self) -> SoundKind {
         match self.state {
             SoundState::Intermit(_) => SoundKind::Intermit,
@@ -216,6 +217,7 @@ impl AmbientSound {
     /// `IntermitSound::CanHear` (`play_chance > 0`, no table check) /
     /// `ConstantSound::CanHear` @ 0x00550FD0 (`current_volume >= 0.03` and a loaded table).
     #[must_use]
+    #[inline]
     pub(crate) fn can_hear(&self, has_table: bool) -> bool {
         match self.state {
             SoundState::Intermit(s) => s.play_chance > 0.0,
@@ -227,6 +229,7 @@ impl AmbientSound {
 
     /// `IntermitSound::PlayNow` @ 0x00550FA0: `RollDice(0, 1) <= play_chance` (one draw; HR
     /// shows `<=`). `ConstantSound::PlayNow` (folded @ 0x005269F0) is always true, no draw.
+    #[inline]
     pub(crate) fn play_now(&self, rng: &mut Ran2) -> bool {
         match self.state {
             SoundState::Intermit(s) => rng.roll_dice(0.0, 1.0) <= s.play_chance,
@@ -237,6 +240,7 @@ impl AmbientSound {
     /// `IntermitSound::GetVolume` @ 0x00551070: the authored `volume`, unweighted.
     /// `ConstantSound::GetVolume`: `current_volume`.
     #[must_use]
+    #[inline]
     pub(crate) fn get_volume(&self, desc: &AmbientSoundDesc) -> f32 {
         match self.state {
             SoundState::Intermit(_) => desc.volume,
@@ -247,6 +251,7 @@ impl AmbientSound {
     /// `IntermitSound::GetPlayInterval` @ 0x00551080: `RollDice(min_rate, max_rate)` (no draw
     /// when they are equal). `ConstantSound::GetPlayInterval` @ 0x005510A0: exactly
     /// `min_rate`, no draw.
+    #[inline]
     pub(crate) fn get_play_interval(&self, desc: &AmbientSoundDesc, rng: &mut Ran2) -> f32 {
         match self.state {
             SoundState::Intermit(_) => rng.roll_dice(desc.min_rate, desc.max_rate),
@@ -260,12 +265,15 @@ impl AmbientSound {
     /// `x += sin(h)·r`, `y += cos(h)·r` (z and the cell id stay the listener's; the origin is
     /// not renormalised). Three draws; returns `true`. `ConstantSound` (folded @ 0x004F0EA0)
     /// returns `false` — play from the centre — with no draw.
+    #[inline]
     pub(crate) fn get_sound_pos(&self, pos: &mut Position, rng: &mut Ran2) -> bool {
         let SoundState::Intermit(s) = &self.state else {
             return false;
         };
         let n = usize::from(s.num_dir).min(8);
-        let i = (rng.roll_dice(0.0, n as f32).floor() as usize).min(n.saturating_sub(1));
+        // `floor(x) as usize` is `x as usize` for every f32 (the cast truncates, which is floor
+        // for x >= 0, and sends negatives and NaN to 0 either way): no `floorf` call.
+        let i = (rng.roll_dice(0.0, n as f32) as usize).min(n.saturating_sub(1));
         let slot = s.dirs[i];
         let h = f64::from(slot.dir.heading()) + f64::from(rng.roll_dice(0.0, DIRECTION_JITTER))
             - f64::from(DIRECTION_JITTER) * 0.5;

@@ -51,18 +51,28 @@ impl<T: Copy> PQueueArray<T> {
 
     /// `PQueueArray::Insert` @ 0x00540DD0: append at slot `n + 1`, then sift up while the key is
     /// strictly less than its parent's.
+    ///
+    /// The new node rises through a hole: each parent it passes moves down one level and the
+    /// node is written once where it stops — the slots retail's swaps leave (the node compared
+    /// is always the new one).
+    #[inline]
     pub fn insert(&mut self, key: f64, data: T) {
-        self.nodes.push(Node { key, data });
-        let mut i = self.nodes.len(); // 1-based
-        while i > 1 {
-            let parent = i / 2;
-            if self.nodes[i - 1].key < self.nodes[parent - 1].key {
-                self.nodes.swap(i - 1, parent - 1);
+        let node = Node { key, data };
+        self.nodes.push(node);
+        let nodes = self.nodes.as_mut_slice();
+        // 0-based here: the parent of slot `i` is `(i − 1) / 2`.
+        let mut i = nodes.len() - 1;
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = nodes[parent];
+            if key < p.key {
+                nodes[i] = p;
                 i = parent;
             } else {
                 break;
             }
         }
+        nodes[i] = node;
     }
 
     /// `PQueueArray::RemoveMin` @ 0x00540E50: take slot 1, move slot `n` into it, then
@@ -71,7 +81,9 @@ impl<T: Copy> PQueueArray<T> {
     ///
     /// The moved node sinks through a hole: each chosen child moves up one level and the node
     /// is written once where it stops, which leaves every slot as retail's swaps do (the node
-    /// being compared is always the moved one).
+    /// being compared is always the moved one). While a node has both children they are read
+    /// as one pair (one bounds check a level); the last level, where only a left child may
+    /// exist, is handled after the loop.
     pub fn remove_min(&mut self) -> Option<(f64, T)> {
         if self.nodes.is_empty() {
             return None;
@@ -81,30 +93,41 @@ impl<T: Copy> PQueueArray<T> {
         let Some(&moved) = nodes.first() else {
             return Some((top.key, top.data));
         };
+        // `nodes` holds the moved node, so `n >= 1`. 0-based here: the children of slot `i` are
+        // `2i + 1` and `2i + 2`; `i < left`, and the loop runs only while `left < n − 1` (both
+        // children exist; written so that `left + 1` cannot overflow), so every index below is
+        // in bounds.
         let n = nodes.len();
-        // 0-based here: the children of slot `i` are `2i + 1` and `2i + 2`.
+        let last = n - 1;
         let mut i = 0;
-        loop {
-            let left = 2 * i + 1;
-            let Some(l) = nodes.get(left) else {
+        let mut left = 1;
+        while left < last {
+            let (l, r) = (nodes[left], nodes[left + 1]);
+            // Retail's two tests: smallest = left if `l < node`, else the node; then right if
+            // `r < smallest` (both strict; a NaN never moves).
+            let (child, c) = if l.key < moved.key {
+                if r.key < l.key {
+                    (left + 1, r)
+                } else {
+                    (left, l)
+                }
+            } else if r.key < moved.key {
+                (left + 1, r)
+            } else {
                 break;
             };
-            let (mut child, mut key) = (i, moved.key);
-            if l.key < key {
-                (child, key) = (left, l.key);
-            }
-            if let Some(r) = nodes.get(left + 1)
-                && r.key < key
-            {
-                child = left + 1;
-            }
-            if child == i {
-                break;
-            }
-            nodes[i] = nodes[child];
+            nodes[i] = c;
             i = child;
+            left = 2 * i + 1;
         }
-        debug_assert!(i < n);
+        // The last level, where only a left child may exist: it moves up if strictly smaller.
+        if left == last
+            && let Some(&l) = nodes.get(left)
+            && l.key < moved.key
+        {
+            nodes[i] = l;
+            i = left;
+        }
         nodes[i] = moved;
         Some((top.key, top.data))
     }

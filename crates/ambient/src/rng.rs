@@ -19,29 +19,32 @@ const AM: f64 = 1.0 / IM1 as f64;
 const IMM1: i64 = IM1 - 1;
 const IA1: i64 = 40_014;
 const IA2: i64 = 40_692;
-const IQ1: i64 = 53_668;
-const IQ2: i64 = 52_774;
-const IR1: i64 = 12_211;
-const IR2: i64 = 3_791;
 const NTAB: usize = 32;
 const NDIV: i64 = 1 + IMM1 / NTAB as i64;
 /// The largest value `Random::rand` returns (`RNMX = 1 − 1.2e-7`).
 pub const RNMX: f64 = 0.999_999_88;
 
 /// Numerical Recipes `ran2`, the generator behind retail `Random::rand`.
+///
+/// The state is kept as `u32` (every value lies in `0..=2³¹`), so the 32-entry shuffle table
+/// takes 128 bytes (two cache lines) rather than 256.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ran2 {
-    idum: i64,
-    idum2: i64,
-    iy: i64,
-    iv: [i64; NTAB],
+    idum: u32,
+    idum2: u32,
+    iy: u32,
+    iv: [u32; NTAB],
 }
 
-/// One Schrage step `s = a·s mod m` without overflow.
-fn schrage(s: i64, a: i64, q: i64, r: i64, m: i64) -> i64 {
-    let k = s / q;
-    let next = a * (s - k * q) - k * r;
-    if next < 0 { next + m } else { next }
+/// One LCG step `s = a·s mod m`, exactly what retail's Schrage step (`k = s / q;
+/// s = a·(s − k·q) − k·r; if s < 0 { s += m }`, with `m = a·q + r`) computes: Schrage's form only
+/// avoids the 32-bit overflow of `a·s`, and gives `a·s mod m` for every `0 ≤ s ≤ 2³¹` (the seed's
+/// magnitude included). Here `a·s < 2⁴⁷` is formed in 64 bits and reduced by the constant
+/// modulus (a multiply and a shift, no signed-division fix-ups). Checked against the Schrage
+/// form in `rng/tests.rs`.
+#[inline(always)]
+fn lcg_step(s: u32, a: i64, m: i64) -> u32 {
+    ((a as u64 * u64::from(s)) % m as u64) as u32
 }
 
 impl Ran2 {
@@ -50,14 +53,14 @@ impl Ran2 {
     /// `NTAB + 7` down to 0).
     #[must_use]
     pub fn new(seed: i32) -> Self {
-        let mut idum = i64::from(seed).abs();
+        let mut idum = seed.unsigned_abs();
         if idum == 0 {
             idum = 1;
         }
         let idum2 = idum;
-        let mut iv = [0_i64; NTAB];
+        let mut iv = [0_u32; NTAB];
         for j in (0..NTAB + 8).rev() {
-            idum = schrage(idum, IA1, IQ1, IR1, IM1);
+            idum = lcg_step(idum, IA1, IM1);
             if j < NTAB {
                 iv[j] = idum;
             }
@@ -71,17 +74,20 @@ impl Ran2 {
     }
 
     /// `Random::rand` (HR 0x42C4xx): the next uniform deviate in (0, 1), at most [`RNMX`].
+    #[inline(always)]
     pub fn rand(&mut self) -> f64 {
-        self.idum = schrage(self.idum, IA1, IQ1, IR1, IM1);
-        self.idum2 = schrage(self.idum2, IA2, IQ2, IR2, IM2);
+        self.idum = lcg_step(self.idum, IA1, IM1);
+        self.idum2 = lcg_step(self.idum2, IA2, IM2);
         // iy is always in [1, IMM1], so j is in [0, NTAB).
-        let j = usize::try_from(self.iy / NDIV).unwrap_or(0).min(NTAB - 1);
-        self.iy = self.iv[j] - self.idum2;
+        let j = ((self.iy as u64 / NDIV as u64) as usize).min(NTAB - 1);
+        let mut iy = i64::from(self.iv[j]) - i64::from(self.idum2);
         self.iv[j] = self.idum;
-        if self.iy < 1 {
-            self.iy += IMM1;
+        if iy < 1 {
+            iy += IMM1;
         }
-        let temp = AM * self.iy as f64;
+        // iy lies in [1, IMM1] (iv[j] < IM1 and idum2 < IM2), so it fits.
+        self.iy = iy as u32;
+        let temp = AM * iy as f64;
         if temp > RNMX { RNMX } else { temp }
     }
 
@@ -89,6 +95,7 @@ impl Ran2 {
     /// when `lo == hi`; otherwise the bounds are swapped if `hi < lo` and the result is
     /// `rand()·(hi − lo) + lo`, in `[lo, hi)`. Computed at double precision, returned as the
     /// retail `float`.
+    #[inline]
     pub fn roll_dice(&mut self, lo: f32, hi: f32) -> f32 {
         #[allow(
             clippy::float_cmp,
@@ -121,6 +128,7 @@ impl CrtRand {
     }
 
     /// `rand()`: the next value in `0..=32767`.
+    #[inline]
     pub fn rand(&mut self) -> u16 {
         self.state = self.state.wrapping_mul(214_013).wrapping_add(2_531_011);
         ((self.state >> 16) & 0x7FFF) as u16

@@ -7,7 +7,7 @@
 #[cfg(test)]
 mod tests;
 
-use resound_datformat::record::{SoundEntry, SoundTable};
+use resound_datformat::record::{SoundData, SoundEntry, SoundTable};
 use serde::Serialize;
 
 use crate::geometry::Position;
@@ -84,24 +84,41 @@ pub struct ChosenRow {
 /// table's root node; if it has `N > 0` rows, `idx = trunc((N − 1)·RollDice(0, 1))`. Because
 /// `rand() < 1`, the last row of a multi-row list is never chosen. `None` when the type is
 /// absent or the list empty (no draw). The caller drops a row whose wave id is 0.
+#[inline]
 pub fn get_sound(
     table: &SoundTable,
     stype: resound_datformat::record::Sound,
     rng: &mut Ran2,
 ) -> Option<ChosenRow> {
-    let data = table.sound(stype)?;
+    pick_row(table.sound(stype)?, rng)
+}
+
+/// The draw half of [`get_sound`] (`SoundManager::GetSound` @ 0x00550680), given the `stype`
+/// list `CSoundTable::Lookup` found.
+#[inline]
+pub(crate) fn pick_row(data: &SoundData, rng: &mut Ran2) -> Option<ChosenRow> {
     let n = data.entries.len();
     if n == 0 {
         return None;
     }
     let u = rng.roll_dice(0.0, 1.0);
-    let idx = ((n - 1) as f64 * f64::from(u)).trunc() as usize;
+    let idx = row_index((n - 1) as f64 * f64::from(u));
     let entry = *data.entries.get(idx)?;
     Some(ChosenRow { row: idx, entry })
 }
 
+/// `trunc(x) as usize` for `x = (N − 1)·u`, `u` in `[0, 1)` and `N` a length (so `0 <= x <
+/// 2⁶³`): the cast truncates, so the library `trunc` call is not needed, and through `i64`
+/// (one `cvttsd2si`) it equals the unsigned cast below 2⁶³; negatives and NaN give 0 as the
+/// unsigned cast does.
+#[inline]
+fn row_index(x: f64) -> usize {
+    (x as i64).max(0) as usize
+}
+
 /// The probability gate `PlayAmbientSound` applies after the pick: `rand()·(1/32767) <
 /// probability`, with the MSVC CRT `rand()` (one draw) and the product at extended precision.
+#[inline]
 pub fn probability_gate(probability: f32, crt: &mut CrtRand) -> bool {
     let r = f64::from(crt.rand());
     r * f64::from(INV_RAND_MAX_F32) < f64::from(probability)
@@ -118,6 +135,21 @@ pub fn get_attenuation(
     is_ambient: bool,
     settings: &SoundSettings,
 ) -> Option<(f64, i32)> {
+    level(
+        attenuated_gain(dist, volume, is_ambient, settings),
+        whole_db,
+    )
+}
+
+/// The gain half of [`get_attenuation`] (`SoundManager::GetAttenuation` @ 0x00550020):
+/// `25·v/dist²` beyond 5 m (else `v`), capped at 1, times the ambient (or effect) slider.
+#[inline]
+pub(crate) fn attenuated_gain(
+    dist: f32,
+    volume: f32,
+    is_ambient: bool,
+    settings: &SoundSettings,
+) -> f64 {
     let v = f64::from(volume);
     let d = f64::from(dist);
     let mut g = if dist >= VOL_MIN_DIST {
@@ -128,20 +160,50 @@ pub fn get_attenuation(
     if g > 1.0 {
         g = 1.0;
     }
-    g *= f64::from(if is_ambient {
+    g * f64::from(if is_ambient {
         settings.ambient_sound_volume
     } else {
         settings.effect_sound_volume
-    });
+    })
+}
+
+/// The level half of [`get_attenuation`] (`SoundManager::GetAttenuation` @ 0x00550020): drop
+/// `g <= 0` (and NaN), take `db = whole_db(g)` (the caller may memoise [`whole_db`]), drop
+/// `db < −50`, else `(g, db)`.
+#[inline(always)]
+pub(crate) fn level(g: f64, whole_db: impl FnOnce(f64) -> f64) -> Option<(f64, i32)> {
     // NaN drops too.
     if g.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
-    let db = (g.log2() * DB_PER_DOUBLING).ceil();
+    let db = whole_db(g);
     if db < f64::from(VOL_MIN) {
         return None;
     }
     Some((g, db as i32))
+}
+
+/// `GetAttenuation`'s whole-dB level `ceil(log2(g)·6.0206)`.
+#[must_use]
+pub(crate) fn whole_db(g: f64) -> f64 {
+    ceil(g.log2() * DB_PER_DOUBLING)
+}
+
+/// `x.ceil()`, bit for bit (the sign of a zero included), without the library call the
+/// baseline x86-64 target makes for `ceil` (it has no `roundsd`): below 2⁵² in magnitude the
+/// truncating integer conversion is exact and `t + 1` is exact; everything else (huge values,
+/// infinities, NaN) is already integral or NaN and goes to `f64::ceil`.
+#[inline]
+pub(crate) fn ceil(x: f64) -> f64 {
+    const EXACT: f64 = 4_503_599_627_370_496.0; // 2^52
+    if x.abs() < EXACT {
+        let t = x as i64 as f64;
+        let c = if t < x { t + 1.0 } else { t };
+        // ceil keeps the sign: (−1, −0] gives −0
+        c.copysign(x)
+    } else {
+        x.ceil()
+    }
 }
 
 /// The pan of `SoundManager::PlaySoundInternal` @ 0x00550170: 0 in mono or when
@@ -150,7 +212,8 @@ pub fn get_attenuation(
 /// the float constant so a sound due east pans +14, never +15.
 #[must_use]
 pub fn pan(sound: &Position, listener: &Listener, dist: f32, settings: &SoundSettings) -> i32 {
-    if settings.mono || dist.trunc() < VOL_MIN_DIST {
+    // `trunc(dist) < 5` is `dist < 5` (5 is whole; NaN fails both), without the `truncf` call.
+    if settings.mono || dist < VOL_MIN_DIST {
         return 0;
     }
     let h = f64::from(sound.heading(&listener.position));
@@ -158,9 +221,7 @@ pub fn pan(sound: &Position, listener: &Listener, dist: f32, settings: &SoundSet
     if a > 180.0 {
         a -= 360.0;
     }
-    let p = ((a * f64::from(DEG_TO_RAD_F32)).sin() * -f64::from(MAX_PAN)).trunc();
-    if p.is_nan() {
-        return 0;
-    }
+    // `trunc` then `as i32` is `as i32` (the cast truncates; NaN casts to 0, the retail 0).
+    let p = (a * f64::from(DEG_TO_RAD_F32)).sin() * -f64::from(MAX_PAN);
     (p as i32).clamp(-MAX_PAN, MAX_PAN)
 }

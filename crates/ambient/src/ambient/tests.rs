@@ -911,3 +911,455 @@ fn add_ambient_sounds_terrain_word_decode() {
     assert_eq!((a.sounds().len(), a.sounds()[0].desc), (1, 1));
     assert_eq!(t.loads, [STB_B]);
 }
+
+/// The play path as it stood before it was optimised (the reference for
+/// [`use_time_matches_the_unoptimised_play_path`]): `UseTime` @ 0x00551880 → `Play` @ 0x005517A0
+/// → `PlaySound` → `PlayAmbientSound` @ 0x00550820 / `PlayAmbientSoundFromCenter` @ 0x005508B0,
+/// with the instance and descriptor copied out, the table searched on every play,
+/// `GetSoundPos`'s `floor`, the row pick's `trunc`, `GetAttenuation`'s `log2`/`ceil` and the
+/// pan's `trunc` all computed afresh through the library calls.
+mod reference {
+    use std::cmp::Ordering;
+
+    use super::*;
+    use crate::sound_manager::{DB_PER_DOUBLING, DEG_TO_RAD_F32, MAX_PAN, VOL_MIN_DIST_SQ};
+    use crate::weight::DIRECTION_JITTER;
+
+    pub(super) fn use_time(a: &mut Ambient, now: f64, events: &mut Vec<AmbientEvent>) {
+        if !a.settings.ambient_sounds_enabled {
+            return;
+        }
+        while let Some(key) = a.queue.min_key() {
+            if key.partial_cmp(&now) != Some(Ordering::Less) {
+                break;
+            }
+            if let Some((_, i)) = a.queue.remove_min() {
+                play(a, i, now, events);
+            }
+        }
+    }
+
+    fn play(a: &mut Ambient, i: usize, now: f64, events: &mut Vec<AmbientEvent>) {
+        let listener = a.listener();
+        let Some(s) = a.sounds.get(i).copied() else {
+            return;
+        };
+        let Some(d) = a.region.stb_desc().get(s.desc) else {
+            return;
+        };
+        let Some(asd) = d.ambient_sounds.get(s.ambient_sound_id).copied() else {
+            return;
+        };
+        if !s.can_hear(d.sound_table.is_some()) {
+            a.sounds[i].on_queue = false;
+            return;
+        }
+        if s.play_now(&mut a.rng) {
+            let mut pos = listener.position;
+            let positioned = get_sound_pos(&s, &mut pos, &mut a.rng);
+            let volume = s.get_volume(&asd);
+            let outcome = play_sound(
+                a,
+                i,
+                asd.s_type,
+                if positioned { Some(pos) } else { None },
+                volume,
+                &listener,
+            );
+            if let Some(outcome) = outcome {
+                let d = &a.region.stb_desc()[s.desc];
+                events.push(AmbientEvent {
+                    time: now,
+                    sound: i,
+                    desc: s.desc,
+                    stb_id: d.stb_id,
+                    ambient_sound_id: s.ambient_sound_id,
+                    kind: s.kind(),
+                    s_type: asd.s_type.to_u32(),
+                    volume,
+                    outcome,
+                });
+            }
+        }
+        let interval = s.get_play_interval(&asd, &mut a.rng);
+        let interval = if interval > 0.0 { interval } else { 0.0 };
+        a.queue.insert(now + f64::from(interval), i);
+        a.sounds[i].on_queue = true;
+    }
+
+    fn get_sound_pos(s: &AmbientSound, pos: &mut Position, rng: &mut Ran2) -> bool {
+        let SoundState::Intermit(st) = &s.state else {
+            return false;
+        };
+        let dirs = st.directions();
+        let n = dirs.len();
+        let i = (rng.roll_dice(0.0, n as f32).floor() as usize).min(n.saturating_sub(1));
+        let slot = dirs[i];
+        let h = f64::from(slot.dir.heading()) + f64::from(rng.roll_dice(0.0, DIRECTION_JITTER))
+            - f64::from(DIRECTION_JITTER) * 0.5;
+        let u = f64::from(rng.roll_dice(0.0, 1.0));
+        let min = f64::from(slot.min_dist);
+        let r = min + (f64::from(slot.max_dist) - min) * u * u;
+        pos.origin.x = (f64::from(pos.origin.x) + h.sin() * r) as f32;
+        pos.origin.y = (f64::from(pos.origin.y) + h.cos() * r) as f32;
+        true
+    }
+
+    fn play_sound(
+        a: &mut Ambient,
+        i: usize,
+        s_type: resound_datformat::record::Sound,
+        pos: Option<Position>,
+        volume: f32,
+        listener: &Listener,
+    ) -> Option<Outcome> {
+        if !a.settings.ambient_sounds_enabled {
+            return None;
+        }
+        let desc = a.sounds.get(i)?.desc;
+        let v = a.settings.ambient_sound_volume * volume;
+        let Some(table) = a.region.stb_desc().get(desc)?.sound_table.as_deref() else {
+            return Some(Outcome::Drop(DropReason::NoSoundTable));
+        };
+        // GetSound: the table searched on every call, `trunc` of the product
+        let Some(data) = table.sound(s_type) else {
+            return Some(Outcome::Drop(DropReason::NoEntry));
+        };
+        let n = data.entries.len();
+        if n == 0 {
+            return Some(Outcome::Drop(DropReason::NoEntry));
+        }
+        let u = a.rng.roll_dice(0.0, 1.0);
+        let row = ((n - 1) as f64 * f64::from(u)).trunc() as usize;
+        let Some(&entry) = data.entries.get(row) else {
+            return Some(Outcome::Drop(DropReason::NoEntry));
+        };
+        if entry.id == 0 {
+            return Some(Outcome::Drop(DropReason::SilentWave { row }));
+        }
+        if !sound_manager::probability_gate(entry.probability, &mut a.crt) {
+            return Some(Outcome::Drop(DropReason::Probability { row }));
+        }
+        let settings = a.settings;
+        if settings.play_sound_only_when_active && !settings.app_active {
+            return Some(Outcome::Drop(DropReason::Inactive { row }));
+        }
+        let (distance, pan) = match &pos {
+            Some(p) => {
+                let dist = p.distance(&listener.position);
+                (dist, pan(p, listener, dist, &settings))
+            }
+            None => (0.0, 0),
+        };
+        let Some((gain, db)) = attenuation(distance, v, &settings) else {
+            return Some(Outcome::Drop(DropReason::Inaudible { row, distance }));
+        };
+        Some(Outcome::Play(Voice {
+            wave_id: WaveId(entry.id),
+            row,
+            priority: entry.priority,
+            gain,
+            db,
+            pan,
+            distance,
+            position: pos,
+        }))
+    }
+
+    pub(super) fn attenuation(dist: f32, volume: f32, s: &SoundSettings) -> Option<(f64, i32)> {
+        let v = f64::from(volume);
+        let d = f64::from(dist);
+        let mut g = if dist >= 5.0 {
+            f64::from(VOL_MIN_DIST_SQ) * v / (d * d)
+        } else {
+            v
+        };
+        if g > 1.0 {
+            g = 1.0;
+        }
+        g *= f64::from(s.ambient_sound_volume);
+        if g.partial_cmp(&0.0) != Some(Ordering::Greater) {
+            return None;
+        }
+        let db = (g.log2() * DB_PER_DOUBLING).ceil();
+        if db < -50.0 {
+            return None;
+        }
+        Some((g, db as i32))
+    }
+
+    pub(super) fn pan(sound: &Position, listener: &Listener, dist: f32, s: &SoundSettings) -> i32 {
+        if s.mono || dist.trunc() < 5.0 {
+            return 0;
+        }
+        let h = f64::from(sound.heading(&listener.position));
+        let mut a = (h - f64::from(listener.heading_deg)) % 360.0;
+        if a > 180.0 {
+            a -= 360.0;
+        }
+        let p = ((a * f64::from(DEG_TO_RAD_F32)).sin() * -f64::from(MAX_PAN)).trunc();
+        if p.is_nan() {
+            return 0;
+        }
+        (p as i32).clamp(-MAX_PAN, MAX_PAN)
+    }
+}
+
+/// A small xorshift for the randomized tests below.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1_u64 << 24) as f32
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The fixture world's sound tables, made hostile: per table, some types lose their list
+/// (`NoEntry`), some lists are emptied (`NoEntry`, no draw), some rows get wave id 0
+/// (`SilentWave`), and some types get a second list after the first (the first must win).
+fn hostile_tables() -> Vec<resound_datformat::record::SoundTable> {
+    let mut tables = resound_fixture::sound_tables();
+    for (t, table) in tables.iter_mut().enumerate() {
+        let mut rows = Vec::new();
+        for (k, (stype, mut data)) in std::mem::take(&mut table.sounds).into_iter().enumerate() {
+            match (t + k) % 5 {
+                0 => continue,
+                1 => data.entries.clear(),
+                2 => {
+                    for e in data.entries.iter_mut().step_by(2) {
+                        e.id = 0;
+                    }
+                }
+                3 => {
+                    let mut second = data.clone();
+                    for e in &mut second.entries {
+                        e.id ^= 0x55;
+                        e.probability = 0.3;
+                    }
+                    rows.push((stype, data));
+                    rows.push((stype, second));
+                    continue;
+                }
+                _ => {}
+            }
+            rows.push((stype, data));
+        }
+        table.sounds = rows;
+    }
+    tables
+}
+
+/// `Ambient::UseTime` @ 0x00551880 and the whole play path: the optimised code (borrowed state,
+/// the per-instance table-lookup and level memos, the cast-only `trunc`/`floor`, the inline
+/// `ceil`, the modular ran2 step, the hole-based queue) produces, frame by frame, the same
+/// events (every field, floats by bits through `Debug`), the same queue slots and the same
+/// generator states as the unoptimised transcription in [`reference`], over random walks
+/// through the fixture world (plain and with hostile tables), with teleports, resets (tables
+/// released and reloaded) and random sound settings.
+#[test]
+fn use_time_matches_the_unoptimised_play_path() {
+    let region = resound_fixture::region();
+    let blocks = resound_fixture::land_blocks();
+    let mut plays = 0;
+    for scenario in 0..8_u64 {
+        let mut r = Xorshift(0x9E37_79B9_7F4A_7C15 ^ (scenario + 1).wrapping_mul(0x1234_5678_9ABC));
+        let table_set = if scenario % 2 == 0 {
+            resound_fixture::sound_tables()
+        } else {
+            hostile_tables()
+        };
+        let seeds = Seeds {
+            ran2: r.next() as i32,
+            crt: r.next() as u32,
+        };
+        let mut a = Ambient::new(&region, seeds, SoundSettings::default()).unwrap();
+        let mut b = a.clone();
+        let mut ta = MemorySoundTables::new(table_set.clone());
+        let mut tb = MemorySoundTables::new(table_set);
+        let mut la = MemoryLandBlocks::new(blocks.clone());
+        let mut lb = MemoryLandBlocks::new(blocks.clone());
+        let (mut ea, mut eb) = (Vec::new(), Vec::new());
+        let (mut bx, mut by) = (BX, BY);
+        let (mut x, mut y) = (20.0 + r.unit() * 150.0, 20.0 + r.unit() * 150.0);
+        let mut now = 0.0;
+        let mut heading = 0.0_f32;
+        for frame in 0..10_000 {
+            // a quarter second a frame (several plays a frame), with the odd long stall
+            now += if r.below(40) == 0 {
+                f64::from(r.unit()) * 4.0
+            } else {
+                0.25
+            };
+            x += (r.unit() - 0.5) * 3.0;
+            y += (r.unit() - 0.5) * 3.0;
+            if x < 0.0 {
+                (x, bx) = (x + 192.0, bx - 1);
+            } else if x >= 192.0 {
+                (x, bx) = (x - 192.0, bx + 1);
+            }
+            if y < 0.0 {
+                (y, by) = (y + 192.0, by - 1);
+            } else if y >= 192.0 {
+                (y, by) = (y - 192.0, by + 1);
+            }
+            let (cx, cy) = ((x / 24.0) as u32 % 8, (y / 24.0) as u32 % 8);
+            let cell = (bx << 24) | (by << 16) | (cx * 8 + cy + 1);
+            let player = Position::new(cell, Vec3::new(x, y, 40.0 + r.unit() * 60.0));
+            heading = (heading + (r.unit() - 0.5) * 30.0).rem_euclid(360.0);
+            let mut camera = player;
+            camera.origin += Vec3::new((r.unit() - 0.5) * 8.0, (r.unit() - 0.5) * 8.0, 2.0);
+            let listener = Listener {
+                position: camera,
+                heading_deg: heading,
+            };
+            let op = r.below(400);
+            if op == 0 {
+                a.reset(&mut ta);
+                b.reset(&mut tb);
+            } else if op < 8 {
+                let vols = [1.0, 0.5, 0.05, 0.0, 2.0, 0.3];
+                let settings = SoundSettings {
+                    ambient_sounds_enabled: r.below(8) != 0,
+                    ambient_sound_volume: vols[r.below(6) as usize],
+                    mono: r.below(4) == 0,
+                    play_sound_only_when_active: r.below(2) == 0,
+                    app_active: r.below(4) != 0,
+                    ..SoundSettings::default()
+                };
+                a.set_settings(settings);
+                b.set_settings(settings);
+            }
+            ea.clear();
+            eb.clear();
+            // the rebuild is shared code; the tick is the code under test
+            a.change_position(&player, false, now, &mut ta, &mut la, &mut ea)
+                .unwrap();
+            b.change_position(&player, false, now, &mut tb, &mut lb, &mut eb)
+                .unwrap();
+            a.set_listener(listener).unwrap();
+            b.set_listener(listener).unwrap();
+            a.use_time(now, &mut ea);
+            reference::use_time(&mut b, now, &mut eb);
+            assert_eq!(
+                format!("{ea:?}"),
+                format!("{eb:?}"),
+                "scenario {scenario} frame {frame}"
+            );
+            plays += ea
+                .iter()
+                .filter(|e| matches!(e.outcome, Outcome::Play(_)))
+                .count();
+
+            let qa: Vec<_> = a.queue().iter().map(|(k, i)| (k.to_bits(), i)).collect();
+            let qb: Vec<_> = b.queue().iter().map(|(k, i)| (k.to_bits(), i)).collect();
+            assert_eq!(qa, qb, "scenario {scenario} frame {frame}");
+            assert_eq!((&a.rng, &a.crt), (&b.rng, &b.crt));
+        }
+        assert_eq!(format!("{:?}", a.snapshot()), format!("{:?}", b.snapshot()));
+    }
+    assert!(plays > 2500, "{plays} plays");
+}
+
+/// `SoundManager::GetAttenuation` @ 0x00550020 and the pan of `PlaySoundInternal` @ 0x00550170:
+/// the library-call-free forms equal the `trunc`/`ceil` transcription for random and edge
+/// distances, volumes, headings and sliders.
+#[test]
+fn attenuation_and_pan_match_the_library_call_forms() {
+    let mut r = Xorshift(0xA5A5_5A5A_0123_4567);
+    let listener_at = Position::new(0xA9B4_0001, Vec3::new(10.0, 10.0, 0.0));
+    let edges = [
+        0.0,
+        4.999_999_5,
+        5.0,
+        5.000_001,
+        5.9,
+        6.0,
+        94.18,
+        94.19,
+        1e6,
+    ];
+    for k in 0..50_000 {
+        let dist = if k < edges.len() {
+            edges[k]
+        } else {
+            r.unit() * 150.0
+        };
+        let volume = [r.unit(), 1.0, 0.0, 3.0, 1e-7][r.below(5) as usize];
+        let settings = SoundSettings {
+            ambient_sound_volume: [1.0, 0.5, r.unit(), 0.0, f32::INFINITY][r.below(5) as usize],
+            mono: r.below(8) == 0,
+            ..SoundSettings::default()
+        };
+        assert_eq!(
+            sound_manager::get_attenuation(dist, volume, true, &settings),
+            reference::attenuation(dist, volume, &settings),
+            "{dist} {volume} {settings:?}"
+        );
+        let sound = Position::new(
+            0xA9B4_0001,
+            Vec3::new(r.unit() * 40.0 - 10.0, r.unit() * 40.0 - 10.0, 0.0),
+        );
+        let listener = Listener {
+            position: listener_at,
+            heading_deg: r.unit() * 720.0 - 360.0,
+        };
+        assert_eq!(
+            sound_manager::pan(&sound, &listener, dist, &settings),
+            reference::pan(&sound, &listener, dist, &settings)
+        );
+    }
+}
+
+/// The per-instance memos of the play path: `CSoundTable::Lookup` is searched once per loaded
+/// table and answers as [`SoundTable::sound`] does (first list of the type) across table
+/// swaps — including a table dropped and a new one loaded, which may not reuse the address
+/// while the memo pins it — and the level memo answers as `whole_db` for repeated and new
+/// gains.
+#[test]
+fn play_memo_answers_as_the_uncached_lookups() {
+    let mut r = Xorshift(0x0F0F_F0F0_1357_9BDF);
+    let tables = hostile_tables();
+    let asd = crate::testkit::asd(0x46, 1.0, 0.0, 1.0, 1.0);
+    let mut memo = PlayMemo::new(&asd);
+    let mut held: Option<Arc<SoundTable>> = None;
+    for _ in 0..5_000 {
+        if held.is_none() || r.below(3) == 0 {
+            // drop the old table first, so the allocator may hand its block out again
+            drop(held.take());
+            held = Some(Arc::new(
+                tables[r.below(tables.len() as u64) as usize].clone(),
+            ));
+        }
+        let table = held.as_ref().unwrap();
+        let types: Vec<_> = table.sounds.iter().map(|(k, _)| *k).collect();
+        let s_type = if types.is_empty() || r.below(5) == 0 {
+            resound_datformat::record::Sound::from_u32(0x7FFF)
+        } else {
+            types[r.below(types.len() as u64) as usize]
+        };
+        // one memo per instance, and an instance's type never changes: mimic that by
+        // resetting the memo when the type changes
+        if memo.s_type != s_type.to_u32() {
+            memo = PlayMemo::new(&crate::testkit::asd(s_type.to_u32(), 1.0, 0.0, 1.0, 1.0));
+        }
+        let got = memo.sound_data(table, s_type).map(std::ptr::from_ref);
+        let want = table.sound(s_type).map(std::ptr::from_ref);
+        assert_eq!(got, want);
+        let g = [f64::from(r.unit()), 1.0, 0.25, 1e-300, f64::INFINITY][r.below(5) as usize];
+        assert_eq!(
+            memo.whole_db(g).to_bits(),
+            (g.log2() * sound_manager::DB_PER_DOUBLING).ceil().to_bits()
+        );
+    }
+}

@@ -80,6 +80,27 @@ fn reference_remove_min(nodes: &mut Vec<(f64, u32)>) -> Option<(f64, u32)> {
 /// heap slots as the swap-by-swap `RemoveMin`.
 #[test]
 fn remove_min_leaves_the_slots_of_retails_swaps() {
+    check_against_swaps(|r| match r >> 8 & 63 {
+        0 => f64::NAN,
+        k => f64::from((k % 9) as u32) * 0.25,
+    });
+}
+
+/// As [`remove_min_leaves_the_slots_of_retails_swaps`] with nearly all keys distinct (due times
+/// as the play path makes them), so the sift paths run deep without stopping at a tie; the
+/// rising hole of `Insert` is checked against the swap-by-swap sift-up too.
+#[test]
+fn insert_and_remove_min_leave_the_slots_of_retails_swaps_distinct_keys() {
+    check_against_swaps(|r| match r >> 8 & 1023 {
+        0 => f64::NAN,
+        1 => 0.5,
+        k => f64::from((r >> 20) as u32) * 1e-6 + f64::from(k as u32),
+    });
+}
+
+/// Random inserts (keys from `key_of`) and removals against retail's swap-by-swap
+/// `Insert`/`RemoveMin`: the same pops and, after every operation, the same heap slots.
+fn check_against_swaps(key_of: impl Fn(u64) -> f64) {
     let mut q = PQueueArray::new();
     let mut reference: Vec<(f64, u32)> = Vec::new();
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -93,10 +114,7 @@ fn remove_min_leaves_the_slots_of_retails_swaps() {
     for id in 0..20_000u32 {
         let r = next();
         if r % 5 < 3 || reference.is_empty() {
-            let key = match r >> 8 & 63 {
-                0 => f64::NAN,
-                k => f64::from((k % 9) as u32) * 0.25,
-            };
+            let key = key_of(r);
             q.insert(key, id);
             // Retail's sift-up, as `insert` does it (checked by the tests above).
             reference.push((key, id));
