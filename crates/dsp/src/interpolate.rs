@@ -59,6 +59,39 @@ pub fn resample(samples: &[f32], pos: &mut u64, step: u64, looping: bool, out: &
     drive(samples, pos, step, looping, &mut Store(out));
 }
 
+/// Asks the CPU to start loading the samples the next [`resample`] of `frames` frames from
+/// `pos` will read (one prefetch per cache line, into every cache level), so a voice's reads
+/// of a sound that is not cached overlap with other voices' work. A hint only: no effect on
+/// any result; reads nothing past the end (a looping sound's wrap is not followed).
+#[inline]
+pub fn prefetch(samples: &[f32], pos: u64, step: u64, frames: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        const LINE: usize = 64 / std::mem::size_of::<f32>();
+        let first = (pos >> FRAC_BITS) as usize;
+        let span = (step.saturating_mul(frames as u64) >> FRAC_BITS) as usize + 2;
+        let Some(end) = first.checked_add(span) else {
+            return;
+        };
+        let end = end.min(samples.len());
+        let mut i = first;
+        while i < end {
+            #[allow(unsafe_code)]
+            // SAFETY: the intrinsic needs SSE, part of the x86-64 baseline every build targets;
+            // a prefetch never faults and the address is inside `samples` anyway.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(samples[i..].as_ptr().cast());
+            }
+            i += LINE;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (samples, pos, step, frames);
+    }
+}
+
 /// Like [`resample`], but adds `x·gain_l` / `x·gain_r` into `left` / `right` instead of storing
 /// `x` (the fused path of a voice with constant gains and no shelf or sends). Bit-identical to
 /// storing and then mixing with constant gains.

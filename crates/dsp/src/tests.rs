@@ -119,7 +119,8 @@ mod smoothing_tests {
 
 mod interpolate_tests {
     use crate::interpolate::{
-        FRAC_BITS, ONE, lerp, read_linear, render_linear, resample, resample_mix, step_for,
+        FRAC_BITS, ONE, lerp, prefetch, read_linear, render_linear, resample, resample_mix,
+        step_for,
     };
     use proptest::prelude::*;
 
@@ -282,6 +283,23 @@ mod interpolate_tests {
         let mut pos = 0;
         resample(&[], &mut pos, ONE, true, &mut out);
         assert_eq!(out, [0.0; 4]);
+    }
+
+    #[test]
+    fn prefetch_stays_inside_the_sound_whatever_the_position() {
+        // A hint only: it must not panic or read outside for any position, step or length.
+        let s = vec![0.5f32; 1000];
+        for (pos, step, frames) in [
+            (0, ONE, 512),
+            (999 * ONE, ONE, 512),
+            (5000 * ONE, ONE, 512),
+            (u64::MAX, u64::MAX, usize::MAX),
+            (0, u64::MAX, 512),
+            (123 * ONE + 7, ONE / 3, 0),
+        ] {
+            prefetch(&s, pos, step, frames);
+            prefetch(&[], pos, step, frames);
+        }
     }
 
     #[test]

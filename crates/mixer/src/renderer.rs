@@ -21,6 +21,10 @@ use crate::tap::TapSetState;
 use crate::voice::{Voice, VoiceState};
 use resound_dsp::interpolate::step_for;
 
+/// How many voices ahead of the one being rendered its sound's samples are prefetched: one
+/// lane group, so a group's loads are in flight while the group before it is filtered.
+const PREFETCH_AHEAD: usize = BANK_LANES;
+
 #[derive(Debug, Default)]
 struct RenderSound {
     data: Option<Arc<SoundData>>,
@@ -162,7 +166,14 @@ impl MixerRenderer {
         let lanes_enabled = self.lanes_enabled();
         let scratch = &mut self.scratch[..n];
         let mut lanes = LaneGroup::default();
+        // Sounds are read from memory a cache line at a time: the loads for the voice
+        // `PREFETCH_AHEAD` places on start now and overlap with the work on the voices before
+        // it (a whole lane group's filtering and mixing), instead of stalling its resampler.
+        for j in 0..PREFETCH_AHEAD {
+            prefetch_voice(&self.voices, &self.sounds, j, n);
+        }
         for i in 0..self.voices.len() {
+            prefetch_voice(&self.voices, &self.sounds, i + PREFETCH_AHEAD, n);
             let v = &mut self.voices[i];
             if !matches!(v.state, VoiceState::Playing | VoiceState::Stopping) {
                 v.active_frames = 0;
@@ -498,5 +509,19 @@ impl SoundRates<'_> {
             .get(slot as usize)
             .and_then(|s| s.data.as_ref())
             .map_or(0, |d| d.sample_rate)
+    }
+}
+
+/// Starts loading the samples voice `i` (if playing) reads in the coming block of `n`
+/// frames: a hint that overlaps its cache misses with the voices before it.
+fn prefetch_voice(voices: &[Voice], sounds: &[RenderSound], i: usize, n: usize) {
+    let Some(v) = voices.get(i) else {
+        return;
+    };
+    if !matches!(v.state, VoiceState::Playing | VoiceState::Stopping) {
+        return;
+    }
+    if let Some(d) = sounds.get(v.sound as usize).and_then(|s| s.data.as_ref()) {
+        resound_dsp::interpolate::prefetch(&d.samples, v.pos, v.step, n);
     }
 }
