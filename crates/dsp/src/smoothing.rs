@@ -256,6 +256,49 @@ impl Smoothed {
         ramp
     }
 
+    /// [`Smoothed::advance`] of each of `values` by the same `frames`. When they are all at a
+    /// segment boundary (a voice's gains on one grid, the usual case) the new segments are
+    /// worked out side by side, lane by lane with [`Smoothed::begin_segment`]'s operations, so
+    /// the ramps and states are exactly those of advancing each in turn.
+    #[inline]
+    pub fn advance_all<const N: usize>(mut values: [&mut Smoothed; N], frames: usize) -> [Ramp; N] {
+        if values.iter().any(|v| v.pos != 0) {
+            return values.map(|v| v.advance(frames));
+        }
+        let from = values.each_ref().map(|v| v.seg_end);
+        let target = values.each_ref().map(|v| v.target);
+        let decay = values.each_ref().map(|v| v.decay);
+        let mut end = [0.0f32; N];
+        let mut step = [0.0f32; N];
+        for k in 0..N {
+            let e = target[k] + (from[k] - target[k]) * decay[k];
+            // The snap of `begin_segment`, as a select.
+            let snap = (e - target[k]).abs() <= SETTLE_EPSILON || e == from[k];
+            end[k] = if snap { target[k] } else { e };
+            step[k] = (end[k] - from[k]) / RAMP_SEGMENT as f32;
+        }
+        let frames = frames.min(RAMP_SEGMENT);
+        let mut ramps = [Ramp::constant(0.0); N];
+        for (k, v) in values.iter_mut().enumerate() {
+            ramps[k] = Ramp {
+                start: from[k],
+                step: step[k],
+                offset: 0,
+            };
+            v.seg_end = end[k];
+            if frames >= RAMP_SEGMENT {
+                v.pos = 0;
+                v.seg_start = end[k];
+                v.seg_step = 0.0;
+            } else {
+                v.pos = frames;
+                v.seg_start = from[k];
+                v.seg_step = step[k];
+            }
+        }
+        ramps
+    }
+
     fn begin_segment(&mut self) {
         let from = self.seg_end;
         let mut end = self.target + (from - self.target) * self.decay;

@@ -35,6 +35,60 @@ mod smoothing_tests {
     }
 
     #[test]
+    fn advance_all_equals_advancing_each_in_turn() {
+        // Six values with their own targets, time constants and (sometimes) positions, moved
+        // together by chunks of every length: the same ramps and the same states as one by one.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        for round in 0..400 {
+            let mut a: Vec<Smoothed> = (0..6)
+                .map(|k| {
+                    let mut s = Smoothed::new(next(), 0.002 + 0.3 * next(), 0.0, 1.0);
+                    s.prepare(48_000.0);
+                    if k % 2 == 0 || round % 3 == 0 {
+                        s.set_target(next());
+                    }
+                    // Some rounds start off the grid (the one-by-one fallback).
+                    if round % 5 == 0 && k == 3 {
+                        s.advance(7);
+                    }
+                    s
+                })
+                .collect();
+            let mut b = a.clone();
+            for step in 0..40 {
+                let frames = 1 + (next() * 80.0) as usize;
+                if step % 9 == 4 {
+                    for (s, t) in a.iter_mut().zip(b.iter_mut()) {
+                        let target = next();
+                        s.set_target(target);
+                        t.set_target(target);
+                    }
+                }
+                let m = a
+                    .iter()
+                    .map(Smoothed::segment_left)
+                    .fold(frames, usize::min);
+                let want: Vec<Ramp> = a.iter_mut().map(|s| s.advance(m)).collect();
+                let [b0, b1, b2, b3, b4, b5] = &mut b[..] else {
+                    unreachable!()
+                };
+                let got = Smoothed::advance_all([b0, b1, b2, b3, b4, b5], m);
+                assert_eq!(want, got, "round {round} step {step}");
+                for (s, t) in a.iter().zip(&b) {
+                    assert_eq!(s.current().to_bits(), t.current().to_bits());
+                    assert_eq!(s.segment_left(), t.segment_left());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn smoothed_follows_the_exponential_at_segment_ends_and_settles_exactly() {
         let mut s = Smoothed::new(0.0, 0.01, 0.0, 1.0);
         s.prepare(48_000.0);

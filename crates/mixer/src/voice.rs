@@ -459,18 +459,11 @@ impl Voice {
                     .chain([&self.left, &self.right])
                     .map(|g| g.smoothed().segment_left())
                     .fold(active - done, usize::min);
-                // Written out, not `array::map`: the ramps stay in registers.
                 let [s0, s1, s2, s3] = &mut self.sends;
+                let gains = [&mut self.left, &mut self.right, s0, s1, s2, s3];
                 pieces[count] = SixRamps {
                     frames: m,
-                    ramps: [
-                        self.left.advance(m),
-                        self.right.advance(m),
-                        s0.advance(m),
-                        s1.advance(m),
-                        s2.advance(m),
-                        s3.advance(m),
-                    ],
+                    ramps: SmoothedGain::advance_all(gains, m),
                 };
                 count += 1;
                 done += m;
