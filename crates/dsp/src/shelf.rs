@@ -88,6 +88,23 @@ impl<const L: usize> LaneState<L> {
         self.s2_1[k] = s.s2_1;
         self.s2_2[k] = s.s2_2;
     }
+
+    /// [`LowPassState::flush`] of the lanes where `lanes[k]` is true, all lanes at once (a
+    /// select per value, which the compiler vectorises).
+    pub(crate) fn flush_lanes(&mut self, lanes: [bool; L]) {
+        for v in [
+            &mut self.x1,
+            &mut self.s1_1,
+            &mut self.s1_2,
+            &mut self.s2_1,
+            &mut self.s2_2,
+        ] {
+            for (x, &f) in v.iter_mut().zip(&lanes) {
+                let flushed = flush_small(*x);
+                *x = if f { flushed } else { *x };
+            }
+        }
+    }
 }
 
 /// Per-lane gains of one chunk: lane `k`'s value at frame `i` is

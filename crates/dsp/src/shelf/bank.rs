@@ -11,7 +11,7 @@
 use wide::f32x4;
 
 use super::{LaneRamps, LaneState, OcclusionShelf, SHELF_LANES, filter_rows_portable};
-use crate::smoothing::RAMP_SEGMENT;
+use crate::smoothing::{RAMP_SEGMENT, Smoothed};
 
 /// Shelves [`OcclusionShelf::process_bufs`] filters side by side.
 pub const BANK_LANES: usize = 8;
@@ -70,7 +70,7 @@ impl OcclusionShelf {
             let (mut g, mut h) = (BankRamps::default(), BankRamps::default());
             let (mut gc, mut hc) = ([0.0f32; L], [0.0f32; L]);
             for (k, s) in shelves.iter_mut().enumerate() {
-                let (rg, rh) = (s.gain.advance(m), s.hf.advance(m));
+                let [rg, rh] = Smoothed::advance_all([&mut s.gain, &mut s.hf], m);
                 moving |= !rg.is_constant() || !rh.is_constant();
                 g.set(k, rg);
                 h.set(k, rh);
@@ -84,13 +84,11 @@ impl OcclusionShelf {
                 let (g, h) = (BankRamps::constant(gc), BankRamps::constant(hc));
                 filter_chunk::<false>(&mut st, &mut bufs, done, rows, coef, g, h);
             }
-            for (k, s) in shelves.iter().enumerate() {
-                if s.gain.at_segment_boundary() {
-                    let mut lp = st.get(k);
-                    lp.flush();
-                    st.set(k, lp);
-                }
+            let mut boundary = [false; L];
+            for (b, s) in boundary.iter_mut().zip(shelves.iter()) {
+                *b = s.gain.at_segment_boundary();
             }
+            st.flush_lanes(boundary);
             done += m;
         }
         for (k, s) in shelves.iter_mut().enumerate() {
