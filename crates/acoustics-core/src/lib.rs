@@ -43,7 +43,8 @@
 //!   one exact step a sparse section over air and the rest of a dense section once the ray is
 //!   past the box of its non-air cells, [`Extent`]; on x86-64 the cell loop picks the axis
 //!   with SSE2 masks); [`ray::dda::CentreRay`] keeps the cell walk of a fixed direction from
-//!   any cell centre and reads a section's cells, exits and extents from it (room rays); every
+//!   any cell centre, reads a section's cells, exits and extents from it and skips Empty and
+//!   Unknown sections itself (room rays; the 24 rays of a space share a [`ray::dda::StartSection`]); every
 //!   walk reports what the plain cell walk would, bit for bit;
 //!   [`ray::occlusion::trace_occlusion`] sums occlusion along a segment (source cell excluded,
 //!   partial ×0.25, 16-hit / 64-sum stops); [`ray::cast::first_hit`] returns the first solid

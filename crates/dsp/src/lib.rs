@@ -25,14 +25,14 @@
 //!
 //! | module | holds |
 //! |---|---|
-//! | [`smoothing`] | [`Smoothed`] (exponential approach in linear 64-frame segments), [`LinearRamp`] (fixed-time linear), [`Ramp`], time constants: shelf 80 ms, sends 0.3 s, tap fades 50 ms, pan 50 ms |
+//! | [`smoothing`] | [`Smoothed`] (exponential approach in linear 64-frame segments; `advance_all` moves several on one grid together), [`LinearRamp`] (fixed-time linear), [`Ramp`], time constants: shelf 80 ms, sends 0.3 s, tap fades 50 ms, pan 50 ms |
 //! | [`one_pole`] | [`OnePoleLowPass`], [`OnePoleHighPass`], [`lowpass_coefficient`], [`air_cutoff_hz`], [`air_coefficient`] |
-//! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side), `process_bufs` (up to [`shelf::BANK_LANES`] = 8 steady or ramping shelves side by side, the mixer's path; both bit-identical to `process`), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
+//! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side), `process_bufs` (up to [`shelf::BANK_LANES`] = 8 steady or ramping shelves side by side, the mixer's path, interleaved by AVX2 8×8 transposes; both bit-identical to `process`), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
 //! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
-//! | [`mix`] | one pass into several outputs: [`mix::mix_stereo`], [`mix::mix_stereo_ramped`], [`mix::SixOutputs`] (dry pair and four sends, constant or ramped) |
+//! | [`mix`] | one pass into several outputs: [`mix::mix_stereo`], [`mix::mix_stereo_ramped`], [`mix::SixOutputs`] (dry pair and four sends, constant or ramped; `mix_pieces` mixes a run of smoothing segments in one call) |
 //! | [`simd`] | the hot kernels compiled for the baseline and for AVX2, chosen at run time ([`simd::avx2`], [`simd::set_avx2_enabled`]); identical bits either way |
 //! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
-//! | [`interpolate`] | the one linear-interpolation resampler, 32.32 fixed-point positions: voices ([`resample`], [`resample_mix`], [`step_for`]; looping or one-shot; an AVX2 loop for sources at or below the mix rate) and taps ([`read_linear`], [`render_linear`]: `f64` positions, zero outside the buffer) |
+//! | [`interpolate`] | the one linear-interpolation resampler, 32.32 fixed-point positions: voices ([`resample`], [`resample_mix`], [`step_for`]; looping or one-shot; an AVX2 loop for sources at or below the mix rate; [`interpolate::prefetch`] starts loading what a voice reads next) and taps ([`read_linear`], [`render_linear`]: `f64` positions, zero outside the buffer) |
 //! | [`tap`] | [`EchoTaps`] (`set_taps(&[TapParams])`, `mix(source, position, step, left, right)`, `max_delay_s`), [`TapParams`] |
 //! | [`reverb`] | [`ReverbBus`] (`mix([&[f32]; 4], left, right)`, idle skip), [`ReverbBusSettings`], [`ReverbSlotSettings`] |
 //! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |

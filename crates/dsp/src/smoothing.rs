@@ -258,7 +258,7 @@ impl Smoothed {
 
     /// [`Smoothed::advance`] of each of `values` by the same `frames`. When they are all at a
     /// segment boundary (a voice's gains on one grid, the usual case) the new segments are
-    /// worked out side by side, lane by lane with [`Smoothed::begin_segment`]'s operations, so
+    /// worked out side by side, lane by lane with the operations of a segment start, so
     /// the ramps and states are exactly those of advancing each in turn.
     #[inline]
     pub fn advance_all<const N: usize>(mut values: [&mut Smoothed; N], frames: usize) -> [Ramp; N] {
