@@ -559,3 +559,74 @@ fn shelf_lane_filter_matches_its_portable_version() {
         assert!(rows.iter().flatten().any(|x| *x != 0.0));
     }
 }
+
+mod mix_tests {
+    use crate::mix::{SixOutputs, SixRamps};
+    use crate::smoothing::Ramp;
+
+    fn outs(v: &mut [Vec<f32>; 6]) -> SixOutputs<'_> {
+        let [l, r, s0, s1, s2, s3] = v;
+        SixOutputs {
+            left: l,
+            right: r,
+            sends: [s0, s1, s2, s3],
+        }
+    }
+
+    #[test]
+    fn mix_pieces_equals_one_mix_ramped_per_piece_with_and_without_avx2() {
+        // Pieces of every length up to a segment (multiples of eight and not), at offsets in
+        // their segments, sharing one offset or not: the same bits as a `mix_ramped` per piece.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        for avx2 in [true, false] {
+            let before = crate::simd::set_avx2_enabled(avx2);
+            for round in 0..200 {
+                let x: Vec<f32> = (0..400).map(|_| next() * 2.0 - 1.0).collect();
+                let mut pieces = Vec::new();
+                let mut total = 0;
+                while total < 380 {
+                    let offset = (next() * 40.0) as usize;
+                    let frames = 1 + (next() * (64 - offset) as f32) as usize;
+                    let ramps = std::array::from_fn(|k| Ramp {
+                        start: next(),
+                        step: (next() - 0.5) * 0.01,
+                        offset: if round % 4 == 0 && k == 2 {
+                            offset / 2
+                        } else {
+                            offset
+                        },
+                    });
+                    pieces.push(SixRamps {
+                        frames: frames.min(64 - offset),
+                        ramps,
+                    });
+                    total += frames;
+                }
+                let start: Vec<f32> = (0..400).map(|_| next()).collect();
+                let mut want: [Vec<f32>; 6] = std::array::from_fn(|_| start.clone());
+                let mut got = want.clone();
+                let mut done = 0;
+                for p in &pieces {
+                    let m = p.frames.min(x.len() - done);
+                    outs(&mut want)
+                        .range(done..done + m)
+                        .mix_ramped(&x[done..done + m], p.ramps);
+                    done += m;
+                }
+                outs(&mut got).mix_pieces(&x[..done], &pieces);
+                for k in 0..6 {
+                    let w: Vec<u32> = want[k].iter().map(|v| v.to_bits()).collect();
+                    let g: Vec<u32> = got[k].iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(w, g, "avx2 {avx2} round {round} output {k}");
+                }
+            }
+            crate::simd::set_avx2_enabled(before);
+        }
+    }
+}
