@@ -108,6 +108,37 @@ fn axis_t(cell: i32, o: f64, inv: f64, step: i32) -> f64 {
     }
 }
 
+/// The cell where a section skip re-enters the walk, in section `s` crossed on axis `a` at ray
+/// parameter `t`, and its boundary parameters: the face cell on the crossed axis, the others
+/// from the entry point `o + d·t`, clamped into the section against rounding.
+#[inline(always)]
+fn entry_cell(
+    s: [i32; 3],
+    a: usize,
+    step: [i32; 3],
+    o: [f64; 3],
+    d: [f64; 3],
+    inv: [f64; 3],
+    t: f64,
+) -> ([i32; 3], [f64; 3]) {
+    let lo = per_axis(|b| s[b] * SECTION_SIZE);
+    let mut cell = [0; 3];
+    let mut t_max = [0.0; 3];
+    for b in 0..3 {
+        cell[b] = if b == a {
+            if step[b] > 0 {
+                lo[b]
+            } else {
+                lo[b] + SECTION_SIZE - 1
+            }
+        } else {
+            floor_i32(o[b] + d[b] * t).clamp(lo[b], lo[b] + SECTION_SIZE - 1)
+        };
+        t_max[b] = axis_t(cell[b], o[b], inv[b], step[b]);
+    }
+    (cell, t_max)
+}
+
 /// `floor` for values known to be inside ±2^30, without a libm call (x86-64 baseline has no
 /// SSE4.1 `roundsd`).
 #[inline]
@@ -846,21 +877,7 @@ where
                 t = t_exit.max(t);
                 axis = Some(a);
                 if !is_skippable(class) {
-                    // Entry cell: the face cell on the crossed axis, the others from the
-                    // entry point, clamped into the section against rounding.
-                    let lo = per_axis(|a| s[a] * SECTION_SIZE);
-                    for b in 0..3 {
-                        cell[b] = if b == a {
-                            if step[b] > 0 {
-                                lo[b]
-                            } else {
-                                lo[b] + SECTION_SIZE - 1
-                            }
-                        } else {
-                            floor_i32(o[b] + d[b] * t).clamp(lo[b], lo[b] + SECTION_SIZE - 1)
-                        };
-                        t_max[b] = axis_t(cell[b], o[b], inv[b], step[b]);
-                    }
+                    (cell, t_max) = entry_cell(s, a, step, o, d, inv, t);
                     break;
                 }
             }

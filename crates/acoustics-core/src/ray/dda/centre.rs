@@ -19,7 +19,7 @@
 use glam::{DVec3, IVec3};
 
 use super::{
-    Cursor, Flow, Line, Step, Touched, WalkEnd, WalkStats, axis_t, finish, floor_i32, is_skippable,
+    Cursor, Flow, Line, Step, Touched, WalkEnd, WalkStats, entry_cell, finish, is_skippable,
     per_axis, walk, walk_on,
 };
 use crate::budget::Budget;
@@ -588,23 +588,8 @@ where
             break (access, a);
         }
     };
-    // Entry cell: the face cell on the crossed axis, the others from the entry point, clamped
-    // into the section against rounding (as the walk does).
-    let lo = per_axis(|b| s[b] * SECTION_SIZE);
-    let mut cell = [0; 3];
-    let mut t_max = [0.0; 3];
-    for b in 0..3 {
-        cell[b] = if b == a {
-            if step[b] > 0 {
-                lo[b]
-            } else {
-                lo[b] + SECTION_SIZE - 1
-            }
-        } else {
-            floor_i32(o[b] + d[b] * t).clamp(lo[b], lo[b] + SECTION_SIZE - 1)
-        };
-        t_max[b] = axis_t(cell[b], o[b], inv[b], step[b]);
-    }
+    // Entry cell and its boundaries, as the walk computes them.
+    let (cell, t_max) = entry_cell(s, a, step, o, d, inv, t);
     let cur = Cursor {
         cell,
         t_max,
