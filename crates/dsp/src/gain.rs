@@ -94,13 +94,6 @@ impl SmoothedGain {
         self.value.advance(frames)
     }
 
-    /// [`SmoothedGain::advance`] of each of `gains` by the same `frames`
-    /// ([`Smoothed::advance_all`]: the same ramps and states as advancing each in turn).
-    #[inline]
-    pub fn advance_all<const N: usize>(gains: [&mut SmoothedGain; N], frames: usize) -> [Ramp; N] {
-        Smoothed::advance_all(gains.map(|g| &mut g.value), frames)
-    }
-
     /// Advances time by `frames` without producing output (keeps the segment grid).
     pub fn skip(&mut self, frames: usize) {
         let mut left = frames;

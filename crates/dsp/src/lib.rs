@@ -25,7 +25,7 @@
 //!
 //! | module | holds |
 //! |---|---|
-//! | [`smoothing`] | [`Smoothed`] (exponential approach in linear 64-frame segments; `advance_all` moves several on one grid together), [`LinearRamp`] (fixed-time linear), [`Ramp`], time constants: shelf 80 ms, sends 0.3 s, tap fades 50 ms, pan 50 ms |
+//! | [`smoothing`] | [`Smoothed`] (exponential approach in linear 64-frame segments; `advance_all` moves several on one grid together), [`SmoothedSet`] (several on one grid stored as arrays: a voice's gains, a shelf bank's gains and hfs; ramps out as a [`smoothing::RampSet`]), [`LinearRamp`] (fixed-time linear), [`Ramp`], time constants: shelf 80 ms, sends 0.3 s, tap fades 50 ms, pan 50 ms |
 //! | [`one_pole`] | [`OnePoleLowPass`], [`OnePoleHighPass`], [`lowpass_coefficient`], [`air_cutoff_hz`], [`air_coefficient`] |
 //! | [`shelf`] | [`OcclusionShelf`]: `set_targets(gain, hf)`, `set_immediate`, `process(&mut [f32])`, `process_lanes` (up to 4 steady shelves side by side), `process_bufs` (up to [`shelf::BANK_LANES`] = 8 steady or ramping shelves side by side, the mixer's path, interleaved by AVX2 8×8 transposes; both bit-identical to `process`), exact unity bypass, [`OcclusionShelf::analytic_magnitude`] |
 //! | [`gain`] | [`SmoothedGain`] (volume, reverb sends: `process`, `mix(input, output)`, `skip`), [`apply_ramp`], [`mix_ramp`] |
@@ -68,7 +68,7 @@ pub use one_pole::{
 pub use pan::{StereoPanner, equal_power_pan};
 pub use reverb::{REVERB_SLOTS, ReverbBus, ReverbBusSettings, ReverbSlotSettings};
 pub use shelf::OcclusionShelf;
-pub use smoothing::{LinearRamp, RAMP_SEGMENT, Ramp, Smoothed};
+pub use smoothing::{LinearRamp, RAMP_SEGMENT, Ramp, Smoothed, SmoothedSet};
 pub use tap::{EchoTaps, MAX_TAPS, TapParams};
 
 /// Lowest and highest accepted sample rates (Hz); others are clamped, NaN → 48 kHz.

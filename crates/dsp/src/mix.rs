@@ -7,7 +7,7 @@
 //! same mix output by output. Compiled for the baseline and for AVX2 ([`crate::simd`]).
 
 use crate::simd::multiversion;
-use crate::smoothing::Ramp;
+use crate::smoothing::{FRAMES, Ramp, RampSet};
 
 /// True when the ramps share one offset (one frame index for all of them).
 #[inline(always)]
@@ -98,26 +98,53 @@ impl SixOutputs<'_> {
 }
 
 /// One piece of a six-output mix for [`SixOutputs::mix_pieces`]: its length and the ramps of
-/// its outputs (left, right, sends 0..4).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// its outputs (left, right, sends 0..4), which share one offset (a voice's gains on one grid).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SixRamps {
     /// Frames of `x` the piece covers.
     pub frames: usize,
     /// The outputs' gains over the piece.
-    pub ramps: [Ramp; 6],
+    pub ramps: RampSet<6>,
 }
 
-impl Default for SixRamps {
-    fn default() -> Self {
-        Self {
-            frames: 0,
-            ramps: [Ramp::constant(0.0); 6],
+/// One piece of [`mix_six_pieces`], inlined into each of its compiled copies: the products and
+/// sums of [`six_ramped_piece`] with the ramps' shared offset.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn six_piece(
+    x: &[f32],
+    o0: &mut [f32],
+    o1: &mut [f32],
+    o2: &mut [f32],
+    o3: &mut [f32],
+    o4: &mut [f32],
+    o5: &mut [f32],
+    r: &RampSet<6>,
+) {
+    let n = x.len();
+    let (o0, o1, o2) = (&mut o0[..n], &mut o1[..n], &mut o2[..n]);
+    let (o3, o4, o5) = (&mut o3[..n], &mut o4[..n], &mut o5[..n]);
+    let [a0, a1, a2, a3, a4, a5] = r.start;
+    let [b0, b1, b2, b3, b4, b5] = r.step;
+    match FRAMES.get(r.offset..r.offset.saturating_add(n)) {
+        Some(ts) => {
+            let ts = &ts[..n];
+            for i in 0..n {
+                let v = x[i];
+                let t = ts[i];
+                o0[i] += v * (a0 + b0 * t);
+                o1[i] += v * (a1 + b1 * t);
+                o2[i] += v * (a2 + b2 * t);
+                o3[i] += v * (a3 + b3 * t);
+                o4[i] += v * (a4 + b4 * t);
+                o5[i] += v * (a5 + b5 * t);
+            }
         }
+        None => six_ramped_piece(x, o0, o1, o2, o3, o4, o5, r.ramps()),
     }
 }
 
-/// One piece of [`mix_six_pieces`]: the body of [`mix_six_ramped`], inlined into each of its
-/// compiled copies.
+/// The body of [`mix_six_ramped`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn six_ramped_piece(
@@ -177,7 +204,7 @@ multiversion! {
         for p in pieces {
             let m = p.frames.min(n - done);
             let r = done..done + m;
-            six_ramped_piece(
+            six_piece(
                 &x[r.clone()],
                 &mut o0[r.clone()],
                 &mut o1[r.clone()],
@@ -185,7 +212,7 @@ multiversion! {
                 &mut o3[r.clone()],
                 &mut o4[r.clone()],
                 &mut o5[r],
-                p.ramps,
+                &p.ramps,
             );
             done += m;
         }

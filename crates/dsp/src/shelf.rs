@@ -3,7 +3,9 @@
 
 use crate::denormal::flush_small;
 use crate::one_pole::lowpass_coefficient;
-use crate::smoothing::{DEFAULT_SAMPLE_RATE, RAMP_SEGMENT, Ramp, SHELF_SMOOTHING_S, Smoothed};
+use crate::smoothing::{
+    DEFAULT_SAMPLE_RATE, RAMP_SEGMENT, Ramp, RampSet, SHELF_SMOOTHING_S, Smoothed,
+};
 use crate::{Complex, sanitize_sample_rate};
 
 mod bank;
@@ -134,6 +136,15 @@ impl<const L: usize> LaneRamps<L> {
         Self {
             start: values,
             ..Self::default()
+        }
+    }
+
+    /// The ramps of a [`RampSet`], one per lane.
+    pub(crate) fn from_set(r: RampSet<L>) -> Self {
+        Self {
+            start: r.start,
+            step: r.step,
+            offset: [(r.offset as i32) as f32; L],
         }
     }
 

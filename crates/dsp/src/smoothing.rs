@@ -8,6 +8,10 @@
 
 use crate::sanitize;
 
+mod set;
+
+pub use set::{RampSet, SmoothedSet};
+
 /// Length in frames of one linear segment of a [`Smoothed`] value.
 ///
 /// Every 64 frames (1.33 ms at 48 kHz) the smoother computes where the exponential
@@ -50,7 +54,7 @@ pub struct Ramp {
 }
 
 /// `FRAMES[t] = t as f32` over one segment (exact: every integer below 2²⁴ is).
-static FRAMES: [f32; RAMP_SEGMENT] = {
+pub(crate) static FRAMES: [f32; RAMP_SEGMENT] = {
     let mut t = [0.0f32; RAMP_SEGMENT];
     let mut i = 0;
     while i < RAMP_SEGMENT {
@@ -101,6 +105,17 @@ impl Ramp {
     #[must_use]
     pub fn is_exactly(&self, value: f32) -> bool {
         self.step == 0.0 && self.start == value
+    }
+}
+
+/// How far one segment moves a smoothed value towards its target: the remaining distance is
+/// multiplied by this (0 for a zero time constant: a jump at the next segment).
+fn segment_decay(time_constant_s: f32, sample_rate: f32) -> f32 {
+    let frames = time_constant_s * crate::sanitize_sample_rate(sample_rate);
+    if frames > 0.0 {
+        (-(RAMP_SEGMENT as f32) / frames).exp()
+    } else {
+        0.0
     }
 }
 
@@ -161,13 +176,7 @@ impl Smoothed {
 
     /// Computes the per-segment decay for `sample_rate` (Hz). Keeps the current value.
     pub fn prepare(&mut self, sample_rate: f32) {
-        let fs = crate::sanitize_sample_rate(sample_rate);
-        let frames = self.time_constant_s * fs;
-        self.decay = if frames > 0.0 {
-            (-(RAMP_SEGMENT as f32) / frames).exp()
-        } else {
-            0.0
-        };
+        self.decay = segment_decay(self.time_constant_s, sample_rate);
     }
 
     /// Sets the value to approach. NaN is ignored; infinities and out-of-range values

@@ -20,7 +20,7 @@ fn complex_division_inverts_multiplication() {
 }
 
 mod smoothing_tests {
-    use crate::smoothing::{LinearRamp, RAMP_SEGMENT, Ramp, Smoothed};
+    use crate::smoothing::{LinearRamp, RAMP_SEGMENT, Ramp, Smoothed, SmoothedSet};
 
     fn run(s: &mut Smoothed, frames: usize) -> Vec<f32> {
         let mut out = Vec::new();
@@ -84,6 +84,88 @@ mod smoothing_tests {
                     assert_eq!(s.current().to_bits(), t.current().to_bits());
                     assert_eq!(s.segment_left(), t.segment_left());
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn smoothed_set_equals_one_smoothed_per_value() {
+        // Six values with their own initial values, time constants and targets (some out of
+        // range, NaN, or jumps), moved by chunks of every length, skipped, reset and re-prepared:
+        // every ramp and every state the same bits as six `Smoothed` advanced in turn.
+        let mut seed = 0x6a09_e667_f3bc_c908_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        for round in 0..300 {
+            let initial: [f32; 6] = std::array::from_fn(|_| next() * 1.2 - 0.1);
+            let tcs: [f32; 6] = std::array::from_fn(|k| {
+                if k == 5 && round % 7 == 0 {
+                    0.0
+                } else {
+                    0.001 + 0.3 * next()
+                }
+            });
+            let mut one: Vec<Smoothed> = (0..6)
+                .map(|k| Smoothed::new(initial[k], tcs[k], 0.0, 1.0))
+                .collect();
+            let mut set = SmoothedSet::new(initial, tcs, 0.0, 1.0);
+            let rate = [48_000.0, 44_100.0, 8_000.0][round % 3];
+            one.iter_mut().for_each(|s| s.prepare(rate));
+            set.prepare(rate);
+            for step in 0..60 {
+                let action = next();
+                if action < 0.25 {
+                    for (k, s) in one.iter_mut().enumerate() {
+                        if next() < 0.5 {
+                            let t = match step % 11 {
+                                3 => f32::NAN,
+                                7 => 2.0,
+                                _ => next(),
+                            };
+                            s.set_target(t);
+                            set.set_target(k, t);
+                        }
+                    }
+                } else if action < 0.3 {
+                    let (k, v) = ((next() * 6.0) as usize, next());
+                    one[k].set_immediate(v);
+                    set.set_immediate(k, v);
+                } else if action < 0.4 {
+                    let frames = (next() * 300.0) as usize;
+                    for s in &mut one {
+                        let mut left = frames;
+                        while left > 0 {
+                            let n = left.min(s.segment_left());
+                            s.advance(n);
+                            left -= n;
+                        }
+                    }
+                    set.skip(frames);
+                } else if action < 0.42 {
+                    one.iter_mut().for_each(Smoothed::reset);
+                    set.reset();
+                } else {
+                    let frames = 1 + (next() * 80.0) as usize;
+                    let want: Vec<Ramp> = one.iter_mut().map(|s| s.advance(frames)).collect();
+                    let got = set.advance(frames);
+                    assert_eq!(want, got.ramps(), "round {round} step {step}");
+                }
+                for (k, s) in one.iter().enumerate() {
+                    assert_eq!(s.current().to_bits(), set.current(k).to_bits());
+                    assert_eq!(s.target().to_bits(), set.target(k).to_bits());
+                    assert_eq!(s.is_settled(), set.is_settled(k));
+                    assert_eq!(s.segment_left(), set.segment_left());
+                }
+                assert_eq!(one.iter().all(Smoothed::is_settled), set.all_settled());
+            }
+            // Then long enough for every value to arrive (the snaps near the target).
+            for _ in 0..(48_000 / RAMP_SEGMENT) {
+                let want: Vec<Ramp> = one.iter_mut().map(|s| s.advance(RAMP_SEGMENT)).collect();
+                assert_eq!(want, set.advance(RAMP_SEGMENT).ramps(), "round {round}");
             }
         }
     }
@@ -562,7 +644,7 @@ fn shelf_lane_filter_matches_its_portable_version() {
 
 mod mix_tests {
     use crate::mix::{SixOutputs, SixRamps};
-    use crate::smoothing::Ramp;
+    use crate::smoothing::{Ramp, RampSet};
 
     fn outs(v: &mut [Vec<f32>; 6]) -> SixOutputs<'_> {
         let [l, r, s0, s1, s2, s3] = v;
@@ -576,7 +658,7 @@ mod mix_tests {
     #[test]
     fn mix_pieces_equals_one_mix_ramped_per_piece_with_and_without_avx2() {
         // Pieces of every length up to a segment (multiples of eight and not), at offsets in
-        // their segments, sharing one offset or not: the same bits as a `mix_ramped` per piece.
+        // their segments: the same bits as a `mix_ramped` per piece.
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = move || {
             seed ^= seed << 13;
@@ -593,15 +675,11 @@ mod mix_tests {
                 while total < 380 {
                     let offset = (next() * 40.0) as usize;
                     let frames = 1 + (next() * (64 - offset) as f32) as usize;
-                    let ramps = std::array::from_fn(|k| Ramp {
-                        start: next(),
-                        step: (next() - 0.5) * 0.01,
-                        offset: if round % 4 == 0 && k == 2 {
-                            offset / 2
-                        } else {
-                            offset
-                        },
-                    });
+                    let ramps = RampSet {
+                        start: std::array::from_fn(|_| next()),
+                        step: std::array::from_fn(|_| (next() - 0.5) * 0.01),
+                        offset,
+                    };
                     pieces.push(SixRamps {
                         frames: frames.min(64 - offset),
                         ramps,
@@ -616,7 +694,7 @@ mod mix_tests {
                     let m = p.frames.min(x.len() - done);
                     outs(&mut want)
                         .range(done..done + m)
-                        .mix_ramped(&x[done..done + m], p.ramps);
+                        .mix_ramped(&x[done..done + m], p.ramps.ramps());
                     done += m;
                 }
                 outs(&mut got).mix_pieces(&x[..done], &pieces);
@@ -628,5 +706,26 @@ mod mix_tests {
             }
             crate::simd::set_avx2_enabled(before);
         }
+    }
+
+    #[test]
+    fn mix_ramped_with_separate_offsets_equals_one_mix_ramp_per_output() {
+        // Ramps that do not share an offset take `mix_ramped`'s general loop: the same bits as
+        // six `mix_ramp` passes.
+        let x: Vec<f32> = (0..50)
+            .map(|i| ((i * 37) % 23) as f32 / 11.0 - 1.0)
+            .collect();
+        let ramps: [Ramp; 6] = std::array::from_fn(|k| Ramp {
+            start: 0.1 * k as f32,
+            step: 0.003 * (k as f32 - 2.5),
+            offset: 3 * k,
+        });
+        let mut want: [Vec<f32>; 6] = std::array::from_fn(|k| vec![0.25 * k as f32; 50]);
+        let mut got = want.clone();
+        for (k, out) in want.iter_mut().enumerate() {
+            crate::mix_ramp(&x, out, ramps[k]);
+        }
+        outs(&mut got).mix_ramped(&x, ramps);
+        assert_eq!(want, got);
     }
 }

@@ -236,8 +236,9 @@ fn moving_voices_match_eager_ones() {
             .wrapping_add(1_442_695_040_888_963_407);
         ((seed >> 40) as f32) / (1u64 << 24) as f32
     };
-    // Per tick: plain voices (volume and pan moving), shelf + four open sends, shelf + no sends.
-    let targets: Vec<[VoiceTargets; 3]> = (0..40)
+    // Per tick: plain voices (volume and pan moving), shelf + four open sends, shelf + no sends,
+    // and one side held while the other moves, with some sends closed (the per-segment path).
+    let targets: Vec<[VoiceTargets; 5]> = (0..40)
         .map(|_| {
             let plain = VoiceTargets {
                 generation: 1,
@@ -257,7 +258,17 @@ fn moving_voices_match_eager_ones() {
                 sends: [0.0; 4],
                 ..full
             };
-            [plain, full, shelf]
+            let right_moves = VoiceTargets {
+                left: 0.5,
+                sends: [0.0, next(), 0.0, 0.0],
+                ..full
+            };
+            let left_moves = VoiceTargets {
+                right: 0.25,
+                sends: [0.0, 0.0, 0.3, 0.0],
+                ..plain
+            };
+            [plain, full, shelf, right_moves, left_moves]
         })
         .collect();
     const TICK: usize = 512;
@@ -288,7 +299,7 @@ fn moving_voices_match_eager_ones() {
         (l, r, bus)
     };
     let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
-    for kind in 0..3 {
+    for kind in 0..5 {
         let reference = run(true, TICK, kind);
         assert!(reference.0.iter().any(|x| *x != 0.0));
         for split in [512, 100, 37] {

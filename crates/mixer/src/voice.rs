@@ -2,58 +2,28 @@
 //!
 //! Audio thread only. Nothing here allocates; all state is inline (no heap per voice).
 
+use resound_dsp::gain::MAX_GAIN;
 use resound_dsp::mix::{self, SixOutputs, SixRamps};
-use resound_dsp::smoothing::{PAN_SMOOTHING_S, TAP_FADE_S};
-use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, SmoothedGain, apply_ramp};
+use resound_dsp::smoothing::{PAN_SMOOTHING_S, SEND_SMOOTHING_S, SmoothedSet, TAP_FADE_S};
+use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, apply_ramp, mix_ramp};
 
 use crate::params::{SENDS, VoiceTargets};
 use resound_dsp::interpolate::{FRAC_BITS, resample, resample_mix};
 
-const SHELF: usize = 0;
-const LEFT: usize = 1;
-const RIGHT: usize = 2;
-const SEND0: usize = 3;
+/// The voice's gains, in the order of [`SixOutputs`]: dry left, dry right, sends 0..4.
+const GAINS: usize = 2 + SENDS;
+/// Lanes of the voice's gain set: the six gains and two idle lanes (always 0), so that the set
+/// fills two 4-lane vectors and a segment start is whole-vector arithmetic.
+const GAIN_LANES: usize = 8;
+const LEFT: usize = 0;
+const RIGHT: usize = 1;
+const SEND0: usize = 2;
 /// Smoothing segments whose ramps a voice gathers before mixing them in one call.
 const PIECES: usize = 16;
 
 /// Frames an idle smoother must advance to reach `clock` from `synced` (the grid phase only).
 fn grid_lag(clock: u64, synced: u64) -> usize {
     ((clock - synced) % RAMP_SEGMENT as u64) as usize
-}
-
-/// Brings an idle (settled) gain's grid up to `clock`.
-fn sync_gain(g: &mut SmoothedGain, synced: &mut u64, clock: u64) {
-    let lag = grid_lag(clock, *synced);
-    if lag > 0 {
-        g.skip(lag);
-    }
-    *synced = clock;
-}
-
-/// `left += x·gain_l`, `right += x·gain_r` with both gains ramping, in one pass over `x` (the same
-/// products and sums as [`SmoothedGain::mix`] on each side; both run on the voice's grid).
-fn mix_stereo_smoothed(
-    gl: &mut SmoothedGain,
-    gr: &mut SmoothedGain,
-    x: &[f32],
-    left: &mut [f32],
-    right: &mut [f32],
-) {
-    let mut done = 0;
-    while done < x.len() {
-        let m = (x.len() - done)
-            .min(gl.smoothed().segment_left())
-            .min(gr.smoothed().segment_left());
-        let ramps = [gl.advance(m), gr.advance(m)];
-        let range = done..done + m;
-        mix::mix_stereo_ramped(
-            &x[range.clone()],
-            &mut left[range.clone()],
-            &mut right[range],
-            ramps,
-        );
-        done += m;
-    }
 }
 
 /// Where a voice is in its life.
@@ -94,14 +64,14 @@ pub(crate) struct Voice {
     /// Frames rendered since the voice started plus its start phase: the position of every
     /// smoother's 64-frame grid.
     clock: u64,
-    /// `clock` up to which each smoother has been advanced: shelf, left, right, sends 0..4.
-    /// An idle smoother (settled where processing is a no-op) is not advanced every block;
-    /// it catches up (`lag % 64` frames, identical state) before it is used or retargeted.
-    synced: [u64; 3 + SENDS],
+    /// `clock` up to which the shelf and the gains have been advanced. An idle shelf or gain
+    /// set (settled where processing is a no-op) is not advanced every block; it catches up
+    /// (`lag % 64` frames, identical state) before it is used or retargeted.
+    shelf_synced: u64,
+    gains_synced: u64,
     shelf: OcclusionShelf,
-    left: SmoothedGain,
-    right: SmoothedGain,
-    sends: [SmoothedGain; SENDS],
+    /// Dry left, dry right, sends 0..4 (the order of [`SixOutputs`]), on one grid.
+    gains: SmoothedSet<GAIN_LANES>,
     fade: LinearRamp,
     /// Frames left before a stopping voice ends: its dry fade, or the 50 ms tap fade when it
     /// has echo taps (they read the raw samples and fade on their own).
@@ -129,11 +99,21 @@ impl Voice {
             tail: 0,
             targets: VoiceTargets::default(),
             clock: 0,
-            synced: [0; 3 + SENDS],
+            shelf_synced: 0,
+            gains_synced: 0,
             shelf: OcclusionShelf::new(),
-            left: SmoothedGain::new(0.0, PAN_SMOOTHING_S),
-            right: SmoothedGain::new(0.0, PAN_SMOOTHING_S),
-            sends: std::array::from_fn(|_| SmoothedGain::send()),
+            gains: SmoothedSet::new(
+                [0.0; GAIN_LANES],
+                std::array::from_fn(|k| {
+                    if k < SEND0 {
+                        PAN_SMOOTHING_S
+                    } else {
+                        SEND_SMOOTHING_S
+                    }
+                }),
+                0.0,
+                MAX_GAIN,
+            ),
             fade: LinearRamp::new(1.0, stop_fade_s),
             stop_left: 0,
             // As `LinearRamp` rounds its length.
@@ -142,11 +122,7 @@ impl Voice {
             eager: false,
         };
         v.shelf.prepare(sample_rate, 0);
-        v.left.prepare(sample_rate, 0);
-        v.right.prepare(sample_rate, 0);
-        for s in &mut v.sends {
-            s.prepare(sample_rate, 0);
-        }
+        v.gains.prepare(sample_rate);
         v.fade.prepare(sample_rate);
         v
     }
@@ -176,16 +152,12 @@ impl Voice {
         // The smoothers start at a segment boundary (grid position 0) and lag `phase` frames
         // behind the clock: the lazy catch-up moves them onto the renderer's grid before use.
         self.clock = phase % RAMP_SEGMENT as u64;
-        self.synced = [0; 3 + SENDS];
+        (self.shelf_synced, self.gains_synced) = (0, 0);
         self.shelf.reset();
         self.shelf.set_immediate(t.shelf_gain, t.shelf_hf);
-        self.left.reset();
-        self.left.set_immediate(t.left);
-        self.right.reset();
-        self.right.set_immediate(t.right);
-        for (s, v) in self.sends.iter_mut().zip(t.sends) {
-            s.reset();
-            s.set_immediate(v);
+        self.gains.reset();
+        for (k, v) in gain_targets(&t).into_iter().enumerate() {
+            self.gains.set_immediate(k, v);
         }
         self.fade.reset();
     }
@@ -201,30 +173,37 @@ impl Voice {
             self.sync_shelf();
             self.shelf.set_targets(t.shelf_gain, t.shelf_hf);
         }
-        if old.left != t.left {
-            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
-            self.left.set_target(t.left);
-        }
-        if old.right != t.right {
-            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
-            self.right.set_target(t.right);
-        }
-        for (k, v) in t.sends.iter().enumerate() {
-            if old.sends[k] != *v {
-                sync_gain(&mut self.sends[k], &mut self.synced[SEND0 + k], self.clock);
-                self.sends[k].set_target(*v);
+        let (old, new) = (gain_targets(&old), gain_targets(t));
+        if old != new {
+            self.sync_gains();
+            for (k, v) in new.into_iter().enumerate() {
+                self.gains.set_target(k, v);
             }
         }
     }
 
     /// Brings an idle (bypassed) shelf's grid up to `clock`.
     fn sync_shelf(&mut self) {
-        let lag = grid_lag(self.clock, self.synced[SHELF]);
+        let lag = grid_lag(self.clock, self.shelf_synced);
         if lag > 0 {
             let mut idle = [0.0f32; RAMP_SEGMENT];
             self.shelf.process(&mut idle[..lag]);
         }
-        self.synced[SHELF] = self.clock;
+        self.shelf_synced = self.clock;
+    }
+
+    /// Brings idle (settled) gains' grid up to `clock`.
+    fn sync_gains(&mut self) {
+        let lag = grid_lag(self.clock, self.gains_synced);
+        if lag > 0 {
+            self.gains.skip(lag);
+        }
+        self.gains_synced = self.clock;
+    }
+
+    /// True when send `k` is exactly 0 and stays 0 (its bus need not be touched).
+    fn send_silent(&self, k: usize) -> bool {
+        self.gains.is_zero(SEND0 + k)
     }
 
     /// Begins the stop fade. A voice with echo taps lives on until its taps have faded
@@ -261,9 +240,9 @@ impl Voice {
             && self.fade.is_settled()
             && self.fade.target() == 1.0
             && self.shelf.is_bypassed()
-            && self.left.smoothed().is_settled()
-            && self.right.smoothed().is_settled()
-            && self.sends.iter().all(SmoothedGain::is_silent)
+            && self.gains.is_settled(LEFT)
+            && self.gains.is_settled(RIGHT)
+            && (0..SENDS).all(|k| self.send_silent(k))
     }
 
     /// Renders up to `scratch.len()` frames and adds them to the dry mix and the bus inputs.
@@ -332,10 +311,7 @@ impl Voice {
         if active > 0 && self.is_plain() {
             // Constant gains, shelf bypassed, no sends: resample straight into the mix
             // (bit-identical to the general path). The idle smoothers lag and catch up later.
-            let gains = (
-                self.left.smoothed().current(),
-                self.right.smoothed().current(),
-            );
+            let gains = (self.gains.current(LEFT), self.gains.current(RIGHT));
             let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
             resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
         } else if active > 0 {
@@ -344,7 +320,7 @@ impl Voice {
             if self.is_eager() || !self.shelf.is_bypassed() {
                 self.sync_shelf();
                 self.shelf.process(x);
-                self.synced[SHELF] = end;
+                self.shelf_synced = end;
             }
             self.mix_out(x, mix_l, mix_r, bus_in);
         }
@@ -400,7 +376,7 @@ impl Voice {
         bus_in: &mut [Vec<f32>; SENDS],
     ) {
         let active = x.len();
-        self.synced[SHELF] = self.clock + active as u64;
+        self.shelf_synced = self.clock + active as u64;
         self.mix_out(x, mix_l, mix_r, bus_in);
         self.end_block(n, active);
     }
@@ -414,56 +390,34 @@ impl Voice {
         bus_in: &mut [Vec<f32>; SENDS],
     ) {
         let active = x.len();
-        let end = self.clock + active as u64;
         let eager = self.is_eager();
-        let settled = |g: &SmoothedGain| g.smoothed().is_settled();
-        let lr_const = !eager && settled(&self.left) && settled(&self.right);
-        let sends_const = !eager && self.sends.iter().all(|g| settled(g) && !g.is_silent());
-        let gl = self.left.smoothed().current();
-        let gr = self.right.smoothed().current();
         let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
-        if lr_const && sends_const {
+        let [b0, b1, b2, b3] = bus_in;
+        let mut outs = SixOutputs {
+            left: l,
+            right: r,
+            sends: [&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]],
+        };
+        let sends_open = !(0..SENDS).any(|k| self.send_silent(k));
+        if !eager && sends_open && self.gains.all_settled() {
             // Every gain constant: one pass instead of six (same products and sums as
-            // `mix_ramp`'s constant case; the settled smoothers lag and catch up later).
-            let [s0, s1, s2, s3] = &self.sends;
-            let g = [s0, s1, s2, s3].map(|s| s.smoothed().current());
-            let [b0, b1, b2, b3] = bus_in;
-            let mut outs = SixOutputs {
-                left: l,
-                right: r,
-                sends: [&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]],
-            };
-            outs.mix(x, [gl, gr, g[0], g[1], g[2], g[3]]);
-        } else if !eager && self.sends.iter().all(|g| !g.is_silent()) {
+            // `mix_ramp`'s constant case; the settled gains lag and catch up later).
+            let gains: [f32; GAINS] = std::array::from_fn(|k| self.gains.current(k));
+            outs.mix(x, gains);
+            return;
+        }
+        self.sync_gains();
+        if !eager && sends_open {
             // Moving gains with all four sends open: one pass over `x` per 64-frame segment
-            // for the six outputs (the same products and sums as six `mix_ramp` passes).
-            sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
-            sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
-            for k in 0..SENDS {
-                sync_gain(&mut self.sends[k], &mut self.synced[SEND0 + k], self.clock);
-            }
-            // The segments' ramps are gathered, up to `PIECES` at a time, and mixed in one
-            // call (one pass over `x` per segment, as six `mix_ramp` passes would add).
-            let [b0, b1, b2, b3] = bus_in;
-            let mut outs = SixOutputs {
-                left: l,
-                right: r,
-                sends: [&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]],
-            };
+            // for the six outputs (the same products and sums as six `mix_ramp` passes). The
+            // segments' ramps are gathered, up to `PIECES` at a time, and mixed in one call.
             let mut pieces = [SixRamps::default(); PIECES];
             let (mut count, mut mixed, mut done) = (0, 0, 0);
             while done < active {
-                let m = self
-                    .sends
-                    .iter()
-                    .chain([&self.left, &self.right])
-                    .map(|g| g.smoothed().segment_left())
-                    .fold(active - done, usize::min);
-                let [s0, s1, s2, s3] = &mut self.sends;
-                let gains = [&mut self.left, &mut self.right, s0, s1, s2, s3];
+                let m = self.gains.segment_left().min(active - done);
                 pieces[count] = SixRamps {
                     frames: m,
-                    ramps: SmoothedGain::advance_all(gains, m),
+                    ramps: self.gains.advance(m).first(),
                 };
                 count += 1;
                 done += m;
@@ -473,34 +427,34 @@ impl Voice {
                     (count, mixed) = (0, done);
                 }
             }
-            self.synced[LEFT] = end;
-            self.synced[RIGHT] = end;
-            for k in 0..SENDS {
-                self.synced[SEND0 + k] = end;
-            }
         } else {
-            for (k, (send, bus)) in self.sends.iter_mut().zip(bus_in.iter_mut()).enumerate() {
-                if eager || !send.is_silent() {
-                    sync_gain(send, &mut self.synced[SEND0 + k], self.clock);
-                    send.mix(x, &mut bus[..active]);
-                    self.synced[SEND0 + k] = end;
+            // Some sends closed (or the eager reference): segment by segment, the dry pair in
+            // one pass and each open send in its own (`mix_ramp`'s products and sums).
+            let mut done = 0;
+            while done < active {
+                let m = self.gains.segment_left().min(active - done);
+                let g = self.gains.advance(m);
+                let range = done..done + m;
+                let xs = &x[range.clone()];
+                for k in 0..SENDS {
+                    if eager || !self.send_silent(k) {
+                        mix_ramp(xs, &mut outs.sends[k][range.clone()], g.ramp(SEND0 + k));
+                    }
                 }
-            }
-            if lr_const {
-                mix::mix_stereo(x, l, r, [gl, gr]);
-            } else {
-                sync_gain(&mut self.left, &mut self.synced[LEFT], self.clock);
-                sync_gain(&mut self.right, &mut self.synced[RIGHT], self.clock);
+                let (gl, gr) = (g.ramp(LEFT), g.ramp(RIGHT));
+                let (l, r) = (&mut outs.left[range.clone()], &mut outs.right[range]);
                 if eager {
-                    self.left.mix(x, l);
-                    self.right.mix(x, r);
+                    mix_ramp(xs, l, gl);
+                    mix_ramp(xs, r, gr);
+                } else if gl.is_constant() && gr.is_constant() {
+                    mix::mix_stereo(xs, l, r, [gl.start, gr.start]);
                 } else {
-                    mix_stereo_smoothed(&mut self.left, &mut self.right, x, l, r);
+                    mix::mix_stereo_ramped(xs, l, r, [gl, gr]);
                 }
-                self.synced[LEFT] = end;
-                self.synced[RIGHT] = end;
+                done += m;
             }
         }
+        self.gains_synced = self.clock + active as u64;
     }
 
     /// Ends a block of `n` frames of which the voice rendered `active`.
@@ -516,4 +470,10 @@ impl Voice {
             self.state = VoiceState::Finished;
         }
     }
+}
+
+/// The gain targets of `t` in the order of [`SixOutputs`].
+fn gain_targets(t: &VoiceTargets) -> [f32; GAINS] {
+    let [s0, s1, s2, s3] = t.sends;
+    [t.left, t.right, s0, s1, s2, s3]
 }

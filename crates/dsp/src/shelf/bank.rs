@@ -11,7 +11,7 @@
 use wide::f32x4;
 
 use super::{LaneRamps, LaneState, OcclusionShelf, SHELF_LANES, filter_rows_portable};
-use crate::smoothing::{RAMP_SEGMENT, Smoothed};
+use crate::smoothing::{RAMP_SEGMENT, RampSet, Smoothed, SmoothedSet};
 
 /// Shelves [`OcclusionShelf::process_bufs`] filters side by side.
 pub const BANK_LANES: usize = 8;
@@ -60,6 +60,42 @@ impl OcclusionShelf {
         let mut bufs = bufs.map(|b| &mut b[..len]);
         // One segment's frames, interleaved (frame-major, one lane per shelf).
         let mut rows = [[0.0f32; L]; RAMP_SEGMENT];
+        // Shelves on one grid (the mixer's voices) move their smoothers as two sets, one lane
+        // per shelf (lanes past the shelves copy the last one): a segment start is whole-row
+        // arithmetic, with the operations of each smoother's own.
+        let last = shelves.len() - 1;
+        let sets = SmoothedSet::<L>::load(std::array::from_fn(|k| &shelves[k.min(last)].gain))
+            .zip(SmoothedSet::<L>::load(std::array::from_fn(|k| {
+                &shelves[k.min(last)].hf
+            })))
+            .filter(|(g, h)| g.segment_left() == h.segment_left());
+        if let Some((mut gain, mut hf)) = sets {
+            let mut done = 0;
+            while done < len {
+                let m = gain.segment_left().min(len - done);
+                let (rg, rh) = (gain.advance(m), hf.advance(m));
+                let rows = &mut rows[..m];
+                if rg.step.iter().chain(&rh.step).any(|v| *v != 0.0) {
+                    let (g, h) = (BankRamps::from_set(rg), BankRamps::from_set(rh));
+                    filter_chunk::<true>(&mut st, &mut bufs, done, rows, coef, g, h);
+                } else {
+                    // A constant ramp's `at(i)` is the same for every `i`.
+                    let at0 = |r: RampSet<L>| std::array::from_fn(|k| r.ramp(k).at(0));
+                    let (g, h) = (BankRamps::constant(at0(rg)), BankRamps::constant(at0(rh)));
+                    filter_chunk::<false>(&mut st, &mut bufs, done, rows, coef, g, h);
+                }
+                if gain.at_segment_boundary() {
+                    st.flush_lanes([true; L]);
+                }
+                done += m;
+            }
+            gain.store(shelves.iter_mut().map(|s| &mut s.gain));
+            hf.store(shelves.iter_mut().map(|s| &mut s.hf));
+            for (k, s) in shelves.iter_mut().enumerate() {
+                s.lp = st.get(k);
+            }
+            return true;
+        }
         let mut done = 0;
         while done < len {
             let m = shelves

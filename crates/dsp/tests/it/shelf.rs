@@ -245,12 +245,18 @@ fn process_bufs_equals_processing_each_shelf_with_and_without_avx2() {
         (0.4, 0.6, 64, false),
         (1.1, 0.2, 1, true),
     ];
-    for avx2 in [true, false] {
+    // Warm-ups as listed (shelves at different grid positions), or moved to one position
+    // (the mixer's case, where the bank moves the smoothers as sets).
+    for (avx2, grid) in [true, false]
+        .into_iter()
+        .flat_map(|a| [(a, None), (a, Some(10)), (a, Some(0))])
+    {
         let before = resound_dsp::simd::set_avx2_enabled(avx2);
         for count in 1..=configs.len() {
+            let warm = |w: usize| grid.map_or(w, |p| w - w % 64 + p);
             let mut each: Vec<OcclusionShelf> = configs[..count]
                 .iter()
-                .map(|&(g, h, w, r)| shelf_in_state(g, h, w, r))
+                .map(|&(g, h, w, r)| shelf_in_state(g, h, warm(w), r))
                 .collect();
             assert!(each.iter().all(OcclusionShelf::is_lane_ready));
             let mut bank = each.clone();
@@ -285,7 +291,7 @@ fn process_bufs_equals_processing_each_shelf_with_and_without_avx2() {
             for (k, (w, g)) in want.iter().zip(&got).enumerate() {
                 let wb: Vec<u32> = w.iter().map(|v| v.to_bits()).collect();
                 let gb: Vec<u32> = g.iter().map(|v| v.to_bits()).collect();
-                assert_eq!(wb, gb, "avx2 {avx2} count {count} shelf {k}");
+                assert_eq!(wb, gb, "avx2 {avx2} grid {grid:?} count {count} shelf {k}");
             }
         }
         resound_dsp::simd::set_avx2_enabled(before);
