@@ -18,8 +18,9 @@ const GAIN_LANES: usize = 8;
 const LEFT: usize = 0;
 const RIGHT: usize = 1;
 const SEND0: usize = 2;
-/// Smoothing segments whose ramps a voice gathers before mixing them in one call.
-const PIECES: usize = 16;
+/// Smoothing segments whose ramps a voice gathers before mixing them in one call: a whole
+/// 512-frame block (eight segments and a part when it starts mid-segment).
+const PIECES: usize = 9;
 
 /// Frames an idle smoother must advance to reach `clock` from `synced` (the grid phase only).
 fn grid_lag(clock: u64, synced: u64) -> usize {

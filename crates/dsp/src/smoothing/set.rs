@@ -229,7 +229,7 @@ impl<const N: usize> SmoothedSet<N> {
 
     /// Consumes `frames` frames of every value (at most [`SmoothedSet::segment_left`]; more is
     /// cut to that) and returns the ramps that cover them (as [`Smoothed::advance`] of each).
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self, frames: usize) -> RampSet<N> {
         if self.pos == 0 {
             self.begin_segment();
