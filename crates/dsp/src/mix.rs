@@ -107,8 +107,8 @@ pub struct SixRamps {
     pub ramps: RampSet<6>,
 }
 
-/// One piece of [`mix_six_pieces`], inlined into each of its compiled copies: the products and
-/// sums of [`six_ramped_piece`] with the ramps' shared offset.
+/// One piece of [`mix_six_pieces`] (and of [`mix_six_ramped`] when its ramps share an offset),
+/// inlined into each of their compiled copies: the frame indices read from a table.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn six_piece(
@@ -140,14 +140,15 @@ fn six_piece(
                 o5[i] += v * (a5 + b5 * t);
             }
         }
-        None => six_ramped_piece(x, o0, o1, o2, o3, o4, o5, r.ramps()),
+        None => six_at(x, o0, o1, o2, o3, o4, o5, r.ramps()),
     }
 }
 
-/// The body of [`mix_six_ramped`].
+/// One piece with each output's frame index converted as [`Ramp::at`] does (ramps with their
+/// own offsets, or a piece running past one segment).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn six_ramped_piece(
+fn six_at(
     x: &[f32],
     o0: &mut [f32],
     o1: &mut [f32],
@@ -160,27 +161,14 @@ fn six_ramped_piece(
     let n = x.len();
     let (o0, o1, o2) = (&mut o0[..n], &mut o1[..n], &mut o2[..n]);
     let (o3, o4, o5) = (&mut o3[..n], &mut o4[..n], &mut o5[..n]);
-    if let Some(ts) = r[0].frames(n).filter(|_| shared_offset(&r)) {
-        for i in 0..n {
-            let v = x[i];
-            let t = ts[i];
-            o0[i] += v * (r[0].start + r[0].step * t);
-            o1[i] += v * (r[1].start + r[1].step * t);
-            o2[i] += v * (r[2].start + r[2].step * t);
-            o3[i] += v * (r[3].start + r[3].step * t);
-            o4[i] += v * (r[4].start + r[4].step * t);
-            o5[i] += v * (r[5].start + r[5].step * t);
-        }
-    } else {
-        for i in 0..n {
-            let v = x[i];
-            o0[i] += v * r[0].at(i);
-            o1[i] += v * r[1].at(i);
-            o2[i] += v * r[2].at(i);
-            o3[i] += v * r[3].at(i);
-            o4[i] += v * r[4].at(i);
-            o5[i] += v * r[5].at(i);
-        }
+    for i in 0..n {
+        let v = x[i];
+        o0[i] += v * r[0].at(i);
+        o1[i] += v * r[1].at(i);
+        o2[i] += v * r[2].at(i);
+        o3[i] += v * r[3].at(i);
+        o4[i] += v * r[4].at(i);
+        o5[i] += v * r[5].at(i);
     }
 }
 
@@ -260,6 +248,15 @@ multiversion! {
         o5: &mut [f32],
         r: [Ramp; 6],
     ) {
-        six_ramped_piece(x, o0, o1, o2, o3, o4, o5, r);
+        if shared_offset(&r) {
+            let set = RampSet {
+                start: r.map(|r| r.start),
+                step: r.map(|r| r.step),
+                offset: r[0].offset,
+            };
+            six_piece(x, o0, o1, o2, o3, o4, o5, &set);
+        } else {
+            six_at(x, o0, o1, o2, o3, o4, o5, r);
+        }
     }
 }
