@@ -10,11 +10,15 @@
 //!   acoustics verification scenes offline and checks them against the spec (see `verify`).
 //! - `cargo xtask soak [--seconds S]` — the engine under churn for 10 simulated minutes
 //!   (`soak`): memory flat, output finite and repeatable; draws `target/soak/soak_memory.png`.
+//! - `cargo xtask instructions [--only NAME] [--json] [--compare FILE]` — instructions per call
+//!   of the hot paths, counted by callgrind in the bench binaries (`instructions`): a measure of
+//!   the work done that does not drift with the machine's load.
 //! - `cargo xtask demo` — builds release and runs `resound demo` (the tour: `out/demo/demo.wav`
 //!   and `demo.png`, played live when a sound device works).
 //! - `cargo xtask prereq` — only the prerequisite step (ALSA headers once cpal is in the lock).
 
 mod demo;
+mod instructions;
 mod prereq;
 mod soak;
 mod test;
@@ -57,12 +61,16 @@ fn run() -> anyhow::Result<()> {
         "prereq" => prereq::ensure(),
         "verify" => verify::run(&rest),
         "soak" => soak::run_cli(&rest),
+        "instructions" => instructions::run(&rest),
         "" | "help" | "--help" | "-h" => {
-            println!("usage: cargo xtask <test|verify|soak|demo|prereq> [args]");
+            println!("usage: cargo xtask <test|verify|soak|instructions|demo|prereq> [args]");
             println!("  test   fmt, clippy, tests (default and all features), docs");
             println!("         --retail-dats DIR: also the ignored test on retail client dats");
             println!("  verify render the acoustics scenes offline and check them");
             println!("  soak   the engine under churn, 10 simulated minutes (--seconds S)");
+            println!(
+                "  instructions  instructions per call of the hot paths (callgrind; needs valgrind)"
+            );
             println!("  demo   build release and run the demonstration");
             println!("  prereq install missing system libraries (test and demo do this first)");
             Ok(())

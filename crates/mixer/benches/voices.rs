@@ -395,7 +395,7 @@ fn build_motion(motion: Motion) -> Moving {
     // Warm up past the tap fade-in so the measured state is the moving steady state.
     for _ in 0..20 {
         m.step();
-        m.r.render(&mut buf);
+        motion_block(&mut m.r, &mut buf);
     }
     m
 }
@@ -455,6 +455,14 @@ impl Moving {
     }
 }
 
+/// One block of a moving scene (the warm-up's and the timed ones), kept out of line so that
+/// `cargo xtask instructions` can count the instructions of exactly these renders (not the ones
+/// that start the voices at their offsets).
+#[inline(never)]
+fn motion_block(r: &mut MixerRenderer, buf: &mut [f32]) {
+    r.render(buf);
+}
+
 fn time_motion(motion: Motion, iters: u64) -> Duration {
     let mut buf = vec![0.0f32; 2 * BLOCK];
     let mut total = Duration::ZERO;
@@ -465,7 +473,7 @@ fn time_motion(motion: Motion, iters: u64) -> Duration {
         for _ in 0..n {
             m.step();
             let t = Clock::start();
-            m.r.render(black_box(&mut buf));
+            motion_block(&mut m.r, black_box(&mut buf));
             total += t.elapsed();
         }
         left -= n;
