@@ -458,6 +458,70 @@ fn cross_box<const N: usize>(
 /// Most listed cells [`cross_sparse_section`] handles.
 const MAX_LISTED: usize = 64;
 
+/// A box of section-local cells, tested on [`SectionCells::index`]es of cells.
+#[derive(Clone, Copy, Debug)]
+struct LocalBox {
+    /// The low corner.
+    low: [u32; 3],
+    /// The box's size less one on each axis.
+    span: [u32; 3],
+}
+
+impl LocalBox {
+    /// The box from `low` to `high` (inclusive), every coordinate in `0..16`.
+    #[inline(always)]
+    fn new(low: [i32; 3], high: [i32; 3]) -> Self {
+        Self {
+            low: low.map(|v| v as u32),
+            span: per_axis(|a| high[a].wrapping_sub(low[a]) as u32),
+        }
+    }
+
+    /// The cell at `index` ([`SectionCells::index`]; bits above the 12th are ignored) lies in
+    /// the box. `y` first: most boxes a ray's cells span in a section are thin on it.
+    #[inline(always)]
+    fn holds(self, index: u16) -> bool {
+        let i = u32::from(index);
+        let within = |a: usize, v: u32| v.wrapping_sub(self.low[a]) <= self.span[a];
+        within(1, i >> 8 & 15) && within(2, i >> 4 & 15) && within(0, i & 15)
+    }
+}
+
+/// Each axis's boundary parameters in a section from the cursor on ([`cross_box`]'s `record`):
+/// `[a][k]` is axis `a`'s `k`-th. Only the entries recorded are read.
+type Events = [[f64; SECTION_SIZE as usize]; 3];
+
+/// Where the walk enters the cell `m` steps on each axis from the cursor's, if it does: the
+/// last step taken, the largest (value, axis) among each moving axis's last step, must come
+/// before every other axis's next step. The cell lies in the path box of [`cross_box`]
+/// (`m[a]` is at most the steps it took on `a`, none on a still axis), so every boundary read
+/// was recorded in `events`; a still axis's next step is at `+∞`, after every step.
+#[inline(always)]
+fn entry_after(
+    events: &Events,
+    cur: &Cursor,
+    ray: &Ray,
+    m: [usize; 3],
+) -> Option<(f64, Option<usize>)> {
+    if m == [0; 3] {
+        return Some((cur.t, cur.axis));
+    }
+    // `m[a]` is below 16: the masks only spare the bounds checks.
+    let last = |a: usize| events[a][(m[a].wrapping_sub(1)) & 15];
+    let mut p = 0;
+    let mut v = f64::NEG_INFINITY;
+    for (a, &steps) in m.iter().enumerate() {
+        if steps > 0 && last(a) >= v {
+            (v, p) = (last(a), a);
+        }
+    }
+    let after = (0..3).all(|b| {
+        let e = events[b][m[b] & 15];
+        b == p || ray.step[b] == 0 || e > v || (e == v && b > p)
+    });
+    after.then_some((v, Some(p)))
+}
+
 /// Crosses a sparse section over an air fill in one computation, for a walk that shows only
 /// non-air cells: the cells the ray walks there are air but for the listed cells on its path,
 /// and whether the walk enters a listed cell, and at which step, follows from the boundary
@@ -489,63 +553,42 @@ where
         let i = i32::from(i);
         [i & 15, i >> 8 & 15, i >> 4 & 15]
     };
+    // The cursor lies in the section: each coordinate is in 0..16.
     let first = per_axis(|a| cur.cell[a] - lo[a]);
+    // The cells ahead of the cursor in the section, on every axis: the path lies among them.
+    let ahead = LocalBox::new(
+        per_axis(|a| if ray.step[a] < 0 { 0 } else { first[a] }),
+        per_axis(|a| if ray.step[a] > 0 { 15 } else { first[a] }),
+    );
+    let listed =
+        |(i, code): (u16, CellCode), cells: LocalBox| code != CellCode::AIR && cells.holds(i);
     // Usually no listed cell lies ahead of the cursor in the section (a ray over the bumps):
     // then nothing is shown, and the boundaries need not be kept.
-    let ahead = |local: [i32; 3]| {
-        (0..3).all(|a| match ray.step[a] {
-            1 => local[a] >= first[a],
-            -1 => local[a] <= first[a],
-            _ => local[a] == first[a],
-        })
-    };
-    if !sparse
-        .cells
-        .iter()
-        .any(|&(i, code)| code != CellCode::AIR && ahead(local_of(i)))
-    {
+    let Some(first_ahead) = sparse.cells.iter().position(|&c| listed(c, ahead)) else {
         let (after, _) = cross_box::<{ SECTION_SIZE as usize }>(cur, ray, lo, |_, _, _| {})?;
         *cur = after;
         return Some(None);
-    }
-    // Each axis's boundaries from the cursor on, up to the one that leaves the section (+∞
-    // for an axis the ray does not move on).
-    let mut events = [[f64::INFINITY; SECTION_SIZE as usize]; 3];
+    };
+    // Each axis's boundaries from the cursor on, up to the one that leaves the section.
+    let mut events: Events = [[0.0; SECTION_SIZE as usize]; 3];
     let (after, [low, high]) = cross_box::<{ SECTION_SIZE as usize }>(cur, ray, lo, |a, k, e| {
         events[a][k] = e;
     })?;
-    let in_path_box = |local: [i32; 3]| (0..3).all(|a| low[a] <= local[a] && local[a] <= high[a]);
-    // Where the walk enters the cell `m` steps on from the first, if it does.
-    let entry = |m: [usize; 3]| -> Option<(f64, Option<usize>)> {
-        if m == [0; 3] {
-            return Some((cur.t, cur.axis));
-        }
-        // The last step taken: the largest (value, axis) among each axis's last step.
-        let mut last = (f64::NEG_INFINITY, 0);
-        for a in 0..3 {
-            if m[a] > 0 && events[a][m[a] - 1] >= last.0 {
-                last = (events[a][m[a] - 1], a);
-            }
-        }
-        let (v, p) = last;
-        // Every other axis's next step comes after it.
-        let after = (0..3).all(|b| {
-            let e = events[b][m[b]];
-            b == p || e > v || (e == v && b > p)
-        });
-        after.then_some((v, Some(p)))
-    };
+    // The box of the cells walked: it lies ahead, so the cells before `first_ahead` are not
+    // in it.
+    let path = LocalBox::new(low, high);
+    // Steps on each axis to reach a cell in the path box: it lies ahead, so they are in 0..16.
+    let steps_to =
+        |local: [i32; 3]| per_axis(|a| ((local[a] - first[a]) * ray.step[a]) as usize & 15);
     // Listed cells on the path: steps from the first cell << 6 | position in the list.
     let mut on_path = [0u16; MAX_LISTED];
     let mut found = 0;
-    for (k, &(i, code)) in sparse.cells.iter().enumerate() {
-        let local = local_of(i);
-        if !in_path_box(local) || code == CellCode::AIR {
+    for (k, &(i, code)) in sparse.cells.iter().enumerate().skip(first_ahead) {
+        if !listed((i, code), path) {
             continue;
         }
-        // Steps on each axis to reach the cell (the box keeps them in 0..16).
-        let m = per_axis(|a| ((local[a] - first[a]) * ray.step[a]).unsigned_abs() as usize);
-        if entry(m).is_some() {
+        let m = steps_to(local_of(i));
+        if entry_after(&events, cur, ray, m).is_some() {
             let n = m[0] + m[1] + m[2];
             on_path[found] = (n << 6 | k) as u16;
             found += 1;
@@ -557,8 +600,7 @@ where
         let (n, k) = (u64::from(key >> 6), usize::from(key & 63));
         let (i, code) = sparse.cells[k];
         let local = local_of(i);
-        let m = per_axis(|a| ((local[a] - first[a]) * ray.step[a]).unsigned_abs() as usize);
-        let Some((t, axis)) = entry(m) else {
+        let Some((t, axis)) = entry_after(&events, cur, ray, steps_to(local)) else {
             continue;
         };
         let value = code.decode();
