@@ -285,7 +285,15 @@ where
             masked::Beyond::of(solid, ray)
         };
         loop {
-            match masked::walk_cells::<F, &R, AIR>(cur, ray, lo, stats, visit, beyond, &read) {
+            // A walk that shows air has no box to be past (`beyond` is `None`); the other
+            // keeps one loop for both (a second would swell the callers that inline it).
+            let test = beyond.unwrap_or(masked::Beyond::NEVER);
+            let exit = if AIR {
+                masked::walk_cells::<F, &R, AIR, false>(cur, ray, lo, stats, visit, test, &read)
+            } else {
+                masked::walk_cells::<F, &R, AIR, true>(cur, ray, lo, stats, visit, test, &read)
+            };
+            match exit {
                 masked::Exit::Left => return None,
                 masked::Exit::End(end) => return Some(end),
                 masked::Exit::Beyond => {
@@ -423,10 +431,12 @@ fn cross_box<const N: usize>(
             t_max[b] = t_out + ray.t_delta[b];
             continue;
         }
-        // The boundaries before the step out (non-decreasing, so a prefix).
+        // The boundaries before the step out (non-decreasing, so a prefix). The one that
+        // leaves the box, `leave[b]`, is not before it (`out` is the first leaving, the lowest
+        // axis on ties), so the prefix ends within the box: `taken` stays at most `inside[b]`.
         let before = |e: f64| e < t_out || (e == t_out && b < out);
         let (mut taken, mut e) = (0, cur.t_max[b]);
-        while taken < inside[b] && before(e) {
+        while before(e) {
             taken += 1;
             e += ray.t_delta[b];
         }
@@ -560,8 +570,9 @@ where
         per_axis(|a| if ray.step[a] < 0 { 0 } else { first[a] }),
         per_axis(|a| if ray.step[a] > 0 { 15 } else { first[a] }),
     );
+    // The box first: most listed cells lie off it, and its test rejects them.
     let listed =
-        |(i, code): (u16, CellCode), cells: LocalBox| code != CellCode::AIR && cells.holds(i);
+        |(i, code): (u16, CellCode), cells: LocalBox| cells.holds(i) && code != CellCode::AIR;
     // Usually no listed cell lies ahead of the cursor in the section (a ray over the bumps):
     // then nothing is shown, and the boundaries need not be kept.
     let Some(first_ahead) = sparse.cells.iter().position(|&c| listed(c, ahead)) else {

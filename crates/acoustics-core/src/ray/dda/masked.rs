@@ -3,9 +3,9 @@
 //! Written as `if x_min { tx + dx } else { tx }`, the compiler turns the choice of axis into
 //! jumps that the branch predictor cannot learn (a diagonal ray's axes alternate without a
 //! short pattern), and each miss costs more than the whole step. Here every boundary
-//! comparison makes a mask (`cmplesd`), and the masks choose the new boundary values and the
-//! cell step, so one step is a short chain of compares, mask operations and an add with no
-//! jump on the axis (issue 16).
+//! comparison makes a mask (`cmplesd`), and the masks choose each axis's addend (its delta, or
+//! `+0`, which leaves a boundary in `[+0, +∞]` as it is) and the cell step, so one step is a
+//! short chain of compares, mask operations and adds with no jump on the axis (issue 16).
 //!
 //! Taken only for boundary parameters in `[+0, +∞]` (no NaN, no −0): there `min` and the
 //! masked choice give exactly the values and order of the portable loop in the parent module,
@@ -16,8 +16,8 @@
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::{
-    __m128d, _mm_add_sd, _mm_and_pd, _mm_andnot_pd, _mm_cmple_sd, _mm_cvtsd_f64, _mm_min_sd,
-    _mm_movemask_pd, _mm_or_pd, _mm_set_sd, _mm_unpacklo_pd,
+    __m128d, _mm_add_sd, _mm_and_pd, _mm_andnot_pd, _mm_cmple_sd, _mm_cmplt_sd, _mm_cvtsd_f64,
+    _mm_min_sd, _mm_movemask_pd, _mm_set_sd, _mm_unpacklo_pd,
 };
 
 use glam::IVec3;
@@ -25,18 +25,20 @@ use glam::IVec3;
 use super::{Cursor, Flow, Ray, Solid, Step, WalkEnd, WalkStats, show};
 use crate::world::probe::{Cell, SECTION_CELLS, SECTION_SIZE};
 
-/// `a` where `mask` is set, else `b`.
+/// `t + d` where `mask` is set, else `t` (as `t + 0`: the same bits for `t` in `[+0, +∞]`,
+/// the only values the loop below sees).
 #[inline(always)]
-fn choose(mask: __m128d, a: __m128d, b: __m128d) -> __m128d {
+fn add_where(mask: __m128d, t: __m128d, d: __m128d) -> __m128d {
     // SAFETY: SSE2 register operations, present on every x86-64 CPU.
-    unsafe { _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b)) }
+    unsafe { _mm_add_sd(t, _mm_and_pd(mask, d)) }
 }
 
-/// Bias of a packed coordinate: a field holds `local + 16`, so that a step from 0 to −1 (15) or
-/// from 15 to 16 (32) stays inside its 8 bits and shows in bits 4 and 5.
-const BIAS: u32 = 16 | 16 << 8 | 16 << 16;
-/// Bits 4 and 5 of each packed field; a field is in the section when they read `01`.
-const RANGE_BITS: u32 = 0x30 | 0x30 << 8 | 0x30 << 16;
+/// Bias of a packed coordinate: a field holds `local + 32` (32..=47 in the section, bit 4
+/// clear), so that a step from 0 to −1 (31) or from 15 to 16 (48) stays inside its 8 bits and
+/// sets bit 4.
+const BIAS: u32 = 32 | 32 << 8 | 32 << 16;
+/// Bit 4 of each packed field; a field is in the section when it is clear.
+const OUTSIDE_BITS: u32 = 0x10 | 0x10 << 8 | 0x10 << 16;
 
 /// How [`walk_cells`] ended.
 pub(super) enum Exit {
@@ -51,10 +53,10 @@ pub(super) enum Exit {
 
 /// A test on the packed cell ([`BIAS`]) that the ray is past a box on an axis it moves along:
 /// `(packed + add) | (sub − packed)` has bit 7 of a field set. On an axis moving up, `add`'s
-/// field is `128 − (max + 17)`, which carries a field above `max + 16` into bit 7; on an axis
-/// moving down, `sub`'s field is `min + 15 + 128`, from which a field below `min + 16` leaves
+/// field is `128 − (max + 33)`, which carries a field above `max + 32` into bit 7; on an axis
+/// moving down, `sub`'s field is `min + 31 + 128`, from which a field below `min + 32` leaves
 /// bit 7 set. The other fields (`add` 0, `sub` 64) never set it, and no field borrows or
-/// carries into the next (fields stay in 15..=32).
+/// carries into the next (fields stay in 31..=48).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Beyond {
     add: u32,
@@ -62,6 +64,12 @@ pub(super) struct Beyond {
 }
 
 impl Beyond {
+    /// A test no packed cell passes (for a walk that leaves the test out).
+    pub(super) const NEVER: Self = Self {
+        add: 0,
+        sub: 0x40 | 0x40 << 8 | 0x40 << 16,
+    };
+
     /// The test for a section's non-air cells; `None` when they may lie anywhere.
     #[inline(always)]
     pub(super) fn of(solid: Solid, ray: &Ray) -> Option<Self> {
@@ -77,8 +85,8 @@ impl Beyond {
             let (min, max) = (u32::from(extent.min[a]), u32::from(extent.max[a]));
             let up = 0u32.wrapping_sub(u32::from(ray.step[a] == 1));
             let down = 0u32.wrapping_sub(u32::from(ray.step[a] == -1));
-            add |= ((128 - (max + 17)) & up) << shift;
-            sub |= ((min + 15 + 128) & down | 0x40 & !down) << shift;
+            add |= ((128 - (max + 33)) & up) << shift;
+            sub |= ((min + 31 + 128) & down | 0x40 & !down) << shift;
         }
         Some(Self { add, sub })
     }
@@ -97,14 +105,18 @@ impl Beyond {
 /// as `x += step & -chosen`, the compiler turns that back into jumps. A boundary parameter of
 /// `+∞` (every axis's: a ray that no longer moves) ends the walk at the next cell's
 /// `t > max_t` test, since `ray.max_t` is finite.
+///
+/// `BEYOND` false leaves out the [`Beyond`] test (`beyond` is then not read): a section whose
+/// non-air cells may lie anywhere, or a walk that shows air, saves it on every cell.
 #[inline(always)]
-pub(super) fn walk_cells<F, R, const AIR: bool>(
+#[allow(clippy::too_many_arguments)]
+pub(super) fn walk_cells<F, R, const AIR: bool, const BEYOND: bool>(
     cur: &mut Cursor,
     ray: &Ray,
     lo: [i32; 3],
     stats: &mut WalkStats,
     visit: &mut F,
-    beyond: Option<Beyond>,
+    beyond: Beyond,
     read: R,
 ) -> Exit
 where
@@ -146,25 +158,20 @@ where
         )
     };
     let cell_of = |packed: u32| {
-        let f = |shift: u32| (packed >> shift & 0xFF) as i32 - 16;
+        let f = |shift: u32| (packed >> shift & 0xFF) as i32 - 32;
         IVec3::new(lo[0] + f(0), lo[1] + f(16), lo[2] + f(8))
     };
-    // Never past: a test no packed cell passes.
-    let beyond = beyond.unwrap_or(Beyond {
-        add: 0,
-        sub: 0x40 | 0x40 << 8 | 0x40 << 16,
-    });
     let end = loop {
-        if beyond.past(packed) {
+        if BEYOND && beyond.past(packed) {
             break Exit::Beyond;
         }
         if t > max_t {
             break Exit::End(WalkEnd::Reached);
         }
-        if left == 0 {
+        let Some(l) = left.checked_sub(1) else {
             break Exit::End(WalkEnd::BudgetExhausted);
-        }
-        left -= 1;
+        };
+        left = l;
         if let Some(value) = read(index as usize & (SECTION_CELLS - 1), cell_of(packed)) {
             let entered = usize::try_from(axis).ok().filter(|a| *a < 3);
             let c = cell_of(packed);
@@ -173,24 +180,25 @@ where
             }
         }
         // Nearest boundary; the lowest axis wins ties. Without NaN, `min` is the chosen
-        // axis's value.
+        // axis's value, and z is chosen when it lies below both others.
         let chosen;
         // SAFETY: as above.
         unsafe {
             let x_min = _mm_and_pd(_mm_cmple_sd(tx, ty), _mm_cmple_sd(tx, tz));
             let y_min = _mm_andnot_pd(x_min, _mm_cmple_sd(ty, tz));
-            t = _mm_cvtsd_f64(_mm_min_sd(_mm_min_sd(tx, ty), tz));
-            let z_min = neither(x_min, y_min);
-            tx = choose(x_min, _mm_add_sd(tx, dx), tx);
-            ty = choose(y_min, _mm_add_sd(ty, dy), ty);
-            tz = choose(z_min, _mm_add_sd(tz, dz), tz);
+            let xy = _mm_min_sd(tx, ty);
+            t = _mm_cvtsd_f64(_mm_min_sd(xy, tz));
+            let z_min = _mm_cmplt_sd(tz, xy);
+            tx = add_where(x_min, tx, dx);
+            ty = add_where(y_min, ty, dy);
+            tz = add_where(z_min, tz, dz);
             chosen = _mm_movemask_pd(_mm_unpacklo_pd(x_min, y_min)) & 3;
         }
         let (dp, di, a) = moves[chosen as usize];
         packed = packed.wrapping_add(dp);
         index = index.wrapping_add(di);
         axis = a;
-        if packed & RANGE_BITS != BIAS {
+        if packed & OUTSIDE_BITS != 0 {
             break Exit::Left;
         }
     };
@@ -204,14 +212,4 @@ where
         left,
     };
     end
-}
-
-/// The mask of neither `x` nor `y` (the low lane; the high lane is not read).
-#[inline(always)]
-fn neither(x: __m128d, y: __m128d) -> __m128d {
-    // SAFETY: SSE2 register operations, present on every x86-64 CPU.
-    unsafe {
-        let all = _mm_cmple_sd(_mm_set_sd(0.0), _mm_set_sd(0.0));
-        _mm_andnot_pd(_mm_or_pd(x, y), all)
-    }
 }
