@@ -187,8 +187,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         if !status.success() {
             bail!("{}: the bench failed under valgrind ({status})", p.name);
         }
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("could not read {}", file.display()))?;
+        let text = read_capped(&file, MAX_CALLGRIND_BYTES)?;
         let count = count_calls(&text, p.callee, p.caller);
         if count.calls == 0 {
             bail!("{}: no call of `{}` was recorded", p.name, p.callee);
@@ -306,10 +305,30 @@ fn to_json(counts: &[(&Probe, Count)]) -> String {
     serde_json::json!({ "probes": probes }).to_string()
 }
 
+/// Largest `--compare` file read (a `--json` output is well under a kilobyte).
+const MAX_JSON_BYTES: u64 = 1 << 20;
+/// Largest callgrind file read (a probe's is a few megabytes).
+const MAX_CALLGRIND_BYTES: u64 = 1 << 30;
+
+/// The text of `path`, refused past `cap` bytes (read through the cap: a pipe or `/dev/zero`
+/// reports no length).
+fn read_capped(path: &Path, cap: u64) -> anyhow::Result<String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("could not read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    if bytes.len() as u64 > cap {
+        bail!("{} is larger than {cap} bytes", path.display());
+    }
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
 /// Per-call figures of an earlier `--json` output, by probe name.
 fn read_json(path: &Path) -> anyhow::Result<HashMap<String, f64>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("could not read {}", path.display()))?;
+    let text = read_capped(path, MAX_JSON_BYTES)?;
     parse_json(&text)
         .with_context(|| format!("{} is not an instructions --json output", path.display()))
 }
@@ -437,6 +456,25 @@ calls=1 50
         assert_eq!(parse(&args(&["--help"])).expect("ok"), None);
         assert!(parse(&args(&["--only"])).is_err());
         assert!(parse(&args(&["--fast"])).is_err());
+    }
+
+    #[test]
+    fn compare_files_are_read_through_a_cap() {
+        // /dev/zero reports no length: an uncapped read would never end.
+        let err = read_json(Path::new("/dev/zero")).expect_err("refused");
+        assert!(err.to_string().contains("larger than"), "{err}");
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("before.json");
+        std::fs::write(
+            &path,
+            r#"{"probes":{"mixer_motion_plain":{"per_call":5.0}}}"#,
+        )
+        .expect("write");
+        assert_eq!(
+            read_json(&path).expect("read").get("mixer_motion_plain"),
+            Some(&5.0)
+        );
+        assert!(read_json(&dir.path().join("missing.json")).is_err());
     }
 
     #[test]
