@@ -6,25 +6,34 @@
 //!   `verify` (own model, then SPR in the spr-gpl build), `cargo check` of the detached fuzz
 //!   workspace, and `cargo doc` with warnings denied. `.ci/run` calls exactly this.
 //!   With `--retail-dats DIR` it also runs the ignored test that reads the retail client dats.
-//! - `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]` — renders the
-//!   acoustics verification scenes offline and checks them against the spec (see `verify`).
-//! - `cargo xtask soak [--seconds S]` — the engine under churn for 10 simulated minutes
-//!   (`soak`): memory flat, output finite and repeatable; draws `target/soak/soak_memory.png`.
+//! - `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]` — installs the
+//!   prerequisites, then runs `resound verify` (crates/studio): renders the acoustics
+//!   verification scenes offline and checks them against the spec; `--model spr` builds
+//!   `resound` with the `spr-gpl` feature.
+//! - `cargo xtask soak [--seconds S]` — `resound soak`: the engine under churn for 10
+//!   simulated minutes; memory flat, output finite and repeatable; draws
+//!   `target/soak/soak_memory.png`.
 //! - `cargo xtask instructions [--only NAME] [--json] [--compare FILE]` — instructions per call
 //!   of the hot paths, counted by callgrind in the bench binaries (`instructions`): a measure of
 //!   the work done that does not drift with the machine's load.
 //! - `cargo xtask demo` — builds release and runs `resound demo` (the tour: `out/demo/demo.wav`
 //!   and `demo.png`, played live when a sound device works).
-//! - `cargo xtask prereq` — only the prerequisite step (ALSA headers once cpal is in the lock).
+//! - `cargo xtask prereq` — only the prerequisite step (the ALSA headers and pkg-config).
+//! - `cargo xtask fresh-machine [--keep]` — (root only; not part of `test`) proves the README's
+//!   commands on a fresh Debian 12 root made with debootstrap (`fresh`).
+//!
+//! xtask itself is a thin driver with few, pure-Rust dependencies: it links no system library
+//! (the tidy test `xtask_links_nothing_native` keeps it so), so it builds on a machine that has
+//! only the Rust toolchain and can install the prerequisites before building what needs them.
 
 mod demo;
+mod fresh;
 mod instructions;
 mod prereq;
-mod soak;
 mod test;
 mod tidy;
 mod tidy_layers;
-mod verify;
+mod tidy_native;
 
 use std::process::Command;
 
@@ -59,11 +68,17 @@ fn run() -> anyhow::Result<()> {
         "test" => test::run(&rest),
         "demo" => demo::run(&rest),
         "prereq" => prereq::ensure(),
-        "verify" => verify::run(&rest),
-        "soak" => soak::run_cli(&rest),
+        "verify" => verify(&rest),
+        "soak" => {
+            prereq::ensure()?;
+            run_step("resound soak", resound(&[], "soak", &rest))
+        }
+        "fresh-machine" => fresh::run(&rest),
         "instructions" => instructions::run(&rest),
         "" | "help" | "--help" | "-h" => {
-            println!("usage: cargo xtask <test|verify|soak|instructions|demo|prereq> [args]");
+            println!(
+                "usage: cargo xtask <test|verify|soak|instructions|demo|prereq|fresh-machine> [args]"
+            );
             println!("  test   fmt, clippy, tests (default and all features), docs");
             println!("         --retail-dats DIR: also the ignored test on retail client dats");
             println!("  verify render the acoustics scenes offline and check them");
@@ -72,11 +87,37 @@ fn run() -> anyhow::Result<()> {
                 "  instructions  instructions per call of the hot paths (callgrind; needs valgrind)"
             );
             println!("  demo   build release and run the demonstration");
+            println!("  fresh-machine  (root) the README's commands on a fresh Debian 12 root");
             println!("  prereq install missing system libraries (test and demo do this first)");
             Ok(())
         }
         other => bail!("unknown xtask subcommand `{other}` (try `cargo xtask help`)"),
     }
+}
+
+/// `cargo xtask verify ARGS`: the prerequisites, then `resound verify ARGS` (with the
+/// `spr-gpl` feature when `--model spr` is asked for).
+fn verify(args: &[String]) -> anyhow::Result<()> {
+    prereq::ensure()?;
+    let spr = args.windows(2).any(|w| w[0] == "--model" && w[1] == "spr");
+    let features: &[&str] = if spr { &["spr-gpl"] } else { &[] };
+    let label = if spr {
+        "resound verify (spr model, spr-gpl build)"
+    } else {
+        "resound verify"
+    };
+    run_step(label, resound(features, "verify", args))
+}
+
+/// `cargo run -p resound [--features F] -- SUB ARGS` (the dev profile, as the tests build).
+fn resound(features: &[&str], sub: &str, args: &[String]) -> Command {
+    let mut cmd = cargo();
+    cmd.args(["run", "--quiet", "--locked", "-p", "resound"]);
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+    cmd.args(["--", sub]).args(args);
+    cmd
 }
 
 /// The cargo that invoked us (`$CARGO`), falling back to `cargo` on `PATH`.

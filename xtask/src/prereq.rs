@@ -1,43 +1,75 @@
-//! System prerequisites: checked, and installed where we can (Debian/Ubuntu `apt-get`).
+//! System prerequisites: checked, and installed where we can (Debian/Ubuntu `apt-get`, as root
+//! or through `sudo`); anywhere else a one-line error names what to install.
+//!
+//! What the build needs beyond the Rust toolchain, gcc and libc:
+//!
+//! - the ALSA headers and `pkg-config` (`libasound2-dev`, `pkg-config`): cpal's `alsa-sys`
+//!   links ALSA on Linux. Only `resound-engine`'s default `device` feature pulls it in (the
+//!   `resound` tool, the demo and the tests build with it); xtask itself never does;
+//! - a C++ compiler (`g++`): the fuzz targets' `libfuzzer-sys`, which `cargo xtask test`
+//!   checks, compiles libFuzzer's C++ sources.
+//!
+//! Plots need no font package: their font is embedded (`crates/studio/src/font.rs`).
 
 use std::process::Command;
 
 use anyhow::bail;
 
-/// Makes sure the system libraries the build needs are present.
+/// One prerequisite: how to tell it is there, and the Debian packages that bring it.
+struct Need {
+    /// What it is for, in a few words.
+    what: &'static str,
+    /// Debian packages that provide it.
+    packages: &'static [&'static str],
+    /// True when it is present.
+    present: fn() -> bool,
+}
+
+const NEEDS: &[Need] = &[
+    Need {
+        what: "ALSA headers (cpal's alsa-sys)",
+        packages: &["libasound2-dev", "pkg-config"],
+        present: || pkg_config("alsa"),
+    },
+    Need {
+        what: "a C++ compiler (libfuzzer-sys in the fuzz targets)",
+        packages: &["g++"],
+        present: || runs("c++", &["--version"]),
+    },
+];
+
+/// Makes sure the system libraries and tools the build needs are present, installing the
+/// missing ones with `apt-get` where it can.
 ///
-/// - cpal needs the ALSA headers (`libasound2-dev`) and `pkg-config` on Linux, but only once a
-///   crate in the lock file pulls in `alsa-sys`;
-/// - `cargo xtask verify` draws its plots with `plotters`' TrueType text, which finds fonts
-///   through fontconfig: it needs the fontconfig headers (`libfontconfig1-dev`) to build and
-///   one font (`fonts-dejavu-core`) to run.
+/// # Errors
+/// The packages are missing and cannot be installed (no `apt-get`, not root and no `sudo`,
+/// or the install failed), or they were installed and are still not found.
 pub fn ensure() -> anyhow::Result<()> {
     if !cfg!(target_os = "linux") {
         return Ok(());
     }
-    let lock =
-        std::fs::read_to_string(super::workspace_root().join("Cargo.lock")).unwrap_or_default();
-    let mut missing: Vec<&str> = Vec::new();
-    if lock.contains("name = \"alsa-sys\"") && !pkg_config("alsa") {
-        missing.extend(["libasound2-dev", "pkg-config"]);
-    }
-    if lock.contains("name = \"yeslogic-fontconfig-sys\"") && !pkg_config("fontconfig") {
-        missing.extend(["libfontconfig1-dev", "pkg-config"]);
-    }
-    if !has_font() {
-        missing.push("fonts-dejavu-core");
-    }
+    let missing = missing_packages();
     if missing.is_empty() {
         return Ok(());
     }
-    missing.sort_unstable();
-    missing.dedup();
-    eprintln!("==> installing {}", missing.join(" "));
+    let list = missing.join(" ");
     let root = Command::new("id")
         .arg("-u")
         .output()
         .map(|o| o.stdout.trim_ascii() == b"0")
         .unwrap_or(false);
+    if !runs("apt-get", &["--version"]) {
+        bail!(
+            "missing system packages: {list} (no apt-get here: install their equivalents and retry)"
+        );
+    }
+    if !root && !runs("sudo", &["--version"]) {
+        bail!(
+            "missing system packages: {list} (not root and no sudo: run `apt-get install {list}` as root and retry)"
+        );
+    }
+    eprintln!("==> installing {list} (apt-get)");
+    let started = std::time::Instant::now();
     let apt = |args: &[&str]| {
         let mut cmd = if root {
             Command::new("apt-get")
@@ -49,55 +81,52 @@ pub fn ensure() -> anyhow::Result<()> {
         cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
         cmd.status().map(|s| s.success()).unwrap_or(false)
     };
-    // A failed `update` is not fatal: the package may be installable from the cached lists.
+    // A failed `update` is not fatal: the packages may be installable from the cached lists.
     let _ = apt(&["update", "-q"]);
-    let mut install = vec!["install", "-y", "-q"];
-    install.extend(&missing);
+    let mut install = vec!["install", "-y", "-q", "--no-install-recommends"];
+    install.extend(missing.iter().map(String::as_str));
     if !apt(&install) {
-        bail!(
-            "{} missing and could not be installed; install them and retry",
-            missing.join(", ")
-        );
+        bail!("missing system packages: {list} (apt-get install failed; install them and retry)");
     }
     // Installed is not the same as found: check again, as the build will.
-    if lock.contains("name = \"alsa-sys\"") && !pkg_config("alsa") {
-        bail!("libasound2-dev was installed but pkg-config still cannot find alsa");
+    let still = missing_packages();
+    if !still.is_empty() {
+        bail!(
+            "{} installed but still not found; check the system's package set",
+            still.join(" ")
+        );
     }
-    if lock.contains("name = \"yeslogic-fontconfig-sys\"") && !pkg_config("fontconfig") {
-        bail!("libfontconfig1-dev was installed but pkg-config still cannot find fontconfig");
-    }
-    eprintln!("<== installed {}", missing.join(" "));
+    eprintln!(
+        "<== installed {list} in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
+/// The Debian packages of every prerequisite not present, sorted, without repeats.
+fn missing_packages() -> Vec<String> {
+    let mut missing: Vec<String> = NEEDS
+        .iter()
+        .filter(|need| !(need.present)())
+        .inspect(|need| eprintln!("==> missing: {}", need.what))
+        .flat_map(|need| need.packages.iter().map(|p| (*p).to_owned()))
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    missing
+}
+
 fn pkg_config(name: &str) -> bool {
-    Command::new("pkg-config")
-        .args(["--exists", name])
+    runs("pkg-config", &["--exists", name])
+}
+
+/// True when `program args` starts and exits successfully.
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .status()
         .map(|s| s.success())
         .unwrap_or(false)
-}
-
-/// True when fontconfig knows at least one font (or, without `fc-list`, a TrueType file lies
-/// under /usr/share/fonts).
-fn has_font() -> bool {
-    if let Ok(out) = Command::new("fc-list").output()
-        && out.status.success()
-    {
-        return !out.stdout.trim_ascii().is_empty();
-    }
-    fn any_ttf(dir: &std::path::Path, depth: u32) -> bool {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return false;
-        };
-        entries.flatten().any(|e| {
-            let p = e.path();
-            if p.is_dir() {
-                depth > 0 && any_ttf(&p, depth - 1)
-            } else {
-                p.extension().is_some_and(|x| x == "ttf" || x == "otf")
-            }
-        })
-    }
-    any_ttf(std::path::Path::new("/usr/share/fonts"), 4)
 }

@@ -100,36 +100,32 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     test_all.args(["test", "--locked", "--workspace", "--all-features"]);
     run_step("tests (all features, with spr-gpl)", test_all)?;
 
-    // What the engine renders, measured (issue 13): the own model, then SPR in the GPL build.
-    let mut verify = cargo();
-    verify.args(["run", "--quiet", "--locked", "-p", "xtask", "--", "verify"]);
-    run_step("verify (own model)", verify)?;
-    let mut verify_spr = cargo();
-    verify_spr.args([
-        "run",
-        "--quiet",
+    // A headless engine builds without any system library (issue 27): the library without its
+    // `device` feature, as a game server or an offline renderer would link it.
+    let mut headless = cargo();
+    headless.args([
+        "build",
         "--locked",
         "-p",
-        "xtask",
-        "--features",
-        "spr-gpl",
+        "resound-engine",
+        "--no-default-features",
     ]);
-    verify_spr.args([
-        "--",
-        "verify",
-        "--model",
-        "spr",
-        "--out",
-        "target/verify-spr",
-    ]);
+    run_step(
+        "engine without default features (no cpal, no ALSA)",
+        headless,
+    )?;
+
+    // What the engine renders, measured (issue 13): the own model, then SPR in the GPL build.
+    let verify = super::resound(&[], "verify", &[]);
+    run_step("verify (own model)", verify)?;
+    let spr_args = ["--model", "spr", "--out", "target/verify-spr"].map(String::from);
+    let verify_spr = super::resound(&["spr-gpl"], "verify", &spr_args);
     run_step("verify (spr model, spr-gpl build)", verify_spr)?;
 
-    // The engine under churn (issue 15, `xtask/src/soak.rs`): 30 simulated seconds of 256
-    // voices, world edits and mode switches; memory flat, output finite and repeatable.
-    let mut soak = cargo();
-    soak.args(["run", "--quiet", "--locked", "-p", "xtask", "--"]);
-    soak.args(["soak", "--seconds", "30", "--out", "target/soak-ci"]);
-    run_step("soak (30 s)", soak)?;
+    // The engine under churn (issue 15, `crates/studio/src/soak.rs`): 30 simulated seconds of
+    // 256 voices, world edits and mode switches; memory flat, output finite and repeatable.
+    let soak_args = ["--seconds", "30", "--out", "target/soak-ci"].map(String::from);
+    run_step("soak (30 s)", super::resound(&[], "soak", &soak_args))?;
 
     // The fuzz harness is a detached workspace (STYLE.md §15): check that it still builds.
     let mut fuzz = cargo();

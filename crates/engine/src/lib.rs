@@ -29,7 +29,7 @@
 //! | [`convert`] | the one conversion: acoustic result → mixer voice parameters and taps |
 //! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement; the traced world (store or terrain) and the worker's snapshot |
 //! | `output` | [`Output`] (`Offline`, `Device`) and the one place that resolves and opens it; the engine's side of a device (poll per `update`, status, paused start) |
-//! | [`device`] | live output through cpal: [`device::DeviceOutput`], the callback, the backends (cpal, test) |
+//! | [`device`] | live output: [`device::DeviceOutput`], the callback, the backends (cpal with the default feature `device`, test) |
 //! | `status` | [`Status`] counters |
 //! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
 //! | [`wav`] | WAV writing (f32, s16) |
@@ -38,7 +38,6 @@
 //! | [`describe`] | text and JSON of [`Status`] and of a scene render ([`describe::RenderReport`]) |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
-//! | `tour` | (feature `tour`) the demo tour behind `resound demo`: walk, world, ambient, PNG |
 
 //!
 //! # Seams for the layers still to come
@@ -68,8 +67,6 @@ pub mod sound;
 mod source;
 mod status;
 pub mod terrain;
-#[cfg(feature = "tour")]
-pub mod tour;
 pub mod wav;
 mod worker;
 mod world;

@@ -13,7 +13,7 @@ use std::time::Instant;
 use resound_mixer::MixerRenderer;
 
 use crate::device::{
-    Backend, CpalBackend, DeviceConfig, DeviceError, DeviceOutput, DeviceStatus, ResolvedDevice,
+    Backend, DeviceConfig, DeviceError, DeviceOutput, DeviceStatus, ResolvedDevice,
 };
 
 /// The output of an engine.
@@ -111,9 +111,10 @@ pub(crate) fn resolve(
     else {
         return Ok(Resolved::Offline);
     };
-    let mut backend: Box<dyn Backend> = injected
-        .and_then(InjectedBackend::take)
-        .unwrap_or_else(|| Box::new(CpalBackend::new()));
+    let mut backend: Box<dyn Backend> = match injected.and_then(InjectedBackend::take) {
+        Some(backend) => backend,
+        None => default_backend()?,
+    };
     let config = DeviceConfig {
         name: name.clone(),
         sample_rate: *sample_rate,
@@ -122,6 +123,18 @@ pub(crate) fn resolve(
     };
     let device = backend.resolve(&config)?;
     Ok(Resolved::Device(backend, device))
+}
+
+/// The sound card's backend when none was injected: cpal's default host.
+#[cfg(feature = "device")]
+fn default_backend() -> Result<Box<dyn Backend>, DeviceError> {
+    Ok(Box::new(crate::device::CpalBackend::new()))
+}
+
+/// Without the `device` feature there is no sound card backend to fall back on.
+#[cfg(not(feature = "device"))]
+fn default_backend() -> Result<Box<dyn Backend>, DeviceError> {
+    Err(DeviceError::NoSupport)
 }
 
 /// What the engine does with the mixer's renderer for an output.

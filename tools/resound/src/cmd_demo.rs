@@ -1,4 +1,4 @@
-//! `resound demo`: the built-in tour (`resound_engine::tour`) rendered to `OUT/demo.wav` and
+//! `resound demo`: the built-in tour (`resound_studio::tour`) rendered to `OUT/demo.wav` and
 //! drawn to `OUT/demo.png`, then played on the sound card when one works.
 
 use std::io::IsTerminal;
@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::acoustics::scene::parse_mode;
-use resound_engine::tour::{self, Live, TourSettings};
 use resound_engine::wav::{WavFormat, write_wav};
+use resound_studio::tour::{self, Live, TourSettings};
 
 use crate::cmd_acoustics::ModelName;
 use crate::report::emit;

@@ -42,6 +42,22 @@ enum Command {
     Play(cmd_play::Args),
     /// The demo tour: terrain, retail ambient sounds and acoustics, to WAV + PNG (and live).
     Demo(cmd_demo::Args),
+    /// Render the acoustics verification scenes and check them against the spec
+    /// (`resound verify --help` for its options).
+    #[command(disable_help_flag = true)]
+    Verify(Passed),
+    /// Run the engine under churn for simulated minutes: memory flat, output finite and
+    /// repeatable (`--seconds S --voices N --seed X --out DIR`).
+    #[command(disable_help_flag = true)]
+    Soak(Passed),
+}
+
+/// A tool's own arguments, passed through unparsed (the tool reads them itself).
+#[derive(clap::Args, Debug)]
+struct Passed {
+    /// Arguments for the tool.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
 }
 
 fn main() -> std::process::ExitCode {
@@ -58,6 +74,8 @@ fn main() -> std::process::ExitCode {
         Command::Render(args) => cmd_render::run(args),
         Command::Play(args) => cmd_play::run(args),
         Command::Demo(args) => cmd_demo::run(args),
+        Command::Verify(passed) => resound_studio::verify::run(&passed.args),
+        Command::Soak(passed) => resound_studio::soak::run_cli(&passed.args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -98,6 +98,7 @@ impl<S: AudioSource> Callback<S> {
         if !self.quiet {
             // First run, on the audio thread: a dying device's complaints stay off the
             // terminal (a thread-local store in alsa-lib; nothing allocated).
+            #[cfg(feature = "device")]
             super::quiet::silence_this_thread();
             self.quiet = true;
         }

@@ -32,6 +32,9 @@ pub enum DeviceError {
         /// What it does not support (`44100 Hz`, `i16 samples`, …).
         what: String,
     },
+    /// This build has no sound-card support (`resound-engine` without its `device` feature).
+    #[error("no audio output: this build has no sound card support (the `device` feature is off)")]
+    NoSupport,
     /// The sound system itself is unusable.
     #[error("no audio output devices ({host}: {reason})")]
     Host {

@@ -47,22 +47,28 @@
 //! | `callback` | [`Callback`], the callback body; [`OutBuffer`]; the shared counters |
 //! | `convert` | f32 → device format and channel layout |
 //! | `backend` | [`Backend`], [`StreamEvents`], [`LossKind`]: what a sound API must offer |
-//! | `cpal_backend` | [`CpalBackend`], the real one; [`resolve`], [`list_devices`] |
+//! | `cpal_backend` | (feature `device`) [`CpalBackend`], the real one; [`resolve`], [`list_devices`] |
 //! | `listing` | [`DeviceListing`]: the device list as text (`resound devices`) and JSON |
 //! | `test_backend` | [`TestBackend`]: a stream a test drives and breaks by hand |
 //! | `output` | [`DeviceOutput`]: open, poll, reopen, hand the source back |
 //! | `status` | [`DeviceStatus`] |
 //! | `error` | [`DeviceError`] |
-//! | `quiet` | keeps ALSA's error printing off the terminal during opens |
+//! | `quiet` | (feature `device`) keeps ALSA's error printing off the terminal during opens |
+//!
+//! Without the default feature `device` (no cpal, no ALSA headers needed to build) the module
+//! keeps the [`Backend`] trait, [`TestBackend`] and [`DeviceOutput::open_with`]; a device output
+//! with no backend injected fails with [`DeviceError::NoSupport`].
 
 mod backend;
 mod callback;
 mod config;
 mod convert;
+#[cfg(feature = "device")]
 mod cpal_backend;
 mod error;
 mod listing;
 mod output;
+#[cfg(feature = "device")]
 mod quiet;
 mod source;
 mod status;
@@ -72,6 +78,7 @@ pub use backend::{Backend, BackendStream, LossKind, RenderFn, StreamEvents};
 pub use callback::{Callback, OutBuffer};
 pub use config::{DeviceConfig, DeviceDefaults, DeviceInfo, ResolvedDevice, SampleFormat};
 pub use convert::{f32_to_i16, f32_to_u16};
+#[cfg(feature = "device")]
 pub use cpal_backend::{CpalBackend, list_devices, resolve};
 pub use error::DeviceError;
 pub use listing::DeviceListing;

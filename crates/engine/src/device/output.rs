@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::backend::{Backend, BackendStream, StreamEvents};
 use super::callback::{Callback, Counters};
 use super::config::{DeviceConfig, ResolvedDevice};
+#[cfg(feature = "device")]
 use super::cpal_backend::CpalBackend;
 use super::error::DeviceError;
 use super::source::AudioSource;
@@ -64,7 +65,8 @@ impl<S: AudioSource> std::fmt::Debug for DeviceOutput<S> {
 
 impl<S: AudioSource> DeviceOutput<S> {
     /// Starts `source` on `device` (from [`resolve`](super::resolve)) through cpal. The source
-    /// must render at `device.sample_rate`.
+    /// must render at `device.sample_rate`. Only with the `device` feature.
+    #[cfg(feature = "device")]
     pub fn open(device: ResolvedDevice, source: S) -> Result<Self, DeviceError> {
         Self::open_with(Box::new(CpalBackend::new()), device, source)
     }

@@ -5,7 +5,7 @@
 //! landblock [`FIRST_BLOCK`] (0xA7B2), 5 × 5 landblocks of 192 m. Times are fractions of the
 //! tour's length, so `--seconds` stretches the same walk.
 
-use glam::DVec2;
+use resound_engine::glam::DVec2;
 
 /// The landblock at the fixture area's south-west corner (x, y).
 pub const FIRST_BLOCK: (u8, u8) = (0xA7, 0xB2);

@@ -1,4 +1,4 @@
-//! `cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]`: renders the §9
+//! `resound verify [--out DIR] [--model own|spr] [--only SCENE]`: renders the §9
 //! verification scenes through `resound-engine` offline (f32), measures what came out (band
 //! losses behind walls, echo arrival times, reverb decay and tail level, clicks at parameter
 //! changes, determinism across pacing), compares with acoustics.md §4–§6 under their
@@ -53,14 +53,14 @@ struct Options {
     only: Option<String>,
 }
 
-const USAGE: &str = "usage: cargo xtask verify [--out DIR] [--model own|spr] [--only SCENE]\n  \
+const USAGE: &str = "usage: resound verify [--out DIR] [--model own|spr] [--only SCENE]\n  \
     renders W0–W3, D, P, G, F, R, T, E1–E3 and C offline and checks them (acoustics.md §4–§6)\n  \
     --out DIR     where renders, PNGs and report.md go (default target/verify)\n  \
-    --model M     own (default) or spr (builds xtask with the spr-gpl feature)\n  \
+    --model M     own (default) or spr (needs a build with the spr-gpl feature)\n  \
     --only SCENE  one scene id (W0–W3, D, P, G, F, R, T, E1–E3, C)";
 
 fn parse(args: &[String]) -> anyhow::Result<Option<Options>> {
-    let mut out = super::workspace_root().join("target").join("verify");
+    let mut out = PathBuf::from("target").join("verify");
     let mut model = ModelChoice::Own;
     let mut only = None;
     let mut it = args.iter();
@@ -81,40 +81,30 @@ fn parse(args: &[String]) -> anyhow::Result<Option<Options>> {
             }
             "--only" => only = Some(value("--only")?),
             "-h" | "--help" => return Ok(None),
-            other => bail!("unknown argument `{other}` (see cargo xtask verify --help)"),
+            other => bail!("unknown argument `{other}` (see resound verify --help)"),
         }
     }
     Ok(Some(Options { out, model, only }))
 }
 
-/// Runs `cargo xtask verify`.
+/// Runs `resound verify`.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let Some(opts) = parse(args)? else {
         println!("{USAGE}");
         return Ok(());
     };
     if opts.model == ModelChoice::Spr && !cfg!(feature = "spr-gpl") {
-        // The GPL model lives behind a feature: rebuild xtask with it and run there.
-        let mut cmd = super::cargo();
-        cmd.args([
-            "run",
-            "--quiet",
-            "--package",
-            "xtask",
-            "--features",
-            "spr-gpl",
-            "--",
-            "verify",
-        ]);
-        cmd.args(args);
-        return super::run_step("verify (spr-gpl build)", cmd);
+        // The GPL model lives behind a feature; `cargo xtask verify --model spr` builds it.
+        bail!(
+            "--model spr needs a build with the spr-gpl feature \
+             (cargo run -p resound --features spr-gpl -- verify --model spr)"
+        );
     }
-    super::prereq::ensure()?; // the plots need a font
     let fault = fault::Fault::from_env()?;
     let jobs = plan::select(opts.only.as_deref());
     if jobs.is_empty() {
         bail!(
-            "no verification scene `{}` (see cargo xtask verify --help)",
+            "no verification scene `{}` (see resound verify --help)",
             opts.only.unwrap_or_default()
         );
     }

@@ -1,4 +1,4 @@
-//! `cargo xtask soak [--seconds S] [--voices N] [--out DIR] [--seed X]`: the engine under churn,
+//! `resound soak [--seconds S] [--voices N] [--out DIR] [--seed X]`: the engine under churn,
 //! offline (issue 15).
 //!
 //! Simulated time, rendered by the real engine at 48 kHz with the render clock (one acoustic
@@ -61,7 +61,7 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
         mode_every: MODE_EVERY_S,
         voices: 256,
         seed: 0x50A4_0015,
-        out: super::workspace_root().join("target").join("soak"),
+        out: PathBuf::from("target").join("soak"),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -76,7 +76,7 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
             "--seed" => o.seed = value("--seed")?.parse().context("--seed")?,
             "--out" => o.out = PathBuf::from(value("--out")?),
             other => bail!(
-                "unknown argument `{other}` (cargo xtask soak [--seconds S] [--voices N] \
+                "unknown argument `{other}` (resound soak [--seconds S] [--voices N] \
                  [--seed X] [--out DIR])"
             ),
         }
@@ -316,6 +316,7 @@ fn mib(bytes: u64) -> f64 {
 }
 
 fn plot(path: &Path, memory: &[(f64, u64)], warm_up_s: f64, reference: u64) -> anyhow::Result<()> {
+    crate::font::ensure();
     let err = |e: &dyn std::fmt::Display| anyhow!("drawing the soak plot failed: {e}");
     let end = memory.last().map_or(1.0, |m| m.0);
     let top = memory.iter().map(|m| mib(m.1)).fold(0.0, f64::max) * 1.15;
@@ -324,7 +325,7 @@ fn plot(path: &Path, memory: &[(f64, u64)], warm_up_s: f64, reference: u64) -> a
     let mut chart = ChartBuilder::on(&root)
         .caption(
             "Resound soak: resident memory over simulated time",
-            ("sans-serif", 24),
+            (crate::font::FAMILY, 24),
         )
         .margin(20)
         .x_label_area_size(50)
@@ -335,8 +336,8 @@ fn plot(path: &Path, memory: &[(f64, u64)], warm_up_s: f64, reference: u64) -> a
         .configure_mesh()
         .x_desc("simulated time (s)")
         .y_desc("resident memory (MiB)")
-        .label_style(("sans-serif", 15))
-        .axis_desc_style(("sans-serif", 18))
+        .label_style((crate::font::FAMILY, 15))
+        .axis_desc_style((crate::font::FAMILY, 18))
         .draw()
         .map_err(|e| err(&e))?;
     let band = |f: f64| mib(reference) * f;
@@ -379,7 +380,7 @@ fn plot(path: &Path, memory: &[(f64, u64)], warm_up_s: f64, reference: u64) -> a
         .configure_series_labels()
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.4))
-        .label_font(("sans-serif", 15))
+        .label_font((crate::font::FAMILY, 15))
         .position(SeriesLabelPosition::LowerRight)
         .draw()
         .map_err(|e| err(&e))?;

@@ -46,14 +46,14 @@ pub struct EngineRenderer {
 }
 
 impl EngineRenderer {
-    /// A renderer for `choice`; `spr` needs xtask built with the `spr-gpl` feature.
+    /// A renderer for `choice`; `spr` needs the `spr-gpl` feature.
     pub fn new(choice: ModelChoice) -> anyhow::Result<Self> {
         let model = match choice {
             ModelChoice::Own => Model::default(),
             #[cfg(feature = "spr-gpl")]
             ModelChoice::Spr => Model::Spr(resound_engine::spr::SprModel::default()),
             #[cfg(not(feature = "spr-gpl"))]
-            ModelChoice::Spr => bail!("--model spr needs xtask built with --features spr-gpl"),
+            ModelChoice::Spr => bail!("--model spr needs a build with the spr-gpl feature"),
         };
         Ok(Self { model, choice })
     }

@@ -1,27 +1,27 @@
 //! The tour's world: the gorge, tunnel and hall as §12 boxes over the dat's terrain, and the
 //! terrain itself (the 5 × 5 landblocks of the tour's area) for heights and the map.
 //!
-//! The engine traces its own attached terrain ([`Engine::attach_terrain`](crate::Engine::attach_terrain),
+//! The engine traces its own attached terrain ([`Engine::attach_terrain`](resound_engine::Engine::attach_terrain),
 //! a ring that follows the listener); the tour places [`TourWorld::boxes`] on it. This
 //! [`TerrainWorld`] stays centred on the area so the walk, the event points and the map have
 //! heights everywhere.
 
-use glam::{DVec2, DVec3, IVec3};
-use resound_acoustics::{Cell, MaterialTable, PlacedBox, WorldProbe};
-use resound_ambient::{LandBlockSource, Position};
-use resound_datformat::record::Region;
+use resound_engine::acoustics::{Cell, MaterialTable, PlacedBox, WorldProbe};
+use resound_engine::ambient::{LandBlockSource, Position};
+use resound_engine::datformat::record::Region;
+use resound_engine::glam::{DVec2, DVec3, IVec3};
 
 use super::TourError;
 use super::script::{AREA_METRES, EAR, FIRST_BLOCK, Fill, STRUCTURES, floor_point, on_floor};
-use crate::terrain::TerrainWorld;
-use crate::terrain::axes::{BLOCK_METRES, voxel_to_ac};
+use resound_engine::terrain::TerrainWorld;
+use resound_engine::terrain::axes::{BLOCK_METRES, voxel_to_ac};
 
 /// The terrain with the structures placed, and the mapping from area metres to voxels.
 pub struct TourWorld {
     terrain: TerrainWorld,
     /// Height (AC z, metres) of the structures' common floor.
     pub floor: f64,
-    water: Option<resound_acoustics::MaterialId>,
+    water: Option<resound_engine::acoustics::MaterialId>,
     boxes: Vec<PlacedBox>,
 }
 
@@ -120,12 +120,12 @@ impl TourWorld {
 
     /// The §12 probe (terrain and structures).
     #[must_use]
-    pub fn probe(&self) -> &resound_acoustics::Heightfield {
+    pub fn probe(&self) -> &resound_engine::acoustics::Heightfield {
         self.terrain.probe()
     }
 
     /// The placed structures as voxel boxes (inclusive), in placing order, for
-    /// [`Engine::place_box`](crate::Engine::place_box).
+    /// [`Engine::place_box`](resound_engine::Engine::place_box).
     #[must_use]
     pub fn boxes(&self) -> &[PlacedBox] {
         &self.boxes

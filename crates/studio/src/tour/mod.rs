@@ -4,10 +4,10 @@
 //! the acoustic parameters and a picture of both.
 //!
 //! ```no_run
-//! use resound_engine::tour::{TourSettings, run};
+//! use resound_studio::tour::{TourSettings, run};
 //! let report = run(std::path::Path::new("dats"), &TourSettings::default(), &mut |_| {})?;
 //! println!("{} s, peak {:.2}", report.seconds(), report.status.peak);
-//! # Ok::<(), resound_engine::tour::TourError>(())
+//! # Ok::<(), resound_studio::tour::TourError>(())
 //! ```
 //!
 //! | module | holds |
@@ -15,7 +15,7 @@
 //! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
 //! | [`world`] | [`world::TourWorld`]: the structures as boxes, the terrain for heights and the map |
 //! | [`plot`] | the PNG: map above timeline (plotters) |
-//! | [`playback`] | [`Playback`]: the rendered tour as a device [`AudioSource`](crate::device::AudioSource) |
+//! | [`playback`] | [`Playback`]: the rendered tour as a device [`AudioSource`](resound_engine::device::AudioSource) |
 
 pub mod playback;
 pub mod plot;
@@ -30,19 +30,21 @@ use std::io::BufReader;
 use std::path::Path;
 use std::sync::Arc;
 
-use glam::{DVec2, DVec3};
-use resound_acoustics::SoundRequest;
-use resound_ambient::{DatSource, Outcome, Seeds};
-use resound_datformat::container::DatReader;
-use resound_datformat::record::Region;
+use resound_engine::acoustics::SoundRequest;
+use resound_engine::ambient::{DatSource, Outcome, Seeds};
+use resound_engine::datformat::container::DatReader;
+use resound_engine::datformat::record::Region;
+use resound_engine::glam::{DVec2, DVec3};
 
 pub use playback::{Live, Playback, play_live};
 
 use self::script::{EVENTS, EventSound, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
-use crate::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
-use crate::terrain::axes::ac_to_voxel;
-use crate::{
+use resound_engine::sound::{
+    AmbientPolicy, AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT,
+};
+use resound_engine::terrain::axes::ac_to_voxel;
+use resound_engine::{
     BuildError, Engine, LoadError, Mode, Model, Orientation, PlayError, Source, Status, TickError,
     VoiceHandle, VoicePolicy,
 };
@@ -114,13 +116,13 @@ pub enum TourError {
     Dat(String),
     /// The terrain adapter failed.
     #[error("terrain: {0}")]
-    Terrain(#[from] crate::TerrainError),
+    Terrain(#[from] resound_engine::TerrainError),
     /// The dats hold no terrain under the tour.
     #[error("the cell dat has no terrain under the tour (landblocks 0xA7B2..0xABB6)")]
     NoTerrain,
     /// A world section could not be stored.
     #[error("world: {0}")]
-    World(resound_acoustics::EditError),
+    World(resound_engine::acoustics::EditError),
     /// The engine could not be built.
     #[error("engine: {0}")]
     Build(#[from] BuildError),
@@ -364,9 +366,9 @@ pub fn run(
     let mut marks = Vec::new();
 
     let rate = settings.rate;
-    let clap = engine.load_mono(crate::signal::click(rate).into(), rate)?;
-    let shot = engine.load_mono(crate::signal::shot(rate).into(), rate)?;
-    let motor: Arc<[f32]> = crate::signal::looped(rate).into();
+    let clap = engine.load_mono(resound_engine::signal::click(rate).into(), rate)?;
+    let shot = engine.load_mono(resound_engine::signal::shot(rate).into(), rate)?;
+    let motor: Arc<[f32]> = resound_engine::signal::looped(rate).into();
     let motor = engine.load_mono(motor, rate)?;
 
     let ticks = (settings.seconds / TICK).round() as usize;

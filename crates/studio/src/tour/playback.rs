@@ -1,12 +1,12 @@
 //! [`Playback`]: a rendered tour played on the sound card (an
-//! [`crate::device::AudioSource`] that reads a finished buffer), and
+//! [`resound_engine::device::AudioSource`] that reads a finished buffer), and
 //! [`play_live`], which finds the device and plays it to the end.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::device::{AudioSource, DeviceConfig, DeviceError, DeviceOutput, resolve};
+use resound_engine::device::{AudioSource, DeviceConfig, DeviceError, DeviceOutput, resolve};
 
 /// Plays interleaved stereo from the start, then silence; the frames played are readable from
 /// any thread through [`Playback::position`].

@@ -2,15 +2,15 @@
 //! are in order, and on the fixture world the structures stand where the walk goes (the ear in
 //! the tunnel and the hall is in air, their walls are stone, the gorge is open to the sky).
 
-use glam::DVec2;
-use resound_acoustics::{Cell, WorldProbe};
-use resound_ambient::DatSource;
-use resound_datformat::container::DatReader;
-use resound_datformat::record::Region;
+use resound_engine::acoustics::{Cell, WorldProbe};
+use resound_engine::ambient::DatSource;
+use resound_engine::datformat::container::DatReader;
+use resound_engine::datformat::record::Region;
+use resound_engine::glam::DVec2;
 
 use super::script::{EVENTS, PATH, STAGES, STRUCTURES, position_at, stage_at};
 use super::world::TourWorld;
-use crate::sound::DEFAULT_REGION_ID;
+use resound_engine::sound::DEFAULT_REGION_ID;
 
 #[test]
 fn the_walk_passes_its_waypoints_and_moves_at_a_walkers_pace() {

@@ -10,7 +10,7 @@
 
 use anyhow::bail;
 
-/// The environment variable read by `cargo xtask verify`.
+/// The environment variable read by `resound verify`.
 pub const ENV: &str = "RESOUND_VERIFY_FAULT";
 
 /// One debug fault.

@@ -1,5 +1,5 @@
-//! The report's pictures, drawn with `plotters` (bitmap backend, TrueType text through
-//! fontconfig): band spectra (wall vs open), echograms with the expected arrivals marked, and
+//! The report's pictures, drawn with `plotters` (bitmap backend, text in the embedded font of
+//! [`crate::font`]): band spectra (wall vs open), echograms with the expected arrivals marked, and
 //! energy-decay curves with the T30 line.
 
 use std::path::Path;
@@ -13,7 +13,7 @@ use super::spectrum::{BAND_EDGES_HZ, SpectrumPoint};
 /// Picture size in pixels.
 const SIZE: (u32, u32) = (1100, 650);
 /// The one font family; fontconfig picks the machine's sans-serif (DejaVu Sans here).
-const FONT: &str = "sans-serif";
+const FONT: &str = crate::font::FAMILY;
 
 /// Series colours, in order (distinct on white and for common colour blindness).
 const PALETTE: [RGBColor; 6] = [
@@ -53,6 +53,7 @@ pub fn spectra(
     series: &[SpectrumSeries<'_>],
     nyquist_hz: f64,
 ) -> anyhow::Result<()> {
+    crate::font::ensure();
     let all = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.level_db));
@@ -139,6 +140,7 @@ pub fn echogram(
     threshold_db: f64,
     min_delay_ms: f64,
 ) -> anyhow::Result<()> {
+    crate::font::ensure();
     let last = envelope.last().map_or(100.0, |p| p.0);
     let span = (expected_ms
         .iter()
@@ -234,6 +236,7 @@ pub struct DecayCurve<'a> {
 /// Energy-decay curves (Schroeder backward integration, dB) against time, each with the T30
 /// line through its −5 dB and −35 dB crossings extended to −60 dB.
 pub fn decay(path: &Path, title: &str, curves: &[DecayCurve<'_>]) -> anyhow::Result<()> {
+    crate::font::ensure();
     let span = curves
         .iter()
         .filter_map(|c| {

@@ -1,4 +1,4 @@
-//! The tour's picture (plotters, bitmap back end, TrueType text through fontconfig): a
+//! The tour's picture (plotters, bitmap back end, text in the embedded font of [`crate::font`]): a
 //! top-down map of the terrain (height shading, water, the placed structures) with the walk,
 //! the ambient sound positions and the scripted event points, above a timeline of the acoustic
 //! parameters (high-band gain, enclosure, decay, echo taps, live voices) with the tour's
@@ -11,11 +11,11 @@ use plotters::prelude::*;
 
 use super::script::{EVENTS, FIRST_BLOCK, PATH, STAGES, STRUCTURES};
 use super::{Sample, TourReport};
-use crate::terrain::axes::BLOCK_METRES;
+use resound_engine::terrain::axes::BLOCK_METRES;
 
 /// Picture size in pixels.
 pub const SIZE: (u32, u32) = (1400, 1700);
-const FONT: &str = "sans-serif";
+const FONT: &str = crate::font::FAMILY;
 /// The map's window in area metres (east, north).
 const MAP_X: (f64, f64) = (180.0, 700.0);
 const MAP_Y: (f64, f64) = (250.0, 560.0);
@@ -55,6 +55,7 @@ fn land(h: f64, lo: f64, hi: f64) -> RGBColor {
 /// # Errors
 /// [`PlotError`] when the file cannot be written or no font is found.
 pub fn draw(path: &Path, report: &TourReport) -> Result<(), PlotError> {
+    crate::font::ensure();
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let title = format!(
