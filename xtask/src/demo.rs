@@ -7,7 +7,7 @@ use super::{cargo, run_step};
 
 /// Builds the `resound` binary in release and runs the tour.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
-    super::prereq::ensure()?;
+    super::prereq::ensure(super::prereq::AUDIO)?;
     let mut build = cargo();
     build.args(["build", "--release", "--locked", "-p", "resound"]);
     run_step("build resound (release)", build)?;

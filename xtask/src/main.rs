@@ -67,10 +67,10 @@ fn run() -> anyhow::Result<()> {
     match sub.as_str() {
         "test" => test::run(&rest),
         "demo" => demo::run(&rest),
-        "prereq" => prereq::ensure(),
+        "prereq" => prereq::ensure(prereq::ALL),
         "verify" => verify(&rest),
         "soak" => {
-            prereq::ensure()?;
+            prereq::ensure(prereq::AUDIO)?;
             run_step("resound soak", resound(&[], "soak", &rest))
         }
         "fresh-machine" => fresh::run(&rest),
@@ -98,7 +98,7 @@ fn run() -> anyhow::Result<()> {
 /// `cargo xtask verify ARGS`: the prerequisites, then `resound verify ARGS` (with the
 /// `spr-gpl` feature when `--model spr` is asked for).
 fn verify(args: &[String]) -> anyhow::Result<()> {
-    prereq::ensure()?;
+    prereq::ensure(prereq::AUDIO)?;
     let spr = args.windows(2).any(|w| w[0] == "--model" && w[1] == "spr");
     let features: &[&str] = if spr { &["spr-gpl"] } else { &[] };
     let label = if spr {

@@ -16,7 +16,7 @@ use std::process::Command;
 use anyhow::bail;
 
 /// One prerequisite: how to tell it is there, and the Debian packages that bring it.
-struct Need {
+pub struct Need {
     /// What it is for, in a few words.
     what: &'static str,
     /// Debian packages that provide it.
@@ -25,30 +25,35 @@ struct Need {
     present: fn() -> bool,
 }
 
-const NEEDS: &[Need] = &[
-    Need {
-        what: "ALSA headers (cpal's alsa-sys)",
-        packages: &["libasound2-dev", "pkg-config"],
-        present: || pkg_config("alsa"),
-    },
-    Need {
-        what: "a C++ compiler (libfuzzer-sys in the fuzz targets)",
-        packages: &["g++"],
-        present: || runs("c++", &["--version"]),
-    },
-];
+/// The ALSA headers: what building `resound` (and so the demo, verify and the soak) needs.
+pub const AUDIO: &[Need] = &[ALSA];
 
-/// Makes sure the system libraries and tools the build needs are present, installing the
-/// missing ones with `apt-get` where it can.
+/// Everything `cargo xtask test` builds needs: ALSA, and a C++ compiler for the fuzz targets.
+pub const ALL: &[Need] = &[ALSA, CXX];
+
+const ALSA: Need = Need {
+    what: "ALSA headers (cpal's alsa-sys)",
+    packages: &["libasound2-dev", "pkg-config"],
+    present: || pkg_config("alsa"),
+};
+
+const CXX: Need = Need {
+    what: "a C++ compiler (libfuzzer-sys in the fuzz targets)",
+    packages: &["g++"],
+    present: || runs("c++", &["--version"]),
+};
+
+/// Makes sure the system libraries and tools in `needs` are present, installing the missing
+/// ones with `apt-get` where it can.
 ///
 /// # Errors
 /// The packages are missing and cannot be installed (no `apt-get`, not root and no `sudo`,
 /// or the install failed), or they were installed and are still not found.
-pub fn ensure() -> anyhow::Result<()> {
+pub fn ensure(needs: &[Need]) -> anyhow::Result<()> {
     if !cfg!(target_os = "linux") {
         return Ok(());
     }
-    let missing = missing_packages();
+    let missing = missing_packages(needs);
     if missing.is_empty() {
         return Ok(());
     }
@@ -89,7 +94,7 @@ pub fn ensure() -> anyhow::Result<()> {
         bail!("missing system packages: {list} (apt-get install failed; install them and retry)");
     }
     // Installed is not the same as found: check again, as the build will.
-    let still = missing_packages();
+    let still = missing_packages(needs);
     if !still.is_empty() {
         bail!(
             "{} installed but still not found; check the system's package set",
@@ -104,8 +109,8 @@ pub fn ensure() -> anyhow::Result<()> {
 }
 
 /// The Debian packages of every prerequisite not present, sorted, without repeats.
-fn missing_packages() -> Vec<String> {
-    let mut missing: Vec<String> = NEEDS
+fn missing_packages(needs: &[Need]) -> Vec<String> {
+    let mut missing: Vec<String> = needs
         .iter()
         .filter(|need| !(need.present)())
         .inspect(|need| eprintln!("==> missing: {}", need.what))

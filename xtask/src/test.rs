@@ -51,7 +51,7 @@ fn retail_dir(args: &[String]) -> anyhow::Result<Option<PathBuf>> {
 /// Runs every check, stopping at the first failure.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let retail = retail_dir(args)?;
-    super::prereq::ensure()?;
+    super::prereq::ensure(super::prereq::ALL)?;
     let started = std::time::Instant::now();
 
     let mut fmt = cargo();

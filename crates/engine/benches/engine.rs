@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use resound_engine::glam::DVec3;
-use resound_engine::scene::{self, SceneOptions};
-use resound_engine::signal::{looped, shot};
 use resound_engine::{Budgets, Engine, Mode, Orientation, Pacing, Source, VoiceHandle};
+use resound_studio::scene_render::{self as scene, SceneOptions};
+use resound_studio::test_signal::{looped, shot};
 
 /// A stopwatch on the thread's on-CPU time (or wall time).
 struct Clock {

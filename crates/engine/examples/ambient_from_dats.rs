@@ -12,7 +12,7 @@ use resound_engine::ambient::Seeds;
 use resound_engine::mixer::{MixerSettings, PlaySettings, build};
 use resound_engine::sound::{AmbientBridge, AmbientPolicy, AmbientSettings, ListenerPose};
 use resound_engine::terrain::position::parse_position;
-use resound_engine::wav::{WavFormat, write_wav};
+use resound_studio::wav_write::{WavFormat, write_wav};
 
 const RATE: u32 = 48_000;
 /// 20 frames a second, as a game loop might run.

@@ -7,8 +7,9 @@ use std::path::PathBuf;
 
 use resound_engine::acoustics::{Cell, MaterialTable};
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::wav::{WavFormat, write_wav};
-use resound_engine::{Engine, Mode, Orientation, Source, signal};
+use resound_engine::{Engine, Mode, Orientation, Source};
+use resound_studio::test_signal as signal;
+use resound_studio::wav_write::{WavFormat, write_wav};
 
 const RATE: u32 = 48_000;
 

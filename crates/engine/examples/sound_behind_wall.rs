@@ -2,7 +2,8 @@
 //! `cargo run -p resound-engine --example sound_behind_wall`
 use resound_engine::acoustics::{Cell, MaterialId};
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::{Engine, Mode, Orientation, Source, signal};
+use resound_engine::{Engine, Mode, Orientation, Source};
+use resound_studio::test_signal as signal;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut engine = Engine::builder().mode(Mode::Direct).build()?;

@@ -7,7 +7,7 @@
 //! use resound_engine::{Engine, Mode, Orientation, Source, glam::DVec3};
 //!
 //! let mut engine = Engine::builder().mode(Mode::Direct).build()?;
-//! let click: Arc<[f32]> = resound_engine::signal::click(48_000).into();
+//! let click: Arc<[f32]> = (0..4800).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
 //! let sound = engine.load_mono(click, 48_000)?;
 //! engine.set_listener(DVec3::new(10.5, 1.5, 0.5), Orientation::default())?;
 //! let voice = engine.play(sound, Source { position: DVec3::new(0.5, 1.5, 0.5), ..Source::default() })?;
@@ -31,11 +31,7 @@
 //! | `output` | [`Output`] (`Offline`, `Device`) and the one place that resolves and opens it; the engine's side of a device (poll per `update`, status, paused start) |
 //! | [`device`] | live output: [`device::DeviceOutput`], the callback, the backends (cpal with the default feature `device`, test) |
 //! | `status` | [`Status`] counters |
-//! | [`signal`] | the §9 test signals (click, shot, loop, noise) |
-//! | [`wav`] | WAV writing (f32, s16) |
-//! | [`scene`] | a §9 scene file rendered through the engine (`resound render`, `xtask verify`) or played live (`resound play`) |
-//! | [`input`] | reading user files through a size cap ([`input::read_capped`]) |
-//! | [`describe`] | text and JSON of [`Status`] and of a scene render ([`describe::RenderReport`]) |
+//! | `status_line` | the one-line texts of [`Status`] and [`AmbientStatus`] |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
 
@@ -53,21 +49,17 @@
 
 mod builder;
 pub mod convert;
-pub mod describe;
 pub mod device;
 mod engine;
 mod error;
-pub mod input;
 mod model;
 mod output;
-pub mod scene;
 pub mod schedule;
-pub mod signal;
 pub mod sound;
 mod source;
 mod status;
+mod status_line;
 pub mod terrain;
-pub mod wav;
 mod worker;
 mod world;
 

@@ -152,7 +152,9 @@ fn the_engine_device_callback_never_allocates() {
         .device_backend(Box::new(backend))
         .build()
         .unwrap();
-    let tone: Arc<[f32]> = resound_engine::signal::Signal::Loop.samples(48_000).into();
+    let tone: Arc<[f32]> = resound_studio::test_signal::Signal::Loop
+        .samples(48_000)
+        .into();
     let sound = engine.load_mono(tone, 48_000).unwrap();
     engine
         .set_listener(DVec3::new(10.5, 1.5, 0.5), Orientation::default())

@@ -12,8 +12,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
-use resound_engine::scene::{self, SceneOptions};
 use resound_engine::{Engine, Mode};
+use resound_studio::scene_render::{self as scene, SceneOptions};
 
 #[global_allocator]
 static A: AllocDisabler = AllocDisabler;

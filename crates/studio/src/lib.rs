@@ -6,9 +6,19 @@
 //! | [`verify`] | `resound verify`: the acoustics verification scenes rendered offline, measured and checked against the spec, with a report and PNG plots |
 //! | [`soak`] | `resound soak`: the engine under churn for simulated minutes (memory flat, output finite and repeatable) |
 //! | [`tour`] | `resound demo`: the scripted walk over the terrain with the retail ambient runtime, its render, picture and live playback |
+//! | [`scene_render`] | a verification scene file (spec §9) rendered through the engine offline (`resound render`, `resound verify`) or played live (`resound play`) |
+//! | [`test_signal`] | the §9 test signals: click, shot, loop, noise |
+//! | [`describe`] | text and JSON of what the engine did: [`describe::RenderReport`], the JSON of the engine's and the device's status |
+//! | [`capped_read`] | reading user files through a size cap ([`capped_read::read_capped`]) |
+//! | [`wav_write`] | WAV writing (f32, s16), atomically |
 //! | [`font`] | the plots' embedded font (DejaVu Sans), so drawing needs no system font or fontconfig |
 
+pub mod capped_read;
+pub mod describe;
 pub mod font;
+pub mod scene_render;
 pub mod soak;
+pub mod test_signal;
 pub mod tour;
 pub mod verify;
+pub mod wav_write;

@@ -26,7 +26,7 @@ use resound_engine::datformat::record::Region;
 use resound_engine::render_ambient_walk;
 use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
 use resound_engine::terrain::parse_position;
-use resound_engine::wav::{WavFormat, write_wav};
+use resound_studio::wav_write::{WavFormat, write_wav};
 
 use crate::report::emit;
 
@@ -164,7 +164,7 @@ fn render(
     emit(&if args.json {
         let doc = serde_json::json!({
             "out": out.display().to_string(), "seconds": seconds, "rate": rate,
-            "policy": policy, "peak": s.peak, "rays": s.rays, "ambient": s.ambient.to_json(),
+            "policy": policy, "peak": s.peak, "rays": s.rays, "ambient": resound_studio::describe::ambient_json(&s.ambient),
         });
         serde_json::to_string_pretty(&doc)? + "\n"
     } else {
@@ -180,7 +180,7 @@ fn render(
 const MAX_WALK_BYTES: u64 = 64 << 20;
 
 fn read_walk(path: &Path) -> anyhow::Result<Walk> {
-    let text = resound_engine::input::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
+    let text = resound_studio::capped_read::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
     let walk: Walk =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     walk.validate()

@@ -13,7 +13,7 @@ use resound_engine::datformat::id::parse_id;
 use resound_engine::datformat::listing::Listing;
 use resound_engine::datformat::record::{Record, Wave};
 
-use resound_engine::input::check_regular;
+use resound_studio::capped_read::check_regular;
 
 use crate::dat_check;
 
@@ -87,7 +87,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             json,
             ..
         } => {
-            let payload = resound_engine::input::read_capped(&file, MAX_RAW_BYTES, "record file")?;
+            let payload =
+                resound_studio::capped_read::read_capped(&file, MAX_RAW_BYTES, "record file")?;
             dump(kind, &payload, json)
         }
         Command::Dump {

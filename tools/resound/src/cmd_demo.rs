@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::acoustics::scene::parse_mode;
-use resound_engine::wav::{WavFormat, write_wav};
 use resound_studio::tour::{self, Live, TourSettings};
+use resound_studio::wav_write::{WavFormat, write_wav};
 
 use crate::cmd_acoustics::ModelName;
 use crate::report::emit;

@@ -15,5 +15,9 @@ pub struct Args {
 /// Lists the devices.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let listing = DeviceListing(list_devices()?);
-    crate::report::emit_doc(args.json, &listing.to_json(), &listing)
+    crate::report::emit_doc(
+        args.json,
+        &resound_studio::describe::device_listing_json(&listing),
+        &listing,
+    )
 }

@@ -7,9 +7,10 @@ use std::io::{IsTerminal, Write as _};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use resound_engine::device::{DeviceError, DeviceStatus};
-use resound_engine::scene;
+use resound_engine::device::DeviceError;
 use resound_engine::{Engine, Output};
+use resound_studio::describe;
+use resound_studio::scene_render as scene;
 
 use crate::cmd_render::{SceneArgs, setup};
 use resound_engine::acoustics::scene::mode_name;
@@ -84,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let doc = serde_json::json!({
             "scene": scene.name, "mode": mode_name(options.mode), "signal": args.scene.signal,
             "seconds": args.scene.seconds, "rate": rate, "frames": total,
-            "device": status.device.as_ref().map(DeviceStatus::to_json), "status": status.to_json(),
+            "device": status.device.as_ref().map(describe::device_status_json), "status": describe::status_json(&status),
         });
         format!("{}\n", serde_json::to_string_pretty(&doc)?)
     } else {

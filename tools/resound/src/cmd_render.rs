@@ -9,10 +9,10 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::Model;
 use resound_engine::acoustics::scene::{Scene, parse_mode};
-use resound_engine::describe::RenderReport;
-use resound_engine::scene::{self, SceneOptions};
-use resound_engine::signal::Signal;
-use resound_engine::wav::{WavFormat, write_wav};
+use resound_studio::describe::RenderReport;
+use resound_studio::scene_render::{self as scene, SceneOptions};
+use resound_studio::test_signal::Signal;
+use resound_studio::wav_write::{WavFormat, write_wav};
 
 use crate::cmd_acoustics::{MAX_SCENE_BYTES, ModelName};
 
@@ -65,7 +65,7 @@ fn load_scene(arg: &str, model: &Model) -> anyhow::Result<Scene> {
     let path = Path::new(arg);
     let text = match scene::builtin(arg) {
         Some(text) if !path.exists() => text.to_owned(),
-        _ => resound_engine::input::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?,
+        _ => resound_studio::capped_read::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?,
     };
     scene::parse(&text, model).with_context(|| format!("scene {arg}"))
 }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use super::DeviceInfo;
 
-/// What [`list_devices`](super::list_devices) found, with a text form and a JSON form.
+/// What `list_devices` found, with a text form (its JSON form is the tools' business).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceListing(pub Vec<DeviceInfo>);
 
@@ -20,36 +20,6 @@ impl DeviceListing {
             .filter(|d| d.defaults.is_ok() && !d.discards)
             .count()
     }
-
-    /// One JSON document: `{ "devices": [...], "usable": n }` with stable keys.
-    #[must_use]
-    pub fn to_json(&self) -> serde_json::Value {
-        let list: Vec<serde_json::Value> = self.0.iter().map(device_json).collect();
-        serde_json::json!({ "devices": list, "usable": self.usable() })
-    }
-}
-
-fn device_json(d: &DeviceInfo) -> serde_json::Value {
-    let mut doc = serde_json::json!({
-        "host": d.host,
-        "id": d.id,
-        "name": d.name,
-        "default": d.is_default,
-        "discards": d.discards,
-    });
-    let extra = match &d.defaults {
-        Ok(c) => serde_json::json!({
-            "sample_rate": c.sample_rate,
-            "channels": c.channels,
-            "format": c.format,
-            "buffer_frames": c.buffer_frames.map(|(lo, hi)| [lo, hi]),
-        }),
-        Err(e) => serde_json::json!({ "error": e }),
-    };
-    if let (Some(doc), serde_json::Value::Object(extra)) = (doc.as_object_mut(), extra) {
-        doc.extend(extra);
-    }
-    doc
 }
 
 impl fmt::Display for DeviceListing {

@@ -47,22 +47,6 @@ pub struct DeviceStatus {
     pub last_error: Option<String>,
 }
 
-impl DeviceStatus {
-    /// The counters as JSON (stable keys).
-    #[must_use]
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "host": self.host, "device": self.device, "sample_rate": self.sample_rate,
-            "channels": self.channels, "format": self.format.name(),
-            "buffer_frames": self.buffer_frames, "callbacks": self.callbacks,
-            "frames": self.frames, "xruns": self.xruns, "device_xruns": self.device_xruns,
-            "late": self.late, "max_callback_us": self.max_callback_us, "load": self.load,
-            "lost": self.lost, "reopens": self.reopens, "reopen_attempts": self.reopen_attempts,
-            "discarded_frames": self.discarded_frames, "last_error": self.last_error,
-        })
-    }
-}
-
 impl fmt::Display for DeviceStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

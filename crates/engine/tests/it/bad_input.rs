@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use resound_engine::glam::DVec3;
-use resound_engine::scene::{self, SceneRenderError};
-use resound_engine::signal::looped;
 use resound_engine::{
     BuildError, Engine, InputError, Mode, Model, Orientation, Output, OutputError, PlayError,
     Problem, Source, TickError, UnloadError, VoiceError,
 };
+use resound_studio::scene_render::{self as scene, SceneRenderError};
+use resound_studio::test_signal::looped;
 
 fn engine() -> Engine {
     Engine::builder().mode(Mode::Full).build().unwrap()

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use resound_engine::acoustics::Cell;
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::signal::{looped, shot};
 use resound_engine::{Budgets, Class, Engine, Mode, Orientation, Pacing, Source, VoiceHandle};
+use resound_studio::test_signal::{looped, shot};
 
 fn field(e: &mut Engine) {
     let table = resound_engine::acoustics::MaterialTable::standard();

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use resound_engine::glam::DVec3;
-use resound_engine::scene::{self, SceneOptions};
 use resound_engine::{Engine, EngineBuilder, Mode, Orientation};
+use resound_studio::scene_render::{self as scene, SceneOptions};
 
 use crate::common::hash;
 

@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use resound_engine::device::{LossKind, SampleFormat, TestBackend, TestControl};
 use resound_engine::glam::DVec3;
-use resound_engine::scene::{self, SceneOptions};
-use resound_engine::signal::Signal;
 use resound_engine::{Engine, EngineBuilder, Mode, Orientation, Output, Source, TickError};
+use resound_studio::scene_render::{self as scene, SceneOptions};
+use resound_studio::test_signal::Signal;
 
 fn device() -> Output {
     Output::Device {

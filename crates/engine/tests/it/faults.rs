@@ -11,13 +11,13 @@ use resound_engine::datformat::container::{DatWriter, EntryOptions};
 use resound_engine::datformat::record::{Record, Wave};
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::mixer::{self, LoadSoundError, MixerSettings, PlaySettings, StopError};
-use resound_engine::signal::looped;
 use resound_engine::sound::{AmbientBridge, AmbientPolicy, AmbientSettings, ListenerPose};
 use resound_engine::{
     Engine, EngineBuilder, LoadError, Mode, Orientation, Pacing, PlayError, Source, VoiceError,
     VoiceHandle,
 };
 use resound_fixture::{self as fixture, FixtureOptions, FixtureWorld};
+use resound_studio::test_signal::looped;
 
 /// A looping voice 20 blocks from the listener behind a stone wall (muffled: gain and hf < 1).
 fn walled(builder: EngineBuilder) -> (Engine, VoiceHandle) {

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use resound_engine::acoustics::Cell;
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::signal::looped;
 use resound_engine::{Class, Engine, Mode, Orientation, Source};
+use resound_studio::test_signal::looped;
 
 #[test]
 fn far_voices_are_free_with_air_absorption_only() {

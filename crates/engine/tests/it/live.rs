@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use resound_engine::acoustics::Cell;
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::signal::looped;
 use resound_engine::{Engine, Mode, Orientation, Pacing, Source};
+use resound_studio::test_signal::looped;
 
 #[test]
 fn superseded_results_are_dropped_and_the_latest_wins() {

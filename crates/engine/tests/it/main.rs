@@ -25,4 +25,6 @@ mod schedule;
 mod sound_ambient;
 mod sound_cache;
 mod sound_decode;
+#[cfg(feature = "spr-gpl")]
+mod spr_reverb;
 mod world_change;

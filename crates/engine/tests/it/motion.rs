@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use resound_engine::glam::DVec3;
-use resound_engine::signal::looped;
 use resound_engine::{Engine, Mode, Orientation, Source};
+use resound_studio::test_signal::looped;
 
 fn setup() -> (Engine, [resound_engine::VoiceHandle; 3]) {
     let mut e = Engine::builder().mode(Mode::Direct).build().unwrap();

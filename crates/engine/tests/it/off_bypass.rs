@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::mixer::{MixerSettings, Pan, PlaySettings, SoundData, VoiceParams};
-use resound_engine::signal::{click, looped, shot};
 use resound_engine::{Engine, Mode, Orientation, Source};
+use resound_studio::test_signal::{click, looped, shot};
 
 use crate::common::hash;
 

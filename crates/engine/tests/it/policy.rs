@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use resound_engine::glam::DVec3;
-use resound_engine::signal::{looped, shot};
 use resound_engine::{Capacities, Engine, Mode, PlayError, Source, VoicePolicy};
+use resound_studio::test_signal::{looped, shot};
 
 fn looping(x: f64, volume: f32) -> Source {
     Source {

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use resound_engine::acoustics::{Absent, Cell, MaterialTable, WorldStore};
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::signal::{click, looped};
 use resound_engine::{
     Engine, InputError, Mode, Orientation, PlayError, Source, TickError, VoiceError,
 };
+use resound_studio::test_signal::{click, looped};
 
 /// A float that is sometimes NaN, infinite, negative or huge.
 fn wild() -> impl Strategy<Value = f64> {

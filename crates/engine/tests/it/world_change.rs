@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use resound_engine::acoustics::{Absent, Cell, WorldStore};
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::scene::{self, SceneOptions};
-use resound_engine::signal::{Signal, looped};
 use resound_engine::{Engine, Mode, Orientation, Source};
+use resound_studio::scene_render::{self as scene, SceneOptions};
+use resound_studio::test_signal::{Signal, looped};
 
 fn options(signal: Signal) -> SceneOptions {
     SceneOptions {

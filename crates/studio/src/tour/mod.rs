@@ -366,9 +366,9 @@ pub fn run(
     let mut marks = Vec::new();
 
     let rate = settings.rate;
-    let clap = engine.load_mono(resound_engine::signal::click(rate).into(), rate)?;
-    let shot = engine.load_mono(resound_engine::signal::shot(rate).into(), rate)?;
-    let motor: Arc<[f32]> = resound_engine::signal::looped(rate).into();
+    let clap = engine.load_mono(crate::test_signal::click(rate).into(), rate)?;
+    let shot = engine.load_mono(crate::test_signal::shot(rate).into(), rate)?;
+    let motor: Arc<[f32]> = crate::test_signal::looped(rate).into();
     let motor = engine.load_mono(motor, rate)?;
 
     let ticks = (settings.seconds / TICK).round() as usize;

@@ -1,15 +1,15 @@
 //! The engine adapter: each job rendered offline (f32) through `resound-engine`. A plain job
-//! goes through `resound_engine::scene::render`, the path `resound render` uses; a job with
+//! goes through `crate::scene_render::render`, the path `resound render` uses; a job with
 //! another pacing or a mid-render change is driven through the public `Engine` API with the
 //! same setup, `render` called `frames_per_call` frames at a time.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::scene_render::{self as scene, SceneOptions};
 use anyhow::{Context, anyhow, bail};
 use resound_engine::acoustics::scene::Scene;
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::scene::{self, SceneOptions};
 use resound_engine::{
     Engine, Model, Orientation, SoundHandle, Source, Status, VoiceAcoustics, VoiceHandle,
 };
@@ -101,7 +101,7 @@ fn engine_mode(mode: Mode) -> resound_engine::Mode {
 
 /// The mono samples of a signal at `rate`.
 pub fn signal_samples(signal: Signal, rate: u32) -> Vec<f32> {
-    use resound_engine::signal::Signal as S;
+    use crate::test_signal::Signal as S;
     match signal {
         Signal::Click => S::Click.samples(rate),
         Signal::Shot => S::Shot.samples(rate),
@@ -113,8 +113,8 @@ pub fn signal_samples(signal: Signal, rate: u32) -> Vec<f32> {
     }
 }
 
-fn engine_signal(signal: Signal) -> Option<resound_engine::signal::Signal> {
-    use resound_engine::signal::Signal as S;
+fn engine_signal(signal: Signal) -> Option<crate::test_signal::Signal> {
+    use crate::test_signal::Signal as S;
     match signal {
         Signal::Click => Some(S::Click),
         Signal::Shot => Some(S::Shot),

@@ -64,7 +64,7 @@ fn off_bin_sines_still_land_in_their_band() {
 /// targets (`gain = exp(−6)^0.1`, `hf = exp(−6)`).
 #[test]
 fn the_shot_behind_the_w2_shelf_gives_the_spec_band_table() {
-    let shot = resound_engine::signal::shot(48_000);
+    let shot = crate::test_signal::shot(48_000);
     for (k, want) in [
         (1.0, [-2.8, -5.2, -18.3, -28.8]),
         (2.0, [-5.4, -7.7, -20.1, -39.6]),

@@ -3,11 +3,12 @@
 
 use std::fmt;
 
-use resound_acoustics::Mode;
-use resound_acoustics::scene::{Scene, mode_name};
+use resound_engine::acoustics::Mode;
+use resound_engine::acoustics::scene::{Scene, mode_name};
 
-use crate::scene::SceneRender;
-use crate::status::Status;
+use crate::scene_render::SceneRender;
+use resound_engine::device::{DeviceInfo, DeviceListing, DeviceStatus};
+use resound_engine::{AmbientStatus, Status};
 
 /// A finished scene render with what it was asked for, for printing.
 #[derive(Debug)]
@@ -28,11 +29,10 @@ pub struct RenderReport<'a> {
     pub format: &'a str,
 }
 
-impl Status {
-    /// The counters as one JSON object (stable keys).
-    #[must_use]
-    pub fn to_json(&self) -> serde_json::Value {
-        let s = self;
+/// The engine's counters as one JSON object (stable keys).
+#[must_use]
+pub fn status_json(s: &Status) -> serde_json::Value {
+    {
         serde_json::json!({
             "ticks": s.ticks,
             "rays": s.rays,
@@ -54,55 +54,6 @@ impl Status {
             "xruns": s.xruns,
             "frames_rendered": s.frames_rendered,
         })
-    }
-}
-
-impl Status {
-    /// The live status line of `resound play`: time played, voices, acoustic cost (cells traced
-    /// in all and in the last tick, worker time), then the device's own line (rate, format,
-    /// callbacks, xruns, late callbacks, load, losses and the last problem).
-    #[must_use]
-    pub fn live_line(&self, frames: u64, rate: u32) -> String {
-        let device = self
-            .device
-            .as_ref()
-            .map_or_else(String::new, ToString::to_string);
-        format!(
-            "{:.2} s  voices {}  cells {} (last tick {})  worker {:.2} ms  | {device}",
-            frames as f64 / f64::from(rate.max(1)),
-            self.live_voices,
-            self.cells + self.inline_cells,
-            self.last_tick_occlusion_cells + self.last_tick_echo_cells,
-            self.worker_time.as_secs_f64() * 1e3,
-        )
-    }
-}
-
-impl fmt::Display for Status {
-    /// One line: `N ticks, … xruns N`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self;
-        write!(
-            f,
-            "{} ticks, {} rays, {} worker cells (max/tick occlusion {}, echo {}), {} inline cells, worker {:.2} ms, queue {}, cache {}/{} hit/miss, discarded {}, unknown {:.1} %, voices {}, limiter {}, peak {:.3}, dropped {}, xruns {}",
-            s.ticks,
-            s.rays,
-            s.cells,
-            s.max_tick_occlusion_cells,
-            s.max_tick_echo_cells,
-            s.inline_cells,
-            s.worker_time.as_secs_f64() * 1e3,
-            s.queue_len,
-            s.cache_hits,
-            s.cache_misses,
-            s.discarded,
-            s.unknown_share * 100.0,
-            s.live_voices,
-            s.limiter_engagements,
-            s.peak,
-            s.dropped_voices,
-            s.xruns
-        )
     }
 }
 
@@ -158,7 +109,7 @@ impl RenderReport<'_> {
                 "decay": room.map(|x| x.decay),
                 "effective_decay": room.map(|x| x.effective_decay),
             },
-            "status": r.status.to_json(),
+            "status": status_json(&r.status),
         })
     }
 }
@@ -227,11 +178,11 @@ impl fmt::Display for RenderReport<'_> {
     }
 }
 
-impl crate::engine::AmbientStatus {
-    /// The ambient counters as one JSON object (stable keys).
-    #[must_use]
-    pub fn to_json(&self) -> serde_json::Value {
-        let (c, d) = (&self.counters, &self.counters.dropped);
+/// The ambient runtime's counters as one JSON object (stable keys).
+#[must_use]
+pub fn ambient_json(a: &AmbientStatus) -> serde_json::Value {
+    {
+        let (c, d) = (&a.counters, &a.counters.dropped);
         serde_json::json!({
             "frames": c.frames, "rebuilds": c.rebuilds, "events": c.events, "played": c.played,
             "dropped": d.total(),
@@ -242,28 +193,53 @@ impl crate::engine::AmbientStatus {
                 "wave_missing": d.wave_missing, "decode_failed": d.decode_failed,
                 "no_room": d.no_room,
             },
-            "started": self.started, "not_started": self.not_started,
-            "retail_voices": self.retail_voices, "refused_ticks": self.refused_ticks,
-            "cache_hits": self.cache.hits, "cache_misses": self.cache.misses,
+            "started": a.started, "not_started": a.not_started,
+            "retail_voices": a.retail_voices, "refused_ticks": a.refused_ticks,
+            "cache_hits": a.cache.hits, "cache_misses": a.cache.misses,
         })
     }
 }
 
-impl fmt::Display for crate::engine::AmbientStatus {
-    /// One line: frames, rebuilds, events, plays, drops, voices started.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let c = &self.counters;
-        write!(
-            f,
-            "{} frames, {} rebuilds, {} events, {} played, {} dropped ({} pool full), {} started, {} not started",
-            c.frames,
-            c.rebuilds,
-            c.events,
-            c.played,
-            c.dropped.total(),
-            c.dropped.pool_full,
-            self.started,
-            self.not_started
-        )
+/// The device output's counters as JSON (stable keys).
+#[must_use]
+pub fn device_status_json(d: &DeviceStatus) -> serde_json::Value {
+    serde_json::json!({
+        "host": d.host, "device": d.device, "sample_rate": d.sample_rate,
+        "channels": d.channels, "format": d.format.name(),
+        "buffer_frames": d.buffer_frames, "callbacks": d.callbacks,
+        "frames": d.frames, "xruns": d.xruns, "device_xruns": d.device_xruns,
+        "late": d.late, "max_callback_us": d.max_callback_us, "load": d.load,
+        "lost": d.lost, "reopens": d.reopens, "reopen_attempts": d.reopen_attempts,
+        "discarded_frames": d.discarded_frames, "last_error": d.last_error,
+    })
+}
+
+/// The device list as one JSON document: `{ "devices": [...], "usable": n }` (stable keys).
+#[must_use]
+pub fn device_listing_json(listing: &DeviceListing) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = listing.0.iter().map(device_json).collect();
+    serde_json::json!({ "devices": list, "usable": listing.usable() })
+}
+
+fn device_json(d: &DeviceInfo) -> serde_json::Value {
+    let mut doc = serde_json::json!({
+        "host": d.host,
+        "id": d.id,
+        "name": d.name,
+        "default": d.is_default,
+        "discards": d.discards,
+    });
+    let extra = match &d.defaults {
+        Ok(c) => serde_json::json!({
+            "sample_rate": c.sample_rate,
+            "channels": c.channels,
+            "format": c.format,
+            "buffer_frames": c.buffer_frames.map(|(lo, hi)| [lo, hi]),
+        }),
+        Err(e) => serde_json::json!({ "error": e }),
+    };
+    if let (Some(doc), serde_json::Value::Object(extra)) = (doc.as_object_mut(), extra) {
+        doc.extend(extra);
     }
+    doc
 }

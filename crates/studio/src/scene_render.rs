@@ -5,17 +5,17 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use glam::{DVec3, IVec3};
-use resound_acoustics::scene::{Scene, SceneError};
-use resound_acoustics::{AcousticModel, Cell, Mode, SectionData, section_of};
+use resound_engine::acoustics::scene::{Scene, SceneError};
+use resound_engine::acoustics::{AcousticModel, Cell, Mode, SectionData, section_of};
+use resound_engine::glam::{DVec3, IVec3};
 
-use crate::builder::EngineBuilder;
-use crate::engine::{Engine, VoiceAcoustics, VoiceHandle};
-use crate::error::{BuildError, LoadError, PlayError, TickError, WorldError};
-use crate::model::Model;
-use crate::signal::Signal;
-use crate::source::{Orientation, Source};
-use crate::status::Status;
+use crate::test_signal::Signal;
+use resound_engine::EngineBuilder;
+use resound_engine::Model;
+use resound_engine::Status;
+use resound_engine::{BuildError, LoadError, PlayError, TickError, WorldError};
+use resound_engine::{Engine, VoiceAcoustics, VoiceHandle};
+use resound_engine::{Orientation, Source};
 
 macro_rules! builtin_scenes {
     ($($name:literal),*) => {
@@ -140,7 +140,7 @@ pub struct Prepared {
     pub voices: usize,
     /// Source–listener distance.
     pub distance: f64,
-    materials: resound_acoustics::MaterialTable,
+    materials: resound_engine::acoustics::MaterialTable,
     expiring: BTreeSet<u64>,
     absent: Cell,
 }
@@ -339,7 +339,7 @@ pub fn render(
 /// [`Engine::update`] (and [`Prepared::advance_world`] per tick); for a static scene (nothing
 /// moves, no timed boxes) the device then gets the offline render sample for sample.
 ///
-/// `builder` carries the [`crate::Output::Device`]; the engine runs at the device's rate.
+/// `builder` carries the [`resound_engine::Output::Device`]; the engine runs at the device's rate.
 ///
 /// # Errors
 /// [`SceneRenderError`]; a device that cannot be opened is
@@ -365,7 +365,7 @@ pub fn start_live(
 impl SceneRenderError {
     /// The device error behind this one, if the output could not be opened.
     #[must_use]
-    pub fn device(&self) -> Option<&crate::device::DeviceError> {
+    pub fn device(&self) -> Option<&resound_engine::device::DeviceError> {
         match self {
             Self::Build(BuildError::Output(e)) => e.device(),
             _ => None,
