@@ -27,6 +27,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "resound-mixer",
         ],
     ),
+    ("resound-benchclock", &[]),
     ("resound", &["resound-engine", "resound-fixture"]),
     ("xtask", &["resound-engine", "resound-fixture"]),
 ];
