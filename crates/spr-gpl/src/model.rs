@@ -39,10 +39,10 @@ pub fn air_absorption(distance: f64, range: f64) -> f64 {
 /// - `direct`: SPR's occlusion (`Paths::One` = strict, `Paths::Nine` = the 9 paths),
 ///   `cutoff = exp(−3·occ)`, `gain = cutoff^0.1`, and OpenAL's dry air absorption.
 /// - `reflections`: Resound's stage 2, not SPR's (SPR has no discrete echoes, spec
-///   `acoustics.md` §2.6): acoustics-core's image-source stage (the one `OwnModel` runs,
-///   [`image_source_reflections`]) with 32 + 32 rays of SPR's own
-///   spiral (`acoustics.md` §5 step 1, "model spiral"), tap levels from SPR's reflectivities
-///   through `energy_towards_player`. Echo delays are geometry and hold in both models
+///   `acoustics.md` §2.6): acoustics-core's image-source stage, the one `OwnModel` runs
+///   ([`image_source_reflections`]), with 32 + 32 rays of SPR's own spiral (`acoustics.md` §5
+///   step 1, "model spiral"), tap levels from SPR's reflectivities through
+///   `energy_towards_player`. Echo delays are geometry and hold in both models
 ///   (`acoustics.md` §1).
 /// - `room`: one full SPR evaluation (32 rays × 4 bounces, shared airspace, slot sends).
 /// - `evaluate`: the trait's join. In `Full` its stages (`full_stages`) are one full SPR
