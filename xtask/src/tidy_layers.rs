@@ -27,6 +27,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "resound-mixer",
         ],
     ),
+    ("resound-benchclock", &[]),
     ("resound-studio", &["resound-engine"]),
     (
         "resound",

@@ -1,11 +1,9 @@
 //! Traversal, occlusion, echo and room costs (spec §10; issue 4 targets).
 //!
-//! Timed in thread CPU time (`/proc/thread-self/schedstat`, ns on CPU) rather than wall time:
-//! the bench machine is shared (2 cores, load ~12 during development), so wall time mostly
-//! measures waiting for a core. Falls back to wall time where that file is missing.
-
-#[path = "support/cpu_time.rs"]
-mod cpu_time;
+//! Timed in thread CPU time (`resound_benchclock::ThreadCpuTime`, ns on CPU) rather than wall
+//! time: the bench machine is shared (2 cores, load ~12 during development), so wall time mostly
+//! measures waiting for a core. `RESOUND_BENCH_WALL=1`, or a platform without the thread clock,
+//! times in wall time.
 
 use std::hint::black_box;
 
@@ -18,6 +16,7 @@ use resound_acoustics::{
     Absent, AcousticModel, Budget, Cell, MaterialTable, Mode, OwnModel, Paths, SoundRequest,
     WorldStore,
 };
+use resound_benchclock::ThreadCpuTime;
 
 fn scene(text: &str) -> (Scene, WorldStore) {
     let m = MaterialTable::standard();
@@ -42,7 +41,7 @@ fn dense_world() -> WorldStore {
     w
 }
 
-fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
+fn benches(c: &mut Criterion<ThreadCpuTime>) {
     let dense = dense_world();
     let origin = DVec3::new(0.3, 0.6, 0.2);
     let dir = DVec3::new(1.0, 0.83, 0.61).normalize();
@@ -253,9 +252,10 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
 
 criterion_group! {
     name = trace;
-    // Flat sampling, 20 equal samples: each sample spans many scheduler updates of the CPU clock.
+    // Flat sampling, 20 equal samples: chosen when the clock was /proc schedstat, which advanced
+    // only at scheduler updates, so each sample had to span many; kept so figures compare.
     config = Criterion::default()
-        .with_measurement(cpu_time::CpuTime::new())
+        .with_measurement(ThreadCpuTime::new())
         .sample_size(20);
     targets = benches
 }

@@ -10,63 +10,20 @@
 //!   Target ≥ 100× real time, i.e. ≤ 20 ms.
 //! - `render_c_off_2s`: the same in `off` (the mixer's share: 108 voices, no acoustics).
 //!
-//! Clock: the thread's on-CPU time (`CLOCK_THREAD_CPUTIME_ID`), as `crates/mixer/benches/
-//! voices.rs`, so a loaded machine does not inflate the figures; `RESOUND_BENCH_WALL=1` for wall
-//! time.
+//! Clock: the thread's on-CPU time (`CLOCK_THREAD_CPUTIME_ID`, `resound_benchclock::Stopwatch`,
+//! as the other benches), so a loaded machine does not inflate the figures;
+//! `RESOUND_BENCH_WALL=1` for wall time.
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use resound_benchclock::Stopwatch;
 use resound_engine::glam::DVec3;
 use resound_engine::{Budgets, Engine, Mode, Orientation, Pacing, Source, VoiceHandle};
 use resound_studio::scene_render::{self as scene, SceneOptions};
 use resound_studio::test_signal::{looped, shot};
-
-/// A stopwatch on the thread's on-CPU time (or wall time).
-struct Clock {
-    wall: Option<Instant>,
-    cpu: u64,
-}
-
-fn cpu_ns() -> Option<u64> {
-    if std::env::var_os("RESOUND_BENCH_WALL").is_some() {
-        return None;
-    }
-    thread_cpu_ns()
-}
-
-/// The calling thread's CPU time in ns.
-#[allow(unsafe_code)] // one libc call; std has no thread CPU clock
-fn thread_cpu_ns() -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant libc defines.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
-}
-
-impl Clock {
-    fn start() -> Self {
-        match cpu_ns() {
-            Some(cpu) => Self { wall: None, cpu },
-            None => Self {
-                wall: Some(Instant::now()),
-                cpu: 0,
-            },
-        }
-    }
-
-    fn elapsed(&self) -> Duration {
-        match self.wall {
-            Some(t) => t.elapsed(),
-            None => Duration::from_nanos(cpu_ns().unwrap_or(self.cpu).saturating_sub(self.cpu)),
-        }
-    }
-}
 
 fn scene_c(options: &SceneOptions) -> resound_engine::acoustics::scene::Scene {
     scene::parse(scene::builtin("C").expect("built-in"), &options.model).expect("scene C")
@@ -148,7 +105,7 @@ fn time_updates(m: &mut Moving, iters: u64) -> Duration {
             // One-shots end in the mixer only when rendered; none is rendered here.
             let _ = m.engine.set_position(*v, pos);
         }
-        let clock = Clock::start();
+        let clock = Stopwatch::start();
         m.engine.update(black_box(0.05)).expect("update");
         total += clock.elapsed();
     }
@@ -165,7 +122,7 @@ fn time_render_c(mode: Mode, n: u64) -> Duration {
     let mut out = vec![0.0f32; 2 * 96_000];
     let mut total = Duration::ZERO;
     for _ in 0..n {
-        let clock = Clock::start();
+        let clock = Stopwatch::start();
         let mut p =
             scene::prepare(&s, &options, Engine::builder().inline_worker(true)).expect("prepare");
         for chunk in out.chunks_mut(2 * 2400) {

@@ -1,18 +1,17 @@
 //! Acoustics on the fixture terrain (issue 11 cost targets, issue 16 worst cases).
 //!
-//! Thread CPU time (the machine is shared), through acoustics-core's bench clock.
+//! Thread CPU time (the machine is shared), through the workspace's bench clock
+//! (`resound_benchclock::ThreadCpuTime`).
 //!
 //! The terrain keeps the sections rays entered (`world::heightfield::cache`), so a repeated
 //! measurement reads them warm, as a listener's repeated requests in one area do;
 //! `room_both_spaces_valley_cold` times the first request on an empty cache.
 
-#[path = "../../acoustics-core/benches/support/cpu_time.rs"]
-mod cpu_time;
-
 use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use glam::{DVec3, Vec3};
+use resound_benchclock::ThreadCpuTime;
 use resound_engine::acoustics::ray::dda::{Flow, walk};
 use resound_engine::acoustics::{
     AcousticModel, Budget, MaterialTable, OwnModel, Paths, SoundRequest,
@@ -44,7 +43,7 @@ fn world_at(east: f64, north: f64) -> TerrainWorld {
     t
 }
 
-fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
+fn benches(c: &mut Criterion<ThreadCpuTime>) {
     let model = OwnModel::new(MaterialTable::standard());
     let mut g = c.benchmark_group("terrain");
     g.sampling_mode(SamplingMode::Flat);
@@ -157,7 +156,7 @@ fn benches(c: &mut Criterion<cpu_time::CpuTime>) {
 
 criterion_group! {
     name = terrain;
-    config = Criterion::default().with_measurement(cpu_time::CpuTime::new());
+    config = Criterion::default().with_measurement(ThreadCpuTime::new());
     targets = benches
 }
 criterion_main!(terrain);

@@ -99,6 +99,15 @@ impl AcousticModel for Model {
         each!(self, m => m.room(probe, request, budget))
     }
 
+    fn full_stages(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<(DirectResult, EchoResult, RoomResult), RequestError> {
+        each!(self, m => m.full_stages(probe, request, budget))
+    }
+
     fn evaluate(
         &self,
         probe: &dyn WorldProbe,

@@ -26,8 +26,8 @@
 //!
 //! Clock: the shared 2-core build machine is usually loaded several times over, which inflates
 //! wall-clock times by the time the bench thread waits for a core. On Unix the benches
-//! therefore report the thread's **on-CPU time** (`CLOCK_THREAD_CPUTIME_ID`); set
-//! `RESOUND_BENCH_WALL=1` for wall-clock time.
+//! therefore report the thread's **on-CPU time** (`CLOCK_THREAD_CPUTIME_ID`, through
+//! `resound_benchclock::Stopwatch`); set `RESOUND_BENCH_WALL=1` for wall-clock time.
 //!
 //! Kernels: on a CPU with AVX2 the dsp kernels run their AVX2 versions (`resound_dsp::simd`);
 //! set `RESOUND_BENCH_BASELINE=1` to time the x86-64 baseline (SSE2) versions instead (same
@@ -35,9 +35,10 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use resound_benchclock::Stopwatch;
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
     MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, VoiceId,
@@ -148,50 +149,6 @@ fn build_scene(scene: Scene) -> MixerRenderer {
     r
 }
 
-/// A stopwatch on the thread's on-CPU time (or wall time, see the module docs).
-struct Clock {
-    wall: Option<Instant>,
-    cpu: u64,
-}
-
-fn cpu_ns() -> Option<u64> {
-    if std::env::var_os("RESOUND_BENCH_WALL").is_some() {
-        return None;
-    }
-    thread_cpu_ns()
-}
-
-/// The calling thread's CPU time in ns.
-#[allow(unsafe_code)] // one libc call; std has no thread CPU clock
-fn thread_cpu_ns() -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant libc defines.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
-}
-
-impl Clock {
-    fn start() -> Self {
-        match cpu_ns() {
-            Some(cpu) => Self { wall: None, cpu },
-            None => Self {
-                wall: Some(Instant::now()),
-                cpu: 0,
-            },
-        }
-    }
-
-    fn elapsed(&self) -> Duration {
-        match self.wall {
-            Some(t) => t.elapsed(),
-            None => Duration::from_nanos(cpu_ns().unwrap_or(self.cpu).saturating_sub(self.cpu)),
-        }
-    }
-}
-
 fn time_scene(scene: Scene, iters: u64) -> Duration {
     let mut buf = vec![0.0f32; 2 * BLOCK];
     let mut total = Duration::ZERO;
@@ -199,7 +156,7 @@ fn time_scene(scene: Scene, iters: u64) -> Duration {
     while left > 0 {
         let n = left.min(REBUILD_EVERY);
         let mut r = build_scene(scene);
-        let t = Clock::start();
+        let t = Stopwatch::start();
         for _ in 0..n {
             r.render(black_box(&mut buf));
         }
@@ -250,7 +207,7 @@ fn time_kira(iters: u64) -> Duration {
     while left > 0 {
         let n = left.min(REBUILD_EVERY);
         let mut m = kira_manager();
-        let t = Clock::start();
+        let t = Stopwatch::start();
         for _ in 0..n {
             kira_block(&mut m);
         }
@@ -472,7 +429,7 @@ fn time_motion(motion: Motion, iters: u64) -> Duration {
         let mut m = build_motion(motion);
         for _ in 0..n {
             m.step();
-            let t = Clock::start();
+            let t = Stopwatch::start();
             motion_block(&mut m.r, black_box(&mut buf));
             total += t.elapsed();
         }
@@ -539,7 +496,7 @@ fn time_kira_motion(iters: u64) -> Duration {
                 h.set_volume(Decibels(20.0 * v.log10()), tween);
                 h.set_panning(Panning(2.0 * rng.next() - 1.0), tween);
             }
-            let t = Clock::start();
+            let t = Stopwatch::start();
             kira_block(&mut m);
             total += t.elapsed();
         }
@@ -615,7 +572,7 @@ fn mixer(c: &mut Criterion) {
         let input: Vec<f32> = tone(440.0, FS, 0.1).iter().take(BLOCK).copied().collect();
         let (mut l, mut r) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
         b.iter_custom(|n| {
-            let t = Clock::start();
+            let t = Stopwatch::start();
             for _ in 0..n {
                 let inputs: [&[f32]; REVERB_SLOTS] = [&input, &input, &input, &input];
                 bus.mix(black_box(inputs), &mut l, &mut r);

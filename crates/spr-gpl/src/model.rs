@@ -6,12 +6,13 @@
 //! on; spec `spr.md` §1, §3.9, §5.
 
 use glam::DVec3;
-use resound_acoustics::echo::{EchoSettings, find_echoes};
+use resound_acoustics::echo::EchoSettings;
+use resound_acoustics::model::image_source_reflections;
 use resound_acoustics::model::own::{ECHO_RAY_LENGTH, ECHO_RAYS};
 use resound_acoustics::room::effective_decay;
 use resound_acoustics::{
-    AcousticModel, AcousticResult, Budget, DirectResult, EchoResult, MaterialTable, Mode, Paths,
-    Plane, RequestError, RoomResult, SoundRequest, Space, Telemetry, WorldProbe,
+    AcousticModel, Budget, DirectResult, EchoResult, MaterialTable, Paths, Plane, RequestError,
+    RoomResult, SoundRequest, Space, Telemetry, WorldProbe,
 };
 
 use crate::formula::{absorption_coefficient, cutoff_gain, direct_cutoff};
@@ -38,16 +39,18 @@ pub fn air_absorption(distance: f64, range: f64) -> f64 {
 /// - `direct`: SPR's occlusion (`Paths::One` = strict, `Paths::Nine` = the 9 paths),
 ///   `cutoff = exp(−3·occ)`, `gain = cutoff^0.1`, and OpenAL's dry air absorption.
 /// - `reflections`: Resound's stage 2, not SPR's (SPR has no discrete echoes, spec
-///   `acoustics.md` §2.6): acoustics-core's image-source finder with 32 + 32 rays of SPR's own
-///   spiral (`acoustics.md` §5 step 1, "model spiral"), tap levels from SPR's reflectivities
-///   through `energy_towards_player`. Echo delays are geometry and hold in both models
+///   `acoustics.md` §2.6): acoustics-core's image-source stage, the one `OwnModel` runs
+///   ([`image_source_reflections`]), with 32 + 32 rays of SPR's own spiral (`acoustics.md` §5
+///   step 1, "model spiral"), tap levels from SPR's reflectivities through
+///   `energy_towards_player`. Echo delays are geometry and hold in both models
 ///   (`acoustics.md` §1).
 /// - `room`: one full SPR evaluation (32 rays × 4 bounces, shared airspace, slot sends).
-/// - `evaluate(Full)`: one full SPR evaluation for the dry path and the sends, plus the echo
-///   taps: the dry gain and cutoff include SPR's shared-airspace floor, the direction follows
-///   SPR's redirection, the sends are SPR's slot sends (slot `k` → OpenAL send `3 − k`;
-///   configure the reverb bus with [`SprModel::reverb_slots`]). `Direct` gives the
-///   occlusion-only dry values, `Reflect` those plus the taps.
+/// - `evaluate`: the trait's join. In `Full` its stages (`full_stages`) are one full SPR
+///   evaluation for the dry path and the sends, plus the echo taps: the dry gain and cutoff
+///   include SPR's shared-airspace floor, the direction follows SPR's redirection, the sends
+///   are SPR's slot sends (slot `k` → OpenAL send `3 − k`; configure the reverb bus with
+///   [`SprModel::reverb_slots`]). `Direct` gives the occlusion-only dry values, `Reflect` those
+///   plus the taps.
 ///
 /// The room result's `decay` and `effective_decay` are the decay the sends make on the slots:
 /// the `acoustics.md` §6 reading (2 × the time between the −5 and −35 dB crossings of
@@ -253,17 +256,14 @@ impl AcousticModel for SprModel {
         request: &SoundRequest,
         budget: &mut Budget,
     ) -> Result<EchoResult, RequestError> {
-        request.validate()?;
-        let search = find_echoes(
+        image_source_reflections(
             probe,
             &self.materials,
-            request.source,
-            request.listener,
             &self.echo,
             &self.extra_planes,
+            request,
             budget,
-        );
-        Ok(search.into())
+        )
     }
 
     fn room(
@@ -276,52 +276,29 @@ impl AcousticModel for SprModel {
         Ok(room_of(&eval, &self.reverb_slots(), telemetry))
     }
 
-    fn evaluate(
+    /// One full SPR evaluation gives the dry path (with the shared-airspace floor and the
+    /// redirection) and the sends; the echo taps come after it, on what it left of the budget.
+    /// The evaluation's cost is reported once, on the direct result.
+    fn full_stages(
         &self,
         probe: &dyn WorldProbe,
         request: &SoundRequest,
-        mode: Mode,
         budget: &mut Budget,
-    ) -> Result<AcousticResult, RequestError> {
-        request.validate()?;
-        match mode {
-            Mode::Off => Ok(AcousticResult::neutral(request)),
-            Mode::Direct | Mode::Reflect => {
-                let d = self.direct(probe, request, budget)?;
-                let mut out = AcousticResult::neutral(request);
-                out.occ = d.occ;
-                out.gain = d.gain;
-                out.hf = d.hf;
-                out.apparent_direction = d.apparent_direction;
-                out.telemetry = d.telemetry;
-                if mode == Mode::Reflect {
-                    let echo = self.reflections(probe, request, budget)?;
-                    out.taps = echo.taps;
-                    out.telemetry.merge(&echo.telemetry);
-                }
-                Ok(out)
-            }
-            Mode::Full => {
-                let (eval, mut telemetry) = self.evaluate_spr(probe, request, budget)?;
-                let echo = self.reflections(probe, request, budget)?;
-                telemetry.merge(&echo.telemetry);
-                let (_, hf) = self.dry(request, eval.direct_cutoff);
-                let position = eval.redirected_position.unwrap_or(request.source);
-                let room = room_of(&eval, &self.reverb_slots(), telemetry);
-                Ok(AcousticResult {
-                    occ: eval.occlusion,
-                    gain: eval.direct_gain,
-                    hf,
-                    taps: echo.taps,
-                    sends: room.sends,
-                    decay: room.decay,
-                    effective_decay: room.effective_decay,
-                    wet: room.wet,
-                    space: room.space,
-                    apparent_direction: unit_or_zero(position - request.listener),
-                    telemetry,
-                })
-            }
-        }
+    ) -> Result<(DirectResult, EchoResult, RoomResult), RequestError> {
+        let (eval, telemetry) = self.evaluate_spr(probe, request, budget)?;
+        let echo = self.reflections(probe, request, budget)?;
+        let (air, hf) = self.dry(request, eval.direct_cutoff);
+        let position = eval.redirected_position.unwrap_or(request.source);
+        let direct = DirectResult {
+            occ: eval.occlusion,
+            gain: eval.direct_gain,
+            cutoff: eval.direct_cutoff,
+            air,
+            hf,
+            apparent_direction: unit_or_zero(position - request.listener),
+            telemetry,
+        };
+        let room = room_of(&eval, &self.reverb_slots(), Telemetry::default());
+        Ok((direct, echo, room))
     }
 }

@@ -4,7 +4,8 @@
 //! [`AcousticModel::direct`] (stage 1: occlusion, gains), [`AcousticModel::reflections`]
 //! (stage 2: echo taps) and [`AcousticModel::room`] (stage 3: space, decay, sends).
 //! [`AcousticModel::evaluate`] joins them per [`Mode`]. Resound's own model is [`OwnModel`];
-//! the GPL crate `resound-spr` provides `SprModel`.
+//! the GPL crate `resound-spr` provides `SprModel`. Both run the same stage 2,
+//! [`image_source_reflections`], each on its own materials and ray spiral.
 
 pub mod own;
 pub mod stages;
@@ -12,7 +13,7 @@ pub mod stages;
 use glam::DVec3;
 
 use crate::budget::Budget;
-use crate::echo::Tap;
+use crate::echo::{EchoSettings, Plane, Tap, find_echoes};
 use crate::ray::dda::WalkStats;
 use crate::room::Space;
 use crate::world::material::MaterialTable;
@@ -211,6 +212,34 @@ impl From<crate::echo::EchoSearch> for EchoResult {
     }
 }
 
+/// Stage 2 as every model runs it: Resound's image-source echo finder (spec §5,
+/// [`find_echoes`]) from the request's source and listener, reading reflectivities from
+/// `materials`, casting `echo`'s rays (each model brings its own spiral), with `extra_planes`
+/// added to the planes the rays find.
+///
+/// # Errors
+/// [`RequestError`] for invalid positions or range.
+pub fn image_source_reflections(
+    probe: &dyn WorldProbe,
+    materials: &MaterialTable,
+    echo: &EchoSettings,
+    extra_planes: &[Plane],
+    request: &SoundRequest,
+    budget: &mut Budget,
+) -> Result<EchoResult, RequestError> {
+    request.validate()?;
+    let search = find_echoes(
+        probe,
+        materials,
+        request.source,
+        request.listener,
+        echo,
+        extra_planes,
+        budget,
+    );
+    Ok(search.into())
+}
+
 /// Stage 3 result.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RoomResult {
@@ -323,7 +352,32 @@ pub trait AcousticModel {
         budget: &mut Budget,
     ) -> Result<RoomResult, RequestError>;
 
-    /// Runs the stages of `mode` and joins them into one result.
+    /// The three stage results [`AcousticModel::evaluate`] joins in [`Mode::Full`], on one
+    /// budget. By default the stages run one after another: [`direct`](Self::direct), then
+    /// [`reflections`](Self::reflections), then [`room`](Self::room). A model whose dry path and
+    /// room come from one joint computation overrides this (SPR: one evaluation applies its
+    /// shared-airspace floor and redirection to the dry path and gives the sends), reporting
+    /// the joint computation's cost once.
+    ///
+    /// # Errors
+    /// [`RequestError`] for invalid positions or range.
+    fn full_stages(
+        &self,
+        probe: &dyn WorldProbe,
+        request: &SoundRequest,
+        budget: &mut Budget,
+    ) -> Result<(DirectResult, EchoResult, RoomResult), RequestError> {
+        let direct = self.direct(probe, request, budget)?;
+        let echo = self.reflections(probe, request, budget)?;
+        let room = self.room(probe, request, budget)?;
+        Ok((direct, echo, room))
+    }
+
+    /// Runs the stages of `mode` and joins them into one result: `Off` is neutral, `Direct`
+    /// and `Reflect` run [`direct`](Self::direct) (and [`reflections`](Self::reflections)),
+    /// `Full` takes [`full_stages`](Self::full_stages). The dry values and direction come from
+    /// stage 1, the taps from stage 2, the sends, decays, wet level and space from stage 3,
+    /// and the telemetry is the stages' merged.
     ///
     /// # Errors
     /// [`RequestError`] for invalid positions or range.
@@ -336,22 +390,29 @@ pub trait AcousticModel {
     ) -> Result<AcousticResult, RequestError> {
         request.validate()?;
         let mut out = AcousticResult::neutral(request);
-        if mode == Mode::Off {
-            return Ok(out);
-        }
-        let direct = self.direct(probe, request, budget)?;
+        let (direct, echo, room) = match mode {
+            Mode::Off => return Ok(out),
+            Mode::Direct => (self.direct(probe, request, budget)?, None, None),
+            Mode::Reflect => {
+                let direct = self.direct(probe, request, budget)?;
+                let echo = self.reflections(probe, request, budget)?;
+                (direct, Some(echo), None)
+            }
+            Mode::Full => {
+                let (direct, echo, room) = self.full_stages(probe, request, budget)?;
+                (direct, Some(echo), Some(room))
+            }
+        };
         out.occ = direct.occ;
         out.gain = direct.gain;
         out.hf = direct.hf;
         out.apparent_direction = direct.apparent_direction;
         out.telemetry.merge(&direct.telemetry);
-        if mode >= Mode::Reflect {
-            let echo = self.reflections(probe, request, budget)?;
+        if let Some(echo) = echo {
             out.taps = echo.taps;
             out.telemetry.merge(&echo.telemetry);
         }
-        if mode >= Mode::Full {
-            let room = self.room(probe, request, budget)?;
+        if let Some(room) = room {
             out.sends = room.sends;
             out.decay = room.decay;
             out.effective_decay = room.effective_decay;

@@ -10,10 +10,10 @@ use glam::{DVec3, IVec3};
 
 use super::{
     AcousticModel, DirectResult, EchoResult, Paths, RequestError, RoomResult, SoundRequest,
-    Telemetry,
+    Telemetry, image_source_reflections,
 };
 use crate::budget::Budget;
-use crate::echo::{EchoSettings, Plane, find_echoes, golden_spiral};
+use crate::echo::{EchoSettings, Plane, golden_spiral};
 use crate::ray::dda::CentreRay;
 use crate::ray::dda::WalkEnd;
 use crate::ray::occlusion::{OcclusionSettings, OcclusionTrace, trace_occlusion};
@@ -173,17 +173,14 @@ impl AcousticModel for OwnModel {
         request: &SoundRequest,
         budget: &mut Budget,
     ) -> Result<EchoResult, RequestError> {
-        request.validate()?;
-        let search = find_echoes(
+        image_source_reflections(
             probe,
             &self.materials,
-            request.source,
-            request.listener,
             &self.echo,
             &self.extra_planes,
+            request,
             budget,
-        );
-        Ok(search.into())
+        )
     }
 
     fn room(
