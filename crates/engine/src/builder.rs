@@ -84,13 +84,17 @@ impl Default for Capacities {
     }
 }
 
-/// What happens when every voice is busy.
+/// The voice policy: what happens when every voice is busy, and how ambient events become
+/// voices (the one enum; [`crate::sound::AmbientPolicy`] names it too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum VoicePolicy {
     /// Up to [`Capacities::voices`]; a new voice steals the quietest one (counted dropped).
+    /// Ambient: positioned events are 3-D voices with the acoustic path; centred beds stay
+    /// centred.
     #[default]
     Modern,
-    /// The retail pool: 16 voices; the 17th is dropped (counted) and `play` says so.
+    /// The retail pool: 16 voices; the 17th is dropped (counted) and `play` says so. Ambient:
+    /// the retail output exactly: integer dB, the retail pan, no acoustics.
     Retail16,
 }
 
