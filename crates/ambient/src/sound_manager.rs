@@ -124,6 +124,17 @@ pub fn probability_gate(probability: f32, crt: &mut CrtRand) -> bool {
     r * f64::from(INV_RAND_MAX_F32) < f64::from(probability)
 }
 
+/// `SoundBuf::Play(pan, dB)` (HR `sound/Soundbuf.c`; spec `ambient-runtime.md` §4.4; no
+/// address in the spec): the level and pan DirectSound is given, as `(dB, pan)`: the level
+/// `max(dB, VOL_MIN)` (`SetVolume(dB·100)`, never above DirectSound's 0 dB maximum) and the
+/// pan clamped to ±[`MAX_PAN`] (`SetPan(pan·100)`). The one place the retail limits apply;
+/// the mixer's DirectSound law turns the result into channel gains.
+#[inline]
+#[must_use]
+pub fn sound_buf_play(db: i32, pan: i32) -> (i32, i32) {
+    (db.clamp(VOL_MIN, 0), pan.clamp(-MAX_PAN, MAX_PAN))
+}
+
 /// `SoundManager::GetAttenuation` @ 0x00550020: `g = 25·v/dist²` beyond 5 m (else `v`),
 /// capped at 1, times the ambient (or effect) slider; `None` (dropped) when `g <= 0` or when
 /// `ceil(log2(g)·6.0206) < −50`; otherwise `(g, dB)` with the whole-dB level (never below

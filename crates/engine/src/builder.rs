@@ -1,11 +1,12 @@
 //! [`EngineBuilder`]: sample rate, output, mode, model, budgets, capacities, voice policy.
+//! The engine's own module builds from it ([`EngineBuilder::build`]); this one knows nothing of
+//! the engine.
 
 use std::time::Duration;
 
 use resound_acoustics::Mode;
 use resound_acoustics::queue::QueueSettings;
 
-use crate::engine::Engine;
 use crate::error::BuildError;
 use crate::model::Model;
 use crate::output::Output;
@@ -83,13 +84,17 @@ impl Default for Capacities {
     }
 }
 
-/// What happens when every voice is busy.
+/// The voice policy: what happens when every voice is busy, and how ambient events become
+/// voices (the one enum; [`crate::sound::AmbientPolicy`] names it too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum VoicePolicy {
     /// Up to [`Capacities::voices`]; a new voice steals the quietest one (counted dropped).
+    /// Ambient: positioned events are 3-D voices with the acoustic path; centred beds stay
+    /// centred.
     #[default]
     Modern,
-    /// The retail pool: 16 voices; the 17th is dropped (counted) and `play` says so.
+    /// The retail pool: 16 voices; the 17th is dropped (counted) and `play` says so. Ambient:
+    /// the retail output exactly: integer dB, the retail pan, no acoustics.
     Retail16,
 }
 
@@ -99,7 +104,7 @@ pub enum Pacing {
     /// Every `tick_frames` rendered frames, synchronously: the render waits for the worker,
     /// so output depends on nothing but inputs (offline default).
     RenderClock,
-    /// Once per [`Engine::update`]: the worker runs in the background and results apply at the
+    /// Once per [`Engine::update`](crate::Engine::update): the worker runs in the background and results apply at the
     /// start of the next `update` (live default).
     Update,
 }
@@ -107,7 +112,7 @@ pub enum Pacing {
 /// Runs the audio side of one render chunk; a test passes one that forbids allocation.
 pub type AudioGuard = fn(&mut dyn FnMut());
 
-/// Builds an [`Engine`].
+/// Builds an [`Engine`](crate::Engine).
 #[derive(Debug, Clone)]
 pub struct EngineBuilder {
     pub(crate) sample_rate: u32,
@@ -237,7 +242,7 @@ impl EngineBuilder {
     }
 
     /// Device output: open the device at `build` but start its stream only at
-    /// [`Engine::start_output`], so a host can set up what the first buffer must hold
+    /// [`Engine::start_output`](crate::Engine::start_output), so a host can set up what the first buffer must hold
     /// (voices started before then are evaluated in full, as offline: nothing waits for a
     /// buffer yet). No effect offline.
     #[must_use]
@@ -269,13 +274,8 @@ impl EngineBuilder {
         })
     }
 
-    /// Checks the settings and builds the engine (starts the worker thread). For
-    /// [`Output::Device`] the device is resolved first (before anything is built), the mixer
-    /// runs at its rate, and its stream starts here (unless [`Self::start_paused`]).
-    ///
-    /// # Errors
-    /// [`BuildError`]; [`BuildError::Output`] names the device and why it cannot be used.
-    pub fn build(self) -> Result<Engine, BuildError> {
+    /// Checks the settings and resolves the output (the device first, before anything is built).
+    pub(crate) fn check(&self) -> Result<crate::output::Resolved, BuildError> {
         if !(8_000..=384_000).contains(&self.sample_rate) {
             return Err(BuildError::SampleRate(self.sample_rate));
         }
@@ -291,7 +291,9 @@ impl EngineBuilder {
             }
         }
         self.effective_budgets().validate()?;
-        let resolved = crate::output::resolve(&self.output, self.device_backend.as_ref())?;
-        Engine::from_builder(self, resolved)
+        Ok(crate::output::resolve(
+            &self.output,
+            self.device_backend.as_ref(),
+        )?)
     }
 }

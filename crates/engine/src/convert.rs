@@ -1,6 +1,7 @@
 //! The one conversion from an acoustic result to the mixer's voice parameters and echo taps
 //! (acoustics §4–§7): dry gain and high band for the shelf, the four reverb sends, the taps, and
-//! the pan from the apparent direction and the listener's orientation.
+//! the pan from the apparent direction and the listener's orientation; and the one conversion of
+//! a retail play's whole-dB level and pan ([`retail`]).
 //!
 //! Every use of the mixer's parameter field names sits in this module, so renaming them
 //! (`VoiceParams.gain`/`hf` → `shelf_gain`/`shelf_hf`, `Tap.hf_gain` → `hf`) is a change here only.
@@ -8,11 +9,27 @@
 use glam::DVec3;
 use resound_acoustics::model::own::air_absorption;
 use resound_acoustics::{AcousticResult, Tap as EchoTap};
+use resound_ambient::sound_manager::sound_buf_play;
+use resound_mixer::pan::db_to_amplitude;
 use resound_mixer::{
     MAX_DISTANCE, MAX_GAIN, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS, Pan, SENDS, Tap, VoiceParams,
 };
 
 use crate::source::{Listener, Orientation, Source};
+
+/// The mixer parameters of a retail play of `db` whole dB at `pan` (from `GetAttenuation` and
+/// the `PlaySoundInternal` pan): `SoundBuf::Play` limits them ([`sound_buf_play`], the retail
+/// port), the level becomes a linear volume and the pan the mixer's DirectSound law; no
+/// acoustics.
+#[must_use]
+pub fn retail(db: i32, pan: i32) -> VoiceParams {
+    let (db, pan) = sound_buf_play(db, pan);
+    VoiceParams {
+        volume: db_to_amplitude(db as f32),
+        pan: Pan::Retail(pan),
+        ..VoiceParams::default()
+    }
+}
 
 /// What the acoustics say about one voice.
 #[derive(Debug, Clone, Copy)]

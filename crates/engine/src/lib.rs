@@ -64,11 +64,13 @@ mod worker;
 mod world;
 
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
+pub use engine::terrain_query::{TerrainQuery, TerrainQueryError, evaluate_terrain_points};
+pub use engine::walk_render::{
+    MAX_WALK_RENDER_SECONDS, WalkRender, WalkRenderError, render_ambient_walk,
+};
 pub use engine::{
-    AMBIENT_RANGE, AmbientStatus, AttachTerrainError, Engine, MAX_DT, MAX_WALK_RENDER_SECONDS,
-    RETAIL_VOICES, SoundError, SoundHandle, TerrainQuery, TerrainQueryError, VoiceAcoustics,
-    VoiceHandle, WalkRender, WalkRenderError, evaluate_terrain_points, heading_orientation,
-    render_ambient_walk,
+    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, RETAIL_VOICES, SoundError, SoundHandle,
+    VoiceAcoustics, VoiceHandle, heading_orientation,
 };
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
@@ -79,7 +81,7 @@ pub use output::{Output, OutputError};
 pub use resound_acoustics::Mode;
 pub use schedule::Class;
 pub use source::{Listener, MAX_COORDINATE, MAX_POWER, MAX_RANGE, MAX_VOLUME, Orientation, Source};
-pub use status::Status;
+pub use status::{AmbientStatus, Status};
 pub use world::WorldEdit;
 
 pub use glam;

@@ -1,7 +1,11 @@
-//! [`Status`]: the engine's counters (acoustics §3.6). Budgets count cells; times here are
-//! wall-clock telemetry only and never steer the work.
+//! [`Status`]: the engine's counters (acoustics §3.6), and [`AmbientStatus`], the ambient
+//! bridge's as the engine reports them. Budgets count cells; times here are wall-clock
+//! telemetry only and never steer the work.
 
 use std::time::Duration;
+
+use crate::device::DeviceStatus;
+use crate::sound::{AmbientCounters, CacheStats};
 
 /// Engine counters since it was built (or as of the last tick where stated).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -59,7 +63,36 @@ pub struct Status {
     pub frames_rendered: u64,
     /// The device output (`None` offline): device name, rate, format, callbacks, xruns, late
     /// callbacks, callback load, streams lost, reopens, the last problem.
-    pub device: Option<crate::device::DeviceStatus>,
+    pub device: Option<DeviceStatus>,
     /// The ambient bridge's counters (all zero until [`crate::Engine::attach_ambient`]).
-    pub ambient: crate::engine::AmbientStatus,
+    pub ambient: AmbientStatus,
+}
+
+/// The ambient bridge's counters as the engine reports them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AmbientStatus {
+    /// An ambient runtime is attached.
+    pub attached: bool,
+    /// The bridge's counters: frames, rebuilds, events emitted, plays, drops by reason.
+    pub counters: AmbientCounters,
+    /// Plays the engine started as voices.
+    pub started: u64,
+    /// Plays the engine could not start (voice limit, mixer full), counted here.
+    pub not_started: u64,
+    /// Retail voices playing now.
+    pub retail_voices: usize,
+    /// Ticks the runtime refused (a listener outside the AC world, a bad clock).
+    pub refused_ticks: u64,
+    /// The wave cache's counters.
+    pub cache: CacheStats,
+}
+
+impl AmbientStatus {
+    /// Every event the runtime emitted was played by the bridge or counted dropped, and every
+    /// play was started or counted not started.
+    #[must_use]
+    pub fn accounted(&self) -> bool {
+        let c = &self.counters;
+        c.events == c.played + c.dropped.total() && c.played == self.started + self.not_started
+    }
 }

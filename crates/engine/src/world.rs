@@ -24,9 +24,8 @@ use resound_acoustics::{
 };
 use resound_ambient::DatSource;
 
-use crate::engine::Engine;
 use crate::error::WorldError;
-use crate::terrain::TerrainWorld;
+use crate::terrain::{TerrainError, TerrainWorld};
 
 /// The terrain the engine traces: the lazily loaded landblocks and the cell dat they come from.
 #[derive(Debug)]
@@ -48,6 +47,11 @@ impl TerrainState {
 pub(crate) struct World {
     store: WorldStore,
     terrain: Option<Box<TerrainState>>,
+    /// The revision whose changes the worker has been sent.
+    sent_revision: u64,
+    /// Times every voice had to be traced again (a new epoch, a replaced world, a terrain
+    /// change); a voice traced before the last one is dirty.
+    retraces: u64,
 }
 
 /// An immutable view of the engine's world for the worker.
@@ -151,10 +155,57 @@ delegate_probe!(Snapshot, s => match s {
 
 impl World {
     pub(crate) fn new() -> Self {
+        let store = WorldStore::new(Absent::Air);
         Self {
-            store: WorldStore::new(Absent::Air),
+            sent_revision: WorldProbe::revision(&store),
+            store,
             terrain: None,
+            retraces: 0,
         }
+    }
+
+    /// Every voice must be traced again (each voice compares [`World::retraces`] with the
+    /// count it was last traced at).
+    pub(crate) fn retrace_all(&mut self) {
+        self.retraces += 1;
+    }
+
+    /// How many times every voice had to be traced again.
+    pub(crate) fn retraces(&self) -> u64 {
+        self.retraces
+    }
+
+    /// The store changes since the last call, for the worker. When they are not known (dropped
+    /// from the log, or the terrain changed) a new epoch starts (every cache clears) and every
+    /// voice is traced again.
+    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+        let changes = match self.changes_since(self.sent_revision) {
+            Some(c) => c.to_vec(),
+            None => {
+                let e = WorldProbe::epoch(&*self) + 1;
+                self.set_epoch(e);
+                self.retrace_all();
+                Vec::new()
+            }
+        };
+        self.sent_revision = self.revision();
+        changes
+    }
+
+    /// Moves the terrain ring with the listener at AC `position` (a new ring: refreshed, a new
+    /// epoch at the next tick, every voice traced again). Nothing without terrain.
+    pub(crate) fn follow_listener(
+        &mut self,
+        position: &resound_ambient::Position,
+    ) -> Result<(), TerrainError> {
+        let Some(t) = self.terrain.as_deref_mut() else {
+            return Ok(());
+        };
+        if t.terrain.update_listener(position, &mut t.cell)? {
+            t.refresh();
+            self.retrace_all();
+        }
+        Ok(())
     }
 
     pub(crate) fn store(&self) -> &WorldStore {
@@ -165,17 +216,15 @@ impl World {
         self.terrain.as_deref()
     }
 
-    pub(crate) fn terrain_mut(&mut self) -> Option<&mut TerrainState> {
-        self.terrain.as_deref_mut()
-    }
-
-    /// Traces `terrain` from now on (a new epoch above the current one).
+    /// Traces `terrain` from now on (a new epoch above the current one; every voice is traced
+    /// again).
     pub(crate) fn attach_terrain(&mut self, mut terrain: TerrainState) {
         terrain
             .terrain
             .set_epoch(WorldProbe::epoch(self).max(terrain.snapshot.epoch()) + 1);
         terrain.refresh();
         self.terrain = Some(Box::new(terrain));
+        self.retrace_all();
     }
 
     /// Store changes after `revision`; `None` when they are not known (dropped from the log, or
@@ -208,16 +257,25 @@ impl World {
         }
     }
 
-    /// Replaces the world with a store (the terrain, if any, is detached).
+    /// Replaces the world with a store (the terrain, if any, is detached): a new epoch, every
+    /// voice traced again.
     pub(crate) fn replace_store(&mut self, mut store: WorldStore) {
         let epoch = WorldProbe::epoch(self).max(WorldProbe::epoch(&store)) + 1;
         store.set_epoch(epoch);
         self.store = store;
         self.terrain = None;
+        self.sent_revision = self.revision();
+        self.retrace_all();
     }
 
-    /// Fills a box: in the store, or placed over the terrain.
-    fn fill_box(&mut self, min: IVec3, max: IVec3, value: Cell) -> Result<(), WorldError> {
+    /// Fills a box: in the store, or placed over the terrain (which changes it whole: every
+    /// voice is traced again, since terrain changes carry no section list).
+    pub(crate) fn fill_box(
+        &mut self,
+        min: IVec3,
+        max: IVec3,
+        value: Cell,
+    ) -> Result<(), WorldError> {
         match &mut self.terrain {
             None => Ok(self.store.fill_box(min, max, value)?),
             Some(t) => {
@@ -231,6 +289,7 @@ impl World {
                     cell: value,
                 });
                 t.refresh();
+                self.retrace_all();
                 Ok(())
             }
         }
@@ -267,15 +326,15 @@ fn check_box(min: IVec3, max: IVec3, value: Cell) -> Result<(), EditError> {
     }
 }
 
-/// A borrow of the engine for world edits ([`Engine::world`]).
+/// A borrow of the engine's world for edits ([`Engine::world`](crate::Engine::world)).
 #[derive(Debug)]
 pub struct WorldEdit<'a> {
-    engine: &'a mut Engine,
+    world: &'a mut World,
 }
 
 impl<'a> WorldEdit<'a> {
-    pub(crate) fn new(engine: &'a mut Engine) -> Self {
-        Self { engine }
+    pub(crate) fn new(world: &'a mut World) -> Self {
+        Self { world }
     }
 
     /// Sets one cell (over attached terrain: a one-cell box placed over it).
@@ -283,9 +342,7 @@ impl<'a> WorldEdit<'a> {
     /// # Errors
     /// [`WorldError`] for an out-of-world position or a bad material.
     pub fn set_cell(&mut self, cell: IVec3, value: Cell) -> Result<(), WorldError> {
-        self.engine.world_mut().fill_box(cell, cell, value)?;
-        self.engine.mark_all_dirty_if_terrain();
-        Ok(())
+        self.world.fill_box(cell, cell, value)
     }
 
     /// Fills the inclusive box `min..=max` (over attached terrain: places the box over it; it
@@ -294,9 +351,7 @@ impl<'a> WorldEdit<'a> {
     /// # Errors
     /// [`WorldError`] for an inverted, oversized or out-of-world box or a bad material.
     pub fn fill_box(&mut self, min: IVec3, max: IVec3, value: Cell) -> Result<(), WorldError> {
-        self.engine.world_mut().fill_box(min, max, value)?;
-        self.engine.mark_all_dirty_if_terrain();
-        Ok(())
+        self.world.fill_box(min, max, value)
     }
 
     /// Inserts or replaces a whole section (a chunk arriving).
@@ -306,8 +361,7 @@ impl<'a> WorldEdit<'a> {
     /// [`WorldError::Terrain`] while terrain is attached.
     pub fn load_section(&mut self, section: IVec3, data: SectionData) -> Result<(), WorldError> {
         Ok(self
-            .engine
-            .world_mut()
+            .world
             .store_for_sections()?
             .load_section(section, data)?)
     }
@@ -322,43 +376,40 @@ impl<'a> WorldEdit<'a> {
         if section.to_array().iter().any(|c| c.unsigned_abs() >= limit) {
             return Err(EditError::OutOfWorld(section).into());
         }
-        self.engine
-            .world_mut()
-            .store_for_sections()?
-            .unload_section(section);
+        self.world.store_for_sections()?.unload_section(section);
         Ok(())
     }
 
     /// Replaces the whole world with a store (a world switch; attached terrain is detached): a
     /// new epoch, every cached result dropped.
     pub fn replace(&mut self, world: WorldStore) {
-        self.engine.replace_world(world);
+        self.world.replace_store(world);
     }
 
     /// Sets the epoch (a time-shifted or switched view): a different epoch drops every cached
     /// result and re-traces every voice.
     pub fn set_epoch(&mut self, epoch: u64) {
-        if epoch != WorldProbe::epoch(self.engine.world_ref()) {
-            self.engine.world_mut().set_epoch(epoch);
-            self.engine.mark_all_dirty();
+        if epoch != WorldProbe::epoch(&*self.world) {
+            self.world.set_epoch(epoch);
+            self.world.retrace_all();
         }
     }
 
     /// The traced world's epoch.
     #[must_use]
     pub fn epoch(&self) -> u64 {
-        WorldProbe::epoch(self.engine.world_ref())
+        WorldProbe::epoch(&*self.world)
     }
 
     /// The traced world's change revision.
     #[must_use]
     pub fn revision(&self) -> u64 {
-        WorldProbe::revision(self.engine.world_ref())
+        WorldProbe::revision(&*self.world)
     }
 
     /// The voxel store, read-only (not traced while terrain is attached).
     #[must_use]
     pub fn store(&self) -> &WorldStore {
-        self.engine.world_store()
+        self.world.store()
     }
 }

@@ -1,23 +1,18 @@
 //! Pan laws: equal-power for the acoustic voices (from `resound-dsp`), and the DirectSound dB
-//! law the retail client plays its voices with (levels and pans in whole dB, computed by
-//! `resound-ambient`'s port of `SoundManager`).
+//! law the retail client plays its voices with (levels and pans in whole dB, computed and
+//! limited by `resound-ambient`'s port of `SoundManager` and `SoundBuf::Play`; the mixer knows
+//! no retail limits).
 
 pub use resound_dsp::equal_power_pan as equal_power;
 
-/// Largest retail pan magnitude in dB (`SoundBuf::Play` clamps to ±15); the same constant
-/// as `resound_ambient::sound_manager::MAX_PAN`.
-pub const MAX_PAN: i32 = 15;
-/// Quietest retail level in dB (`SoundBuf::Play` clamps to it); the same constant as
-/// `resound_ambient::sound_manager::VOL_MIN`.
-pub const VOL_MIN: i32 = -50;
-
-/// The retail client's pan law (`ambient-runtime.md` §4.5, `SoundBuf::Play`): the pan is clamped
-/// to ±15, one channel stays at full level and the other is attenuated by `|pan|` dB; a positive
-/// pan attenuates the **left** channel. Returns `(left, right)`.
+/// The DirectSound pan law as the retail client uses it (`ambient-runtime.md` §4.5): one
+/// channel stays at full level and the other is attenuated by `|pan|` dB; a positive pan
+/// attenuates the **left** channel. Returns `(left, right)`. The pan comes already limited
+/// (`SoundBuf::Play` clamps to ±15 in `resound-ambient`).
 #[must_use]
 pub fn retail(pan_db: i32) -> (f32, f32) {
-    let p = pan_db.clamp(-MAX_PAN, MAX_PAN);
-    let att = db_to_amplitude(-(p.abs() as f32));
+    let p = pan_db;
+    let att = db_to_amplitude(-(p.unsigned_abs() as f32));
     match p.signum() {
         1 => (att, 1.0),
         -1 => (1.0, att),

@@ -24,8 +24,8 @@ pub const MAX_DISTANCE: f32 = 1.0e6;
 pub enum Pan {
     /// Equal-power pan, −1 (left) ..= 1 (right).
     EqualPower(f32),
-    /// The retail DirectSound law: `|pan|` dB off the far channel, ±[`pan::MAX_PAN`]
-    /// (see [`pan::retail`]).
+    /// The retail DirectSound law: `|pan|` dB off the far channel (see [`pan::retail`]; the
+    /// retail port limits the pan).
     Retail(i32),
 }
 
@@ -116,20 +116,6 @@ fn check(field: &'static str, v: f32, lo: f32, hi: f32) -> Result<(), ParamError
 const SEND_FIELDS: [&str; SENDS] = ["sends[0]", "sends[1]", "sends[2]", "sends[3]"];
 
 impl VoiceParams {
-    /// The parameters `SoundBuf::Play(pan, dB)` gives a retail voice: level `dB` clamped to
-    /// [`pan::VOL_MIN`]`..=0` as a linear volume, pan clamped to ±[`pan::MAX_PAN`] under the
-    /// DirectSound law ([`pan::retail`]), no acoustics. `dB` and `pan` come from
-    /// `resound-ambient` (`GetAttenuation` and the `PlaySoundInternal` pan).
-    #[must_use]
-    pub fn retail(db: i32, pan: i32) -> Self {
-        let db = db.clamp(pan::VOL_MIN, 0);
-        Self {
-            volume: pan::db_to_amplitude(db as f32),
-            pan: Pan::Retail(pan.clamp(-pan::MAX_PAN, pan::MAX_PAN)),
-            ..Self::default()
-        }
-    }
-
     /// Checks every field: NaN/infinite values and values out of range are rejected.
     ///
     /// # Errors
@@ -142,14 +128,8 @@ impl VoiceParams {
         check("shelf_hf", self.shelf_hf, 0.0, 1.0)?;
         match self.pan {
             Pan::EqualPower(p) => check("pan", p, -1.0, 1.0)?,
-            Pan::Retail(p) => {
-                if !(-pan::MAX_PAN..=pan::MAX_PAN).contains(&p) {
-                    return Err(ParamError {
-                        field: "pan",
-                        problem: ParamProblem::OutOfRange,
-                    });
-                }
-            }
+            // Any whole-dB pan is a valid DirectSound attenuation (the retail port limits it).
+            Pan::Retail(_) => {}
         }
         for (s, field) in self.sends.iter().zip(SEND_FIELDS) {
             check(field, *s, 0.0, MAX_GAIN)?;

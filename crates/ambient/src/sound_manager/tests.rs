@@ -237,3 +237,12 @@ fn row_index_is_trunc_as_usize() {
         assert_eq!(row_index(x), x.trunc() as usize, "{x}");
     }
 }
+
+#[test]
+fn sound_buf_play_clamps_level_and_pan() {
+    use super::sound_buf_play;
+    assert_eq!(sound_buf_play(-12, 20), (-12, 15));
+    assert_eq!(sound_buf_play(-80, 0), (-50, 0));
+    assert_eq!(sound_buf_play(3, -16), (0, -15));
+    assert_eq!(sound_buf_play(-12, 6), (-12, 6));
+}

@@ -16,8 +16,8 @@
 //! Each emitted event becomes an [`AmbientPlay`] or a counted drop ([`AmbientCounters`]):
 //! - [`AmbientPolicy::Retail16`]: the retail output exactly: the event's integer dB and pan
 //!   (±14) through the retail 16-voice pool (`SoundManager::PlaySoundInternal` @ 0x0054FEC0;
-//!   the 17th simultaneous sound is dropped and counted), linear gains by the DirectSound law
-//!   ([`resound_mixer::pan::retail`]), no acoustics. A pool slot counts as playing
+//!   the 17th simultaneous sound is dropped and counted), converted once by
+//!   [`crate::convert::retail`], no acoustics. A pool slot counts as playing
 //!   (`DSBSTATUS_PLAYING`) until the one-shot's length at the mixer's output rate has passed,
 //!   the renderer's own length for the voice, so the pool and the mixer agree on live voices
 //!   (the engine must start every `Retail` play it is given; one it fails to start keeps its
@@ -41,7 +41,6 @@ use resound_ambient::{
 use resound_datformat::container::{DatReader, OpenDatError};
 use resound_datformat::record::Region;
 use resound_dsp::interpolate::{FRAC_BITS, step_for};
-use resound_mixer::pan::{self, db_to_amplitude};
 use resound_mixer::{MAX_TAP_DELAY, MixerHandle, Pan, SoundId, VoiceParams};
 use thiserror::Error;
 
@@ -55,15 +54,11 @@ pub const CELL_DAT: &str = "client_cell_1.dat";
 /// The Region the retail client loads (`0x13000000`, "Dereth").
 pub const DEFAULT_REGION_ID: u32 = 0x1300_0000;
 
-/// How ambient events become voices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AmbientPolicy {
-    /// Positioned events are 3-D voices with the acoustic path; centred beds stay centred.
-    #[default]
-    Modern,
-    /// The retail output exactly: integer dB, pan ±14, 16 voices, no acoustics.
-    Retail16,
-}
+/// How ambient events become voices: the engine's one voice policy
+/// ([`crate::VoicePolicy`]). `Modern`: positioned events are 3-D voices with the acoustic path,
+/// centred beds stay centred. `Retail16`: the retail output exactly: integer dB, the retail pan,
+/// 16 voices, no acoustics.
+pub use crate::builder::VoicePolicy as AmbientPolicy;
 
 /// How to attach the bridge.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -127,10 +122,6 @@ pub enum AmbientPlay {
         db: i32,
         /// Pan in dB (±14; positive attenuates the left).
         pan: i32,
-        /// Linear left gain (`10^(db/20)` times the DirectSound pan law).
-        left: f32,
-        /// Linear right gain.
-        right: f32,
         /// The voice's seconds at the output rate.
         seconds: f64,
     },
@@ -188,13 +179,13 @@ impl AmbientPlay {
         }
     }
 
-    /// Mixer parameters for plays that need no placement: `Retail` (`VoiceParams::retail(db, pan)`,
-    /// the DirectSound law) and `Centred` (volume, centred). `None` for `Positioned`, which the
+    /// Mixer parameters for plays that need no placement: `Retail` ([`crate::convert::retail`],
+    /// the retail law) and `Centred` (volume, centred). `None` for `Positioned`, which the
     /// engine places.
     #[must_use]
     pub fn params(&self) -> Option<VoiceParams> {
         match *self {
-            Self::Retail { db, pan, .. } => Some(VoiceParams::retail(db, pan)),
+            Self::Retail { db, pan, .. } => Some(crate::convert::retail(db, pan)),
             Self::Centred { volume, .. } => Some(VoiceParams {
                 volume,
                 pan: Pan::EqualPower(0.0),
@@ -301,7 +292,7 @@ pub enum AttachError {
 /// Why a tick was refused (the bridge is left as it was).
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 #[non_exhaustive]
-pub enum TickError {
+pub enum AmbientTickError {
     /// The clock is earlier than the last tick's.
     #[error("clock {now} s runs backwards (last {last} s)")]
     ClockBackwards {
@@ -476,7 +467,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
     /// unloads. Returns the rebuild, if `ChangePosition` rebuilt (of the previous frame's cell).
     ///
     /// # Errors
-    /// [`TickError`] for a bad clock or pose; nothing changes then.
+    /// [`AmbientTickError`] for a bad clock or pose; nothing changes then.
     pub fn tick(
         &mut self,
         handle: &mut MixerHandle,
@@ -484,7 +475,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
         pose: ListenerPose,
         in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
-    ) -> Result<Option<Rebuild>, TickError> {
+    ) -> Result<Option<Rebuild>, AmbientTickError> {
         self.step(false, handle, now, pose, in_use, plays)
     }
 
@@ -494,7 +485,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
     /// call [`tick`](Self::tick) for the frame as usual.
     ///
     /// # Errors
-    /// [`TickError`] for a bad clock or pose; nothing changes then.
+    /// [`AmbientTickError`] for a bad clock or pose; nothing changes then.
     pub fn teleport(
         &mut self,
         handle: &mut MixerHandle,
@@ -502,7 +493,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
         pose: ListenerPose,
         in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
-    ) -> Result<Option<Rebuild>, TickError> {
+    ) -> Result<Option<Rebuild>, AmbientTickError> {
         self.step(true, handle, now, pose, in_use, plays)
     }
 
@@ -516,7 +507,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
         pose: ListenerPose,
         in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
-    ) -> Result<Option<Rebuild>, TickError> {
+    ) -> Result<Option<Rebuild>, AmbientTickError> {
         self.check_clock(now)?;
         self.events.clear();
         let (player, camera) = split(&pose);
@@ -528,7 +519,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
             self.ambient
                 .frame(now, player, camera, tables, blocks, events)
         }
-        .map_err(TickError::Frame)?;
+        .map_err(AmbientTickError::Frame)?;
         self.last_now = now;
         if !teleport {
             self.counters.frames += 1;
@@ -538,10 +529,10 @@ impl<R: Read + Seek> AmbientBridge<R> {
         Ok(rebuild)
     }
 
-    fn check_clock(&self, now: f64) -> Result<(), TickError> {
+    fn check_clock(&self, now: f64) -> Result<(), AmbientTickError> {
         // NaN and infinities are the runtime's to refuse (FrameError); only order is checked here.
         if now < self.last_now {
-            return Err(TickError::ClockBackwards {
+            return Err(AmbientTickError::ClockBackwards {
                 now,
                 last: self.last_now,
             });
@@ -639,8 +630,6 @@ impl<R: Read + Seek> AmbientBridge<R> {
                     self.counters.dropped.pool_full += 1;
                     return None;
                 };
-                let (l, r) = pan::retail(voice.pan);
-                let level = db_to_amplitude(voice.db.clamp(-50, 0) as f32);
                 (
                     AmbientPlay::Retail {
                         time: now,
@@ -649,8 +638,6 @@ impl<R: Read + Seek> AmbientBridge<R> {
                         slot,
                         db: voice.db,
                         pan: voice.pan,
-                        left: level * l,
-                        right: level * r,
                         seconds,
                     },
                     now + seconds,

@@ -12,8 +12,8 @@ pub mod cache;
 pub mod decode;
 
 pub use ambient_bridge::{
-    AmbientBridge, AmbientCounters, AmbientPlay, AmbientPolicy, AmbientSettings, AttachError,
-    CELL_DAT, DEFAULT_REGION_ID, DropCounts, ListenerPose, PORTAL_DAT, TickError, open_dat,
+    AmbientBridge, AmbientCounters, AmbientPlay, AmbientPolicy, AmbientSettings, AmbientTickError,
+    AttachError, CELL_DAT, DEFAULT_REGION_ID, DropCounts, ListenerPose, PORTAL_DAT, open_dat,
 };
 pub use cache::{
     CacheError, CacheStats, CachedWave, DEFAULT_CACHE_BYTES, MemoryWaves, WaveCache, WaveSource,

@@ -15,11 +15,10 @@ use resound_ambient::{AmbientEvent, Outcome, Position, Voice};
 use resound_datformat::container::{DatWriter, EntryOptions};
 use resound_datformat::record::{Record, Wave};
 use resound_engine::sound::{
-    AmbientBridge, AmbientPlay, AmbientPolicy, AmbientSettings, AttachError, ListenerPose,
-    TickError,
+    AmbientBridge, AmbientPlay, AmbientPolicy, AmbientSettings, AmbientTickError, AttachError,
+    ListenerPose,
 };
 use resound_fixture::{self as fixture, FixtureOptions, FixtureWorld};
-use resound_mixer::pan::{self, db_to_amplitude};
 use resound_mixer::{MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundId, build};
 
 const RATE: u32 = 48_000;
@@ -120,8 +119,6 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
                 wave_id,
                 db,
                 pan: pan_db,
-                left,
-                right,
                 time,
                 slot,
                 ..
@@ -134,10 +131,15 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
             let v = vi
                 .find(|v| v.wave_id == wave_id && v.db == db && v.pan == pan_db)
                 .expect("a play with no event");
-            assert!((-14..=14).contains(&v.pan) && (-50..=0).contains(&v.db));
-            let (l, rr) = pan::retail(pan_db);
-            let g = db_to_amplitude(db as f32);
-            assert_eq!((left, right), (g * l, g * rr));
+            assert!(
+                (-14..=14).contains(&v.pan)
+                    && (resound_ambient::sound_manager::VOL_MIN..=0).contains(&v.db)
+            );
+            // the one retail conversion: level and pan as SoundBuf::Play limits them
+            assert_eq!(
+                p.params(),
+                Some(resound_engine::convert::retail(db, pan_db))
+            );
             let id = h
                 .play(
                     p.sound(),
@@ -436,7 +438,7 @@ fn bad_clock_and_pose_are_refused_and_change_nothing() {
         let e = b.tick(&mut h, now, p, &none, &mut plays).unwrap_err();
         assert!(!e.to_string().contains('\n'));
         if now == 0.5 {
-            assert!(matches!(e, TickError::ClockBackwards { .. }));
+            assert!(matches!(e, AmbientTickError::ClockBackwards { .. }));
         }
         assert!(b.teleport(&mut h, now, p, &none, &mut plays).is_err());
     }

@@ -2,7 +2,8 @@
 //! channel. (The retail policy itself, `GetAttenuation`, the pan and the 16-voice pool, lives in
 //! `resound-ambient`.)
 
-use resound_mixer::{PlaySettings, VoiceParams};
+use resound_mixer::pan::db_to_amplitude;
+use resound_mixer::{Pan, PlaySettings, VoiceParams};
 
 use crate::common::{FS, load, render};
 
@@ -13,7 +14,12 @@ fn retail_levels_are_integer_db_with_the_directsound_pan() {
     let s = load(&mut h, dc, FS);
     let settings = PlaySettings {
         looping: false,
-        params: VoiceParams::retail(-12, 6),
+        // What the engine gives a retail play of −12 dB, pan 6 (`SoundBuf::Play` limits them).
+        params: VoiceParams {
+            volume: db_to_amplitude(-12.0),
+            pan: Pan::Retail(6),
+            ..VoiceParams::default()
+        },
     };
     h.play(s, settings).unwrap();
     let (l, rr) = render(&mut r, 1000);
