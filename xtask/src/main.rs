@@ -33,6 +33,7 @@ mod prereq;
 mod test;
 mod tidy;
 mod tidy_layers;
+mod tidy_modules;
 mod tidy_native;
 
 use std::process::Command;

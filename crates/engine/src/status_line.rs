@@ -4,8 +4,7 @@
 
 use std::fmt;
 
-use crate::AmbientStatus;
-use crate::status::Status;
+use crate::status::{AmbientStatus, Status};
 
 impl Status {
     /// The live status line of `resound play`: time played, voices, acoustic cost (cells traced
