@@ -24,7 +24,7 @@
 //! | `builder` | [`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`] |
 //! | `engine` | [`Engine`]: sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status`; sounds from WAV/Wave/MP3 ([`SoundError`]), terrain as the world ([`Engine::attach_terrain`], [`Engine::place_box`]), the ambient runtime ([`Engine::attach_ambient`], [`AmbientStatus`]) |
 //! | `source` | [`Source`], [`Listener`], [`Orientation`] and their validation |
-//! | [`schedule`] | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
+//! | `schedule` | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
 //! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
 //! | [`convert`] | the one conversion: acoustic result → mixer voice parameters and taps |
 //! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement; the traced world (store or terrain) and the worker's snapshot |
@@ -54,7 +54,7 @@ mod engine;
 mod error;
 mod model;
 mod output;
-pub mod schedule;
+mod schedule;
 pub mod sound;
 mod source;
 mod status;

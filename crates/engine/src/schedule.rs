@@ -169,3 +169,6 @@ pub fn classify(candidates: &[Candidate]) -> Vec<Class> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -21,7 +21,6 @@ mod motion;
 mod off_bypass;
 mod policy;
 mod proptest_handle;
-mod schedule;
 mod sound_ambient;
 mod sound_cache;
 mod sound_decode;

@@ -1,6 +1,6 @@
 //! The scheduling rules (acoustics §3.3, §5, §8) as plain functions.
 
-use resound_engine::schedule::{
+use super::{
     Candidate, Class, EchoFacts, classify, deserves_echo, distance_jump, retrace_interval,
     retrace_ticks, timer_due,
 };
