@@ -1,7 +1,7 @@
 //! The house rules ARCHITECTURE.md states, as tests:
 //!
-//! - no module over [`MAX_LINES`] lines of code outside its tests, but for the few listed in
-//!   [`LONG_MODULES`] with the reason each is kept whole;
+//! - no module over `MAX_LINES` (800) lines of code outside its tests, but for the few listed in
+//!   `LONG_MODULES` with the reason each is kept whole;
 //! - only the engine talks to the mixer: no other workspace crate depends on `resound-mixer`
 //!   (normal or build dependency);
 //! - bridges never reach into dsp: the engine's bridges (`crates/engine/src/sound/`) turn

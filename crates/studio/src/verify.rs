@@ -8,7 +8,7 @@
 //! | module | holds |
 //! |---|---|
 //! | `plan` | the renders (scene, mode, signal, length, folder) and the expected figures |
-//! | `engine` | the `resound-engine` adapter ([`render::Renderer`] for the engine) |
+//! | `engine` | the `resound-engine` adapter (`render::Renderer` for the engine) |
 //! | `render` | the renderer trait and what a render returns |
 //! | `run` | rendering in parallel (rayon), faults, WAVs, analyses → check rows, pictures |
 //! | `spectrum` | band energies (realfft), fractional-octave spectra |
