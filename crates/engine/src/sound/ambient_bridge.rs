@@ -1,7 +1,7 @@
 //! The ambient bridge: runs the retail ambient runtime (`resound-ambient`) for the engine and
-//! turns what it emits into plays.
+//! turns what it emits into play requests.
 //!
-//! It owns the [`Ambient`] runtime, the portal and cell [`DatSource`]s and the [`WaveCache`].
+//! It owns the [`Ambient`] runtime and the portal and cell [`DatSource`]s.
 //! Every engine tick hands it the clock (seconds since attach) and the listener's pose (the
 //! retail camera is the listener; the player is the same pose). It follows the retail order
 //! within a frame (spec `ambient-runtime.md` §6.1, `SmartBox::UseTime` @ 0x00455410): at frame
