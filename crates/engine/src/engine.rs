@@ -30,7 +30,7 @@ use resound_acoustics::{
 use resound_ambient::voice_pool::{VOICE_SLOTS, VoicePool};
 use resound_ambient::walk::Walk;
 use resound_datformat::record::Wave;
-use resound_mixer::{MixerRenderer, MixerSettings, PlaySettings, SoundId, VoiceId};
+use resound_mixer::{MixerRenderer, MixerSettings, SoundId, VoiceId};
 
 use crate::builder::{AudioGuard, EngineBuilder, Pacing, VoicePolicy};
 use crate::error::{
@@ -56,7 +56,7 @@ mod voices;
 pub(crate) mod walk_render;
 
 use self::ambient::{AmbientState, modern_source};
-use self::retail::RetailPool;
+use self::retail::{RetailPool, RetailRefused};
 use self::shared::Shared;
 use self::sounds::{Encoded, Sounds, decode_mono};
 use self::tick::Ticker;
@@ -646,25 +646,21 @@ impl Engine {
             };
             let voice = match play {
                 AmbientPlay::Retail { .. } => {
-                    let Some(slot) = self.retail.claim(self.shared.time()) else {
-                        st.pool_full();
-                        continue;
-                    };
-                    let voice = play.params().and_then(|params| {
-                        let settings = PlaySettings {
-                            looping: false,
-                            params,
-                        };
-                        self.shared.mixer.play(wave.sound, settings).ok()
-                    });
-                    match voice {
-                        Some(v) => self.retail.bind(slot, v),
-                        None => {
-                            self.retail.unclaim(slot);
+                    let now = self.shared.time();
+                    match self
+                        .retail
+                        .start(&mut self.shared.mixer, now, wave.sound, play)
+                    {
+                        Ok(v) => Some(v),
+                        Err(RetailRefused::PoolFull) => {
+                            st.pool_full();
+                            continue;
+                        }
+                        Err(RetailRefused::Mixer) => {
                             self.shared.status.dropped_voices += 1;
+                            None
                         }
                     }
-                    voice
                 }
                 _ => modern_source(play)
                     .filter(|source| source.validate().is_ok())

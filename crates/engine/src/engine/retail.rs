@@ -6,7 +6,18 @@
 //! engine stops it, or at once when the mixer refuses it. Nothing re-derives a voice's length.
 
 use resound_ambient::voice_pool::VoicePool;
-use resound_mixer::VoiceId;
+use resound_mixer::{MixerHandle, PlaySettings, SoundId, VoiceId};
+
+use crate::sound::AmbientPlay;
+
+/// Why a retail ambient play did not start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RetailRefused {
+    /// All 16 slots play: retail drops the 17th sound.
+    PoolFull,
+    /// The mixer refused the voice (its slot is free again).
+    Mixer,
+}
 
 /// The pool and which mixer voice holds which slot.
 #[derive(Debug, Default)]
@@ -20,6 +31,35 @@ impl RetailPool {
     /// The slot a voice starting at `now` takes, or `None`: all 16 play, retail drops it.
     pub(crate) fn claim(&mut self, now: f64) -> Option<usize> {
         self.pool.play_until_ended(now)
+    }
+
+    /// Starts a `Retail` ambient play of `sound` at `now`: a slot, then a one-shot at the
+    /// play's retail parameters ([`AmbientPlay::params`], `crate::convert::retail`).
+    pub(crate) fn start(
+        &mut self,
+        mixer: &mut MixerHandle,
+        now: f64,
+        sound: SoundId,
+        play: &AmbientPlay,
+    ) -> Result<VoiceId, RetailRefused> {
+        let slot = self.claim(now).ok_or(RetailRefused::PoolFull)?;
+        let voice = play.params().and_then(|params| {
+            let settings = PlaySettings {
+                looping: false,
+                params,
+            };
+            mixer.play(sound, settings).ok()
+        });
+        match voice {
+            Some(v) => {
+                self.bind(slot, v);
+                Ok(v)
+            }
+            None => {
+                self.unclaim(slot);
+                Err(RetailRefused::Mixer)
+            }
+        }
     }
 
     /// The voice started in `slot` is mixer voice `voice`.
