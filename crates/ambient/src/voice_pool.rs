@@ -10,6 +10,11 @@
 //!   than the new sound's. Retail records the `SoundBufRef`'s own priority, which only its
 //!   constructor writes (0.0), for every voice and every new sound, so the strict test never
 //!   passes: **the 17th simultaneous sound is always dropped**.
+//!
+//! A slot plays until a time the caller gives ([`VoicePool::play_sound_internal`]) or until the
+//! caller reports its voice ended ([`VoicePool::play_until_ended`], [`VoicePool::voice_ended`]):
+//! an engine whose mixer reports finished voices frees the slot when the buffer stops, as
+//! retail's `DSBSTATUS_PLAYING` test sees it, and derives no length.
 
 #[cfg(test)]
 mod tests;
@@ -26,8 +31,9 @@ pub const RECORDED_PRIORITY: f32 = 0.0;
 /// One slot (`SoundPlayingData { SoundBuf buffer; float priority; double start_time }`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct VoiceSlot {
-    /// `None` when the slot is empty or has no DirectSound buffer; otherwise when the voice
-    /// stops playing (seconds, the caller's clock).
+    /// `None` when the slot is empty, has no DirectSound buffer or its voice has ended;
+    /// otherwise when the voice stops playing (seconds, the caller's clock; infinite until the
+    /// caller reports the end).
     pub playing_until: Option<f64>,
     /// The recorded priority.
     pub priority: f32,
@@ -68,6 +74,14 @@ impl VoicePool {
         }
     }
 
+    /// The voice in `slot` stopped playing (its buffer no longer reports `DSBSTATUS_PLAYING`):
+    /// pass 1 takes the slot again.
+    pub fn voice_ended(&mut self, slot: usize) {
+        if let Some(s) = self.slots.get_mut(slot) {
+            s.playing_until = None;
+        }
+    }
+
     /// Number of voices still playing at `now`.
     #[must_use]
     pub fn playing(&self, now: f64) -> usize {
@@ -80,21 +94,34 @@ impl VoicePool {
         self.claim(now, duration, RECORDED_PRIORITY)
     }
 
+    /// `PlaySoundInternal` @ 0x0054FEC0 for a voice whose end the caller reports: the slot a
+    /// sound starting at `now` takes, playing until [`VoicePool::voice_ended`], or `None` when
+    /// retail drops it.
+    pub fn play_until_ended(&mut self, now: f64) -> Option<usize> {
+        self.claim_until(now, f64::INFINITY, RECORDED_PRIORITY)
+    }
+
     /// The same with an explicit priority for the new sound (retail always passes
     /// [`RECORDED_PRIORITY`]; a port that wants working priority stealing passes the table
     /// row's priority — a divergence).
     pub fn claim(&mut self, now: f64, duration: f64, priority: f32) -> Option<usize> {
-        let ring = (0..VOICE_SLOTS).map(|k| (self.cursor + k) % VOICE_SLOTS);
-        let slot = ring
-            .clone()
-            .find(|&i| !is_playing(&self.slots[i], now))
-            .or_else(|| ring.clone().find(|&i| self.slots[i].priority < priority))?;
         let until = now
             + if duration.is_finite() && duration > 0.0 {
                 duration
             } else {
                 0.0
             };
+        self.claim_until(now, until, priority)
+    }
+
+    /// Claims the first free slot (pass 1) or one of strictly lower priority (pass 2) for a
+    /// voice playing until `until`.
+    fn claim_until(&mut self, now: f64, until: f64, priority: f32) -> Option<usize> {
+        let ring = (0..VOICE_SLOTS).map(|k| (self.cursor + k) % VOICE_SLOTS);
+        let slot = ring
+            .clone()
+            .find(|&i| !is_playing(&self.slots[i], now))
+            .or_else(|| ring.clone().find(|&i| self.slots[i].priority < priority))?;
         self.slots[slot] = VoiceSlot {
             playing_until: Some(until),
             priority,

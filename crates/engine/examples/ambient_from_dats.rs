@@ -9,9 +9,10 @@
 use std::path::PathBuf;
 
 use resound_engine::ambient::Seeds;
-use resound_engine::mixer::{MixerSettings, PlaySettings, build};
-use resound_engine::sound::{AmbientBridge, AmbientPolicy, AmbientSettings, ListenerPose};
+use resound_engine::sound::AmbientSettings;
+use resound_engine::terrain::ac_to_voxel;
 use resound_engine::terrain::position::parse_position;
+use resound_engine::{Engine, Mode, VoicePolicy, heading_orientation};
 use resound_studio::wav_write::{WavFormat, write_wav};
 
 const RATE: u32 = 48_000;
@@ -33,42 +34,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let at = parse_position(&args.next().unwrap_or_else(|| "0xA9B40025:96,96,70".into()))?;
     let seconds: f64 = args.next().map_or(Ok(20.0), |s| s.parse())?;
 
-    // A mixer of our own (an engine's `attach_ambient` does this wiring for a game).
-    let (mut handle, mut renderer) = build(MixerSettings {
-        sample_rate: RATE,
-        ..MixerSettings::default()
-    })?;
+    // The retail voice policy: whole-dB levels, the retail pan, the 16-voice pool, no acoustics.
+    let mut engine = Engine::builder()
+        .sample_rate(RATE)
+        .voice_policy(VoicePolicy::Retail16)
+        .mode(Mode::Off)
+        .build()?;
+    engine.set_listener(ac_to_voxel(&at), heading_orientation(0.0))?;
     let settings = AmbientSettings {
-        policy: AmbientPolicy::Retail16,
         seeds: Seeds { ran2: 7, crt: 7 },
-        output_rate: RATE,
         ..AmbientSettings::default()
     };
-    let mut bridge = AmbientBridge::open(&dir, settings)?;
-    let pose = ListenerPose {
-        position: at,
-        heading_deg: 0.0,
-        seen_outside: true,
-    };
+    engine.attach_ambient(&dir, settings)?;
 
     let mut samples = vec![0.0f32; 2 * FRAME * (seconds * 20.0) as usize];
-    let mut plays = Vec::new();
-    for (i, chunk) in samples.chunks_mut(2 * FRAME).enumerate() {
-        plays.clear();
-        bridge.tick(&mut handle, i as f64 / 20.0, pose, &|_| false, &mut plays)?;
-        for p in &plays {
-            if let Some(params) = p.params() {
-                handle.play(
-                    p.sound(),
-                    PlaySettings {
-                        looping: false,
-                        params,
-                    },
-                )?;
-            }
-        }
-        handle.flush();
-        renderer.render(chunk);
+    for chunk in samples.chunks_mut(2 * FRAME) {
+        engine.update(1.0 / 20.0)?;
+        engine.render(chunk)?;
     }
     write_wav(
         std::path::Path::new("ambient.wav"),
@@ -77,7 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         RATE,
         WavFormat::F32,
     )?;
-    let c = bridge.counters();
+    let c = engine.status().ambient.counters;
     println!(
         "wrote ambient.wav ({seconds} s): {} events, {} played, {} dropped",
         c.events,

@@ -93,8 +93,9 @@ pub enum VoicePolicy {
     /// centred.
     #[default]
     Modern,
-    /// The retail pool: 16 voices; the 17th is dropped (counted) and `play` says so. Ambient:
-    /// the retail output exactly: integer dB, the retail pan, no acoustics.
+    /// The retail pool: 16 voices, game and ambient alike (a slot frees when the mixer reports
+    /// its voice ended, or it is stopped); the 17th is dropped (counted) and `play` says so.
+    /// Ambient: the retail output exactly: integer dB, the retail pan, no acoustics.
     Retail16,
 }
 

@@ -7,7 +7,8 @@
 //! | [`voices`] | the voices: play, steal, reap, setters, the hand-over to the mixer |
 //! | [`tick`] | the tick: schedule, worker link, replies applied, inline trace |
 //! | [`sounds`] | the loaded sounds and the decoding of sound bytes |
-//! | [`ambient`] | the retail ambient runtime's plays as voices |
+//! | [`ambient`] | the retail ambient runtime, its wave cache and its plays' accounting |
+//! | [`retail`] | the `Retail16` cap: the retail 16-voice pool over the voices the mixer reports playing |
 //! | [`terrain`] | AC terrain as the traced world |
 //!
 //! Per tick the engine decides classes and jobs ([`crate::schedule`]), sends them with a
@@ -26,9 +27,10 @@ use resound_acoustics::{
     AcousticModel, Budgets as StageBudgets, Cell, Mode, RequestError, SoundRequest, Stages,
     WorldStore, run_stages,
 };
+use resound_ambient::voice_pool::{VOICE_SLOTS, VoicePool};
 use resound_ambient::walk::Walk;
 use resound_datformat::record::Wave;
-use resound_mixer::{MixerRenderer, MixerSettings};
+use resound_mixer::{MixerRenderer, MixerSettings, SoundId, VoiceId};
 
 use crate::builder::{AudioGuard, EngineBuilder, Pacing, VoicePolicy};
 use crate::error::{
@@ -36,7 +38,7 @@ use crate::error::{
     WorldError,
 };
 use crate::output::{Live, Opened, Resolved, open};
-use crate::sound::{AmbientBridge, AmbientPlay, AmbientSettings, AttachError};
+use crate::sound::{AmbientBridge, AmbientPlay, AmbientSettings, AttachError, WaveCache};
 use crate::source::{Listener, Orientation, Source, check_position, check_range, check_volume};
 use crate::status::Status;
 use crate::terrain::{TerrainWorld, ac_to_voxel};
@@ -44,6 +46,7 @@ use crate::worker::{CoreSpec, WorkerLink};
 use crate::world::WorldEdit;
 
 mod ambient;
+mod retail;
 mod shared;
 mod sounds;
 mod terrain;
@@ -52,13 +55,14 @@ mod tick;
 mod voices;
 pub(crate) mod walk_render;
 
-use self::ambient::AmbientState;
+use self::ambient::{AmbientState, modern_source};
+use self::retail::{RetailPool, RetailRefused};
 use self::shared::Shared;
 use self::sounds::{Encoded, Sounds, decode_mono};
 use self::tick::Ticker;
 use self::voices::{NewVoice, Voices};
 
-pub use self::ambient::{AMBIENT_RANGE, RETAIL_VOICES, heading_orientation};
+pub use self::ambient::{AMBIENT_RANGE, heading_orientation};
 pub use self::sounds::{SoundError, SoundHandle};
 pub use self::terrain::AttachTerrainError;
 pub use self::voices::{VoiceAcoustics, VoiceHandle};
@@ -77,6 +81,12 @@ pub struct Engine {
     ticker: Ticker,
     sounds: Sounds,
     ambient: Option<Box<AmbientState>>,
+    /// `true` while the ambient state is out of `ambient` for its frame.
+    ambient_out: bool,
+    /// The `Retail16` voice pool.
+    retail: RetailPool,
+    /// Voices the mixer reported ended that the ambient state has not seen yet.
+    ended: Vec<VoiceId>,
     guard: Option<AudioGuard>,
     renderer: Option<MixerRenderer>,
     /// The device output (the renderer lives in its callback).
@@ -109,7 +119,7 @@ impl Engine {
         let budgets = b.effective_budgets();
         let cap = match b.policy {
             VoicePolicy::Modern => b.capacities.voices,
-            VoicePolicy::Retail16 => RETAIL_VOICES,
+            VoicePolicy::Retail16 => VOICE_SLOTS,
         };
         let mut settings = MixerSettings {
             sample_rate: rate,
@@ -134,6 +144,9 @@ impl Engine {
             ticker: Ticker::new(worker, tick_frames, rate, budgets.inline_cells),
             sounds: Sounds::default(),
             ambient: None,
+            ambient_out: false,
+            retail: RetailPool::default(),
+            ended: Vec::new(),
             guard: b.audio_guard,
             renderer,
             device,
@@ -236,7 +249,7 @@ impl Engine {
         if !self.sounds.contains(sound.0) {
             return Err(UnloadError::UnknownSound);
         }
-        self.voices.reap(&mut self.shared);
+        self.reap();
         if self.voices.plays(sound.0) {
             return Err(UnloadError::Playing);
         }
@@ -271,26 +284,42 @@ impl Engine {
     }
 
     /// Starts a voice. A positioned voice gets one inline 1-path trace before its first buffer
-    /// (within the inline cell budget); the worker refines it from the next tick.
+    /// (within the inline cell budget); the worker refines it from the next tick. Under
+    /// [`VoicePolicy::Retail16`] it takes a slot of the retail 16-voice pool (none free: the
+    /// voice limit).
     ///
     /// # Errors
     /// [`PlayError`]: a bad source field, an unknown (unloaded) sound, the voice limit.
     pub fn play(&mut self, sound: SoundHandle, source: Source) -> Result<VoiceHandle, PlayError> {
         source.validate()?;
         let length_s = self.sounds.length(sound.0).ok_or(PlayError::UnknownSound)?;
-        self.voices.reap(&mut self.shared);
-        let policy = self.shared.policy;
-        let cap = match policy {
-            VoicePolicy::Modern => self.shared.capacities.voices,
-            VoicePolicy::Retail16 => RETAIL_VOICES,
-        };
-        if self.voices.len() + self.ambient_retail_live() >= cap {
-            self.shared.status.dropped_voices += 1;
-            match policy {
-                VoicePolicy::Retail16 => return Err(PlayError::VoiceLimit),
-                VoicePolicy::Modern => self.voices.steal_quietest(&mut self.shared),
+        self.play_sound(sound.0, length_s, source)
+    }
+
+    /// [`Engine::play`] of a loaded mixer sound `length_s` seconds long (a checked source).
+    fn play_sound(
+        &mut self,
+        sound: SoundId,
+        length_s: f64,
+        source: Source,
+    ) -> Result<VoiceHandle, PlayError> {
+        self.reap();
+        let slot = match self.shared.policy {
+            VoicePolicy::Retail16 => {
+                let Some(slot) = self.retail.claim(self.shared.time()) else {
+                    self.shared.status.dropped_voices += 1;
+                    return Err(PlayError::VoiceLimit);
+                };
+                Some(slot)
             }
-        }
+            VoicePolicy::Modern => {
+                if self.voices.len() >= self.shared.capacities.voices {
+                    self.shared.status.dropped_voices += 1;
+                    self.voices.steal_quietest(&mut self.shared);
+                }
+                None
+            }
+        };
         let echo = self.voices.echo_at_start(&self.shared, &source, length_s);
         // A device stream that has not started waits for nothing: evaluate as offline.
         let before_start = self.device.as_ref().is_some_and(|d| !d.started());
@@ -298,14 +327,46 @@ impl Engine {
             .ticker
             .inline_trace(&mut self.shared, &source, echo, before_start);
         let new = NewVoice {
-            sound: sound.0,
+            sound,
             source,
             length_s,
             echo,
             inline,
             tick: self.ticker.tick,
         };
-        self.voices.start(&mut self.shared, new)
+        let started = self.voices.start(&mut self.shared, new);
+        if let Some(slot) = slot {
+            match started.as_ref().ok().and_then(|h| self.voices.mixer_id(*h)) {
+                Some(voice) => self.retail.bind(slot, voice),
+                None => self.retail.unclaim(slot),
+            }
+        }
+        started
+    }
+
+    /// Takes the voices the mixer reports ended: their retail pool slots free at once; the
+    /// ambient state (when it is in place) releases their Waves.
+    fn take_ended(&mut self) {
+        let seen = self.ended.len();
+        self.ended.extend(self.shared.mixer.drain_ended());
+        for v in &self.ended[seen..] {
+            self.retail.ended(*v);
+        }
+        if self.ambient_out {
+            return;
+        }
+        if let Some(st) = self.ambient.as_deref_mut() {
+            for v in &self.ended {
+                st.voice_ended(*v);
+            }
+        }
+        self.ended.clear();
+    }
+
+    /// [`Engine::take_ended`], then the voices the mixer reports ended leave the books.
+    fn reap(&mut self) {
+        self.take_ended();
+        self.voices.reap(&mut self.shared);
     }
 
     /// True while the voice plays (as far as the engine has heard from the mixer).
@@ -354,6 +415,8 @@ impl Engine {
         let mixer = self.voices.live(&mut self.shared, h)?.mixer;
         self.shared.mixer.stop(mixer).map_err(VoiceError::Mixer)?;
         self.voices.end(&mut self.shared, h.0, false);
+        // Retail: a stopped buffer no longer plays; its slot frees now.
+        self.retail.ended(mixer);
         Ok(())
     }
 
@@ -364,6 +427,7 @@ impl Engine {
     pub fn stop_all(&mut self) -> Result<(), VoiceError> {
         self.shared.mixer.stop_all().map_err(VoiceError::Mixer)?;
         self.voices.end_all(&mut self.shared);
+        self.retail.stopped_all();
         if let Some(st) = self.ambient.as_deref_mut() {
             st.stopped_all();
         }
@@ -372,7 +436,7 @@ impl Engine {
 
     /// Voices the engine counts as playing.
     pub fn live_voices(&mut self) -> usize {
-        self.voices.reap(&mut self.shared);
+        self.reap();
         self.voices.len()
     }
 
@@ -460,7 +524,7 @@ impl Engine {
 
     /// Attaches the retail ambient runtime to the dats in `dat_dir` (`client_portal.dat`,
     /// `client_cell_1.dat`); every [`Engine::update`] then ticks it with the engine clock and
-    /// the listener as its camera. The settings' output rate is the engine's.
+    /// the listener as its camera. Its plays follow the engine's voice policy.
     ///
     /// # Errors
     /// [`AttachError`]: a missing or invalid dat, no usable Region.
@@ -469,14 +533,9 @@ impl Engine {
         dat_dir: &Path,
         settings: AmbientSettings,
     ) -> Result<(), AttachError> {
-        let bridge = AmbientBridge::open(
-            dat_dir,
-            AmbientSettings {
-                output_rate: self.shared.rate,
-                ..settings
-            },
-        )?;
-        self.ambient = Some(Box::new(AmbientState::new(bridge)));
+        let bridge = AmbientBridge::open(dat_dir, self.shared.policy, settings)?;
+        self.take_ended();
+        self.ambient = Some(Box::new(AmbientState::new(bridge, &settings)));
         Ok(())
     }
 
@@ -484,6 +543,19 @@ impl Engine {
     #[must_use]
     pub fn ambient_bridge(&self) -> Option<&AmbientBridge> {
         self.ambient.as_deref().map(AmbientState::bridge)
+    }
+
+    /// The ambient runtime's wave cache (its counters are in `Status::ambient`).
+    #[must_use]
+    pub fn ambient_cache(&self) -> Option<&WaveCache> {
+        self.ambient.as_deref().map(AmbientState::cache)
+    }
+
+    /// The retail 16-voice pool: the one cap of [`VoicePolicy::Retail16`], game and ambient
+    /// voices alike (empty under `Modern`).
+    #[must_use]
+    pub fn retail_pool(&self) -> &VoicePool {
+        self.retail.pool()
     }
 
     /// A teleport or blip: the listener moves to `position` and the ambient runtime rebuilds
@@ -544,19 +616,20 @@ impl Engine {
     }
 
     /// Retail ambient voices still playing.
-    fn ambient_retail_live(&mut self) -> usize {
-        match self.ambient.as_deref_mut() {
-            Some(st) => st.retail_live(&mut self.shared),
-            None => 0,
-        }
+    fn ambient_retail_live(&self) -> usize {
+        self.ambient.as_deref().map_or(0, AmbientState::retail_live)
     }
 
     fn ambient_tick(&mut self, teleport: bool) -> Result<(), TickError> {
+        self.take_ended();
         let Some(mut st) = self.ambient.take() else {
             return Ok(());
         };
+        self.ambient_out = true;
         let r = self.ambient_frame(&mut st, teleport);
+        self.ambient_out = false;
         self.ambient = Some(st);
+        self.take_ended();
         r
     }
 
@@ -565,28 +638,38 @@ impl Engine {
         let Some(pose) = st.pose(&self.shared.listener) else {
             return Err(TickError::Ambient);
         };
-        self.voices.reap(&mut self.shared);
-        let (plays, result) = st.run(
-            &mut self.shared,
-            &self.voices,
-            &mut self.sounds,
-            pose,
-            teleport,
-        );
-        let mut started = 0;
+        self.reap();
+        let (plays, result) = st.run(&self.shared, pose, teleport);
         for play in &plays {
-            let ok = match play {
-                AmbientPlay::Retail { .. } => {
-                    st.start_retail(&mut self.shared, self.voices.len(), play)
-                }
-                _ => match st.modern_source(&mut self.sounds, play) {
-                    Some((sound, source)) => self.play(sound, source).is_ok(),
-                    None => false,
-                },
+            let Some(wave) = st.wave(&mut self.shared.mixer, play) else {
+                continue;
             };
-            started += u64::from(ok);
+            let voice = match play {
+                AmbientPlay::Retail { .. } => {
+                    let now = self.shared.time();
+                    match self
+                        .retail
+                        .start(&mut self.shared.mixer, now, wave.sound, play)
+                    {
+                        Ok(v) => Some(v),
+                        Err(RetailRefused::PoolFull) => {
+                            st.pool_full();
+                            continue;
+                        }
+                        Err(RetailRefused::Mixer) => {
+                            self.shared.status.dropped_voices += 1;
+                            None
+                        }
+                    }
+                }
+                _ => modern_source(play)
+                    .filter(|source| source.validate().is_ok())
+                    .and_then(|source| self.play_sound(wave.sound, wave.seconds(), source).ok())
+                    .and_then(|h| self.voices.mixer_id(h)),
+            };
+            st.started(play, voice);
         }
-        st.done(plays, started);
+        st.done(plays);
         result
     }
 
@@ -618,7 +701,7 @@ impl Engine {
         let r = match self.shared.pacing {
             Pacing::Update => self.ticker.run(&mut self.shared, &mut self.voices, false),
             Pacing::RenderClock => {
-                self.voices.reap(&mut self.shared);
+                self.reap();
                 Ok(())
             }
         };
@@ -722,7 +805,7 @@ impl Engine {
 
     /// Counters.
     pub fn status(&mut self) -> Status {
-        self.voices.reap(&mut self.shared);
+        self.reap();
         let m = self.shared.mixer.status();
         let mut s = self.shared.status.clone();
         if let Some(d) = &self.device {
@@ -731,8 +814,8 @@ impl Engine {
             s.device = Some(ds);
         }
         s.live_voices = self.voices.len() + self.ambient_retail_live();
-        s.ambient = match self.ambient.as_deref_mut() {
-            Some(st) => st.status(&mut self.shared),
+        s.ambient = match self.ambient.as_deref() {
+            Some(st) => st.status(),
             None => AmbientStatus::default(),
         };
         s.echo_voices = self.voices.echo_voices();

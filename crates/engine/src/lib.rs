@@ -69,8 +69,8 @@ pub use engine::walk_render::{
     MAX_WALK_RENDER_SECONDS, WalkRender, WalkRenderError, render_ambient_walk,
 };
 pub use engine::{
-    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, RETAIL_VOICES, SoundError, SoundHandle,
-    VoiceAcoustics, VoiceHandle, heading_orientation,
+    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, SoundError, SoundHandle, VoiceAcoustics,
+    VoiceHandle, heading_orientation,
 };
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,

@@ -68,22 +68,25 @@ pub struct Status {
     pub ambient: AmbientStatus,
 }
 
-/// The ambient bridge's counters as the engine reports them.
+/// The ambient runtime's counters as the engine reports them.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct AmbientStatus {
     /// An ambient runtime is attached.
     pub attached: bool,
-    /// The bridge's counters: frames, rebuilds, events emitted, plays, drops by reason.
+    /// The bridge's counters (frames, rebuilds, events emitted, plays, the runtime's drops)
+    /// with the engine's drops (Wave missing or undecodable, no room, the retail pool full)
+    /// moved from `played` to their reasons.
     pub counters: AmbientCounters,
     /// Plays the engine started as voices.
     pub started: u64,
-    /// Plays the engine could not start (voice limit, mixer full), counted here.
+    /// Plays the engine could not start (the mixer refused the voice, a bad source), counted
+    /// here.
     pub not_started: u64,
     /// Retail voices playing now.
     pub retail_voices: usize,
     /// Ticks the runtime refused (a listener outside the AC world, a bad clock).
     pub refused_ticks: u64,
-    /// The wave cache's counters.
+    /// The engine's wave cache's counters.
     pub cache: CacheStats,
 }
 

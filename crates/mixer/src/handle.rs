@@ -94,6 +94,8 @@ pub struct MixerHandle {
     sound_generations: Vec<u32>,
     tap_slots: Vec<TapSlot>,
     next_generation: u32,
+    /// Voices the renderer reported ended and nobody has taken yet ([`MixerHandle::drain_ended`]).
+    ended: Vec<VoiceId>,
 }
 
 fn get<T>(m: &mut Mutex<T>) -> &mut T {
@@ -123,6 +125,7 @@ impl MixerHandle {
             sound_generations: vec![0; sounds],
             tap_slots: vec![TapSlot::Free; taps],
             next_generation: 1,
+            ended: Vec::with_capacity(voices),
         }
     }
 
@@ -174,6 +177,7 @@ impl MixerHandle {
             return;
         }
         self.voices[s] = None;
+        self.ended.push(VoiceId { slot, generation });
         self.block.voices[s] = Default::default();
         for (i, t) in self.tap_slots.iter_mut().enumerate() {
             if matches!(*t, TapSlot::Active { voice } | TapSlot::Draining { voice } if voice == slot)
@@ -183,6 +187,17 @@ impl MixerHandle {
             }
         }
         self.dirty = true;
+    }
+
+    /// The voices that have ended since the last call, in the order the renderer reported them
+    /// (a one-shot's last frame played, a stop's fade done, a voice that could not start):
+    /// the mixer's own account, so no caller needs to re-derive a voice's length. Drains the
+    /// return ring first. Each started voice is reported once; the list holds one entry per
+    /// voice slot before it grows (it only grows if voices end and restart faster than it is
+    /// drained).
+    pub fn drain_ended(&mut self) -> std::vec::Drain<'_, VoiceId> {
+        self.collect();
+        self.ended.drain(..)
     }
 
     /// Publishes the current parameter block to the renderer (latest value wins). Cheap when

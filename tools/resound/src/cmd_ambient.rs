@@ -134,13 +134,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let (sound, region_id) = (settings, args.region);
         let ambient = AmbientSettings {
-            policy,
             seeds,
             sound,
             region_id,
             ..Default::default()
         };
-        return render(&args, &walk, seconds, out, ambient);
+        return render(&args, &walk, seconds, out, policy, ambient);
     }
     let log = walk
         .run(&mut ambient, seconds, &mut portal, &mut cell)
@@ -155,9 +154,10 @@ fn render(
     walk: &Walk,
     seconds: f64,
     out: &Path,
+    policy: AmbientPolicy,
     settings: AmbientSettings,
 ) -> anyhow::Result<()> {
-    let r = render_ambient_walk(&args.dat_dir, walk, seconds, settings)?;
+    let r = render_ambient_walk(&args.dat_dir, walk, seconds, policy, settings)?;
     write_wav(out, &r.samples, 2, r.rate, WavFormat::F32)
         .with_context(|| format!("writing {}", out.display()))?;
     let (s, rate, policy) = (&r.status, r.rate, &args.policy);

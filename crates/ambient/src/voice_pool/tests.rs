@@ -79,3 +79,21 @@ fn voice_pool_is_send_and_sync() {
     fn send_sync<T: Send + Sync>() {}
     send_sync::<VoicePool>();
 }
+
+/// `PlaySoundInternal` with the end reported by the caller: a slot plays until its voice ends,
+/// whatever the clock says, and is then reused in ring order.
+#[test]
+fn play_sound_internal_until_the_voice_ends() {
+    let mut p = VoicePool::new();
+    for i in 0..16 {
+        assert_eq!(p.play_until_ended(0.0), Some(i));
+    }
+    assert_eq!(p.playing(1e9), 16);
+    assert_eq!(p.play_until_ended(1e9), None, "the 17th is dropped");
+    p.voice_ended(3);
+    p.voice_ended(99); // no such slot: nothing happens
+    assert_eq!(p.playing(1e9), 15);
+    assert_eq!(p.play_until_ended(5.0), Some(3));
+    assert_eq!(p.cursor(), 4);
+    assert_eq!(p.slots()[3].start_time, 5.0);
+}

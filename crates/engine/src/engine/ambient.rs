@@ -1,31 +1,34 @@
 //! The retail ambient runtime on the engine: [`AmbientState`] runs the [`AmbientBridge`] on
 //! every [`Engine::update`](crate::Engine::update) with the engine clock (the runtime's absolute
 //! time) and the listener's AC pose (the retail camera is the listener: the voxel listener
-//! through [`voxel_to_ac`], the heading from its orientation), and turns what it emits into
-//! voices:
+//! through [`voxel_to_ac`], the heading from its orientation), and the engine turns the plays it
+//! emits into voices:
 //!
 //! - [`AmbientPolicy::Retail16`](crate::sound::AmbientPolicy::Retail16): the retail output
 //!   exactly: each play's integer dB and pan as the mixer's retail parameters, through the
-//!   bridge's 16-voice retail pool (the 17th is dropped and counted), no acoustics. These voices
+//!   engine's retail 16-voice pool (the 17th is dropped and counted), no acoustics. These voices
 //!   count in `Status::live_voices`.
 //! - [`AmbientPolicy::Modern`](crate::sound::AmbientPolicy::Modern): a positioned event becomes
 //!   a 3-D voice at [`ac_to_voxel`]`(position)` with the acoustic path ([`AMBIENT_RANGE`]); a
 //!   centred bed plays centred (a relative voice at the listener). The engine starts those
-//!   through its own `play`.
+//!   through its own play path.
 //!
-//! Counters are in `Status::ambient` ([`AmbientStatus`]).
+//! The state owns the wave cache: a play's Wave is loaded (or found) when the engine starts it,
+//! acquired by the voice and released when the mixer reports the voice ended. It counts what the
+//! engine drops (Wave absent or undecodable, no room, pool full); `Status::ambient`
+//! ([`AmbientStatus`]) adds them to the bridge's counters.
 
 use std::collections::BTreeMap;
 
 use glam::DVec3;
-use resound_mixer::{PlaySettings, SoundId, VoiceId};
+use resound_mixer::{MixerHandle, VoiceId};
 
 use super::shared::Shared;
-use super::sounds::{SoundHandle, Sounds};
-use super::voices::Voices;
-use crate::builder::VoicePolicy;
 use crate::error::TickError;
-use crate::sound::{AmbientBridge, AmbientPlay, ListenerPose};
+use crate::sound::{
+    AmbientBridge, AmbientPlay, AmbientSettings, CacheError, CachedWave, DropCounts, ListenerPose,
+    WaveCache,
+};
 use crate::source::{Listener, Orientation, Source};
 use crate::status::AmbientStatus;
 use crate::terrain::{ac_to_voxel, voxel_dir_to_ac, voxel_to_ac};
@@ -34,18 +37,18 @@ use crate::terrain::{ac_to_voxel, voxel_dir_to_ac, voxel_to_ac};
 /// silence here, well beyond where the runtime's −50 dB floor drops them as inaudible.
 pub const AMBIENT_RANGE: f32 = 400.0;
 
-/// Voices of the Retail16 policy.
-pub const RETAIL_VOICES: usize = 16;
-
-/// The attached bridge and the voices it started.
+/// The attached bridge, the wave cache and the voices started from it.
 #[derive(Debug)]
 pub(crate) struct AmbientState {
     bridge: AmbientBridge,
-    /// Retail voices started (mixer voice, sound), dropped once they end.
-    retail: Vec<(VoiceId, SoundId)>,
-    /// Sounds of the wave cache registered as engine sounds (for `Modern` voices): sound → wave.
-    registered: BTreeMap<SoundId, u32>,
+    cache: WaveCache,
+    /// Voices started from the cache (mixer voice → Wave), released when they end.
+    voices: BTreeMap<VoiceId, u32>,
+    /// Retail voices still playing (mixer voices).
+    retail: Vec<VoiceId>,
     plays: Vec<AmbientPlay>,
+    /// Plays the engine dropped (cache and pool).
+    dropped: DropCounts,
     started: u64,
     not_started: u64,
     refused: u64,
@@ -69,13 +72,15 @@ pub fn heading_orientation(heading_deg: f32) -> Orientation {
 }
 
 impl AmbientState {
-    /// The state of a freshly attached bridge.
-    pub(crate) fn new(bridge: AmbientBridge) -> Self {
+    /// The state of a freshly attached bridge, with an empty cache under `settings`.
+    pub(crate) fn new(bridge: AmbientBridge, settings: &AmbientSettings) -> Self {
         Self {
             bridge,
+            cache: WaveCache::new(settings.cache_bytes, settings.decode_limits),
+            voices: BTreeMap::new(),
             retail: Vec::new(),
-            registered: BTreeMap::new(),
             plays: Vec::new(),
+            dropped: DropCounts::default(),
             started: 0,
             not_started: 0,
             refused: 0,
@@ -87,29 +92,51 @@ impl AmbientState {
         &self.bridge
     }
 
-    /// Retail ambient voices still playing.
-    pub(crate) fn retail_live(&mut self, shared: &mut Shared) -> usize {
-        let mixer = &mut shared.mixer;
-        self.retail.retain(|(v, _)| mixer.is_playing(*v));
+    /// The wave cache.
+    pub(crate) fn cache(&self) -> &WaveCache {
+        &self.cache
+    }
+
+    /// Retail ambient voices still playing (as of the last ended voices taken from the mixer).
+    pub(crate) fn retail_live(&self) -> usize {
         self.retail.len()
     }
 
-    /// `stop_all` stopped the retail voices too.
+    /// The mixer reports `voice` ended: its Wave is released, a retail voice no longer counts.
+    pub(crate) fn voice_ended(&mut self, voice: VoiceId) {
+        if let Some(wave) = self.voices.remove(&voice) {
+            self.cache.release(wave);
+        }
+        if let Some(i) = self.retail.iter().position(|v| *v == voice) {
+            self.retail.swap_remove(i);
+        }
+    }
+
+    /// `stop_all` stopped the retail voices too (their Waves stay acquired until the mixer
+    /// reports the fades done).
     pub(crate) fn stopped_all(&mut self) {
         self.retail.clear();
     }
 
-    /// The counters.
-    pub(crate) fn status(&mut self, shared: &mut Shared) -> AmbientStatus {
-        let retail_voices = self.retail_live(shared);
+    /// The counters: the bridge's, with the plays the engine dropped moved from `played` to
+    /// their reasons.
+    pub(crate) fn status(&self) -> AmbientStatus {
+        let mut counters = self.bridge.counters();
+        let d = &self.dropped;
+        counters.played -= d.total();
+        let c = &mut counters.dropped;
+        c.pool_full += d.pool_full;
+        c.wave_missing += d.wave_missing;
+        c.decode_failed += d.decode_failed;
+        c.no_room += d.no_room;
         AmbientStatus {
             attached: true,
-            counters: self.bridge.counters(),
+            counters,
             started: self.started,
             not_started: self.not_started,
-            retail_voices,
+            retail_voices: self.retail.len(),
             refused_ticks: self.refused,
-            cache: self.bridge.cache_stats(),
+            cache: self.cache.stats(),
         }
     }
 
@@ -127,115 +154,98 @@ impl AmbientState {
         })
     }
 
-    /// Runs the bridge for one frame (or a teleport) at `pose` and returns the plays it asks
-    /// for (hand the vector back with [`AmbientState::done`]). Cache entries the cache has
-    /// unloaded since are forgotten as engine sounds.
+    /// Runs the bridge for one frame (or a teleport) at `pose` and the engine clock, and
+    /// returns the plays it asks for (hand the vector back with [`AmbientState::done`]).
     pub(crate) fn run(
         &mut self,
-        shared: &mut Shared,
-        voices: &Voices,
-        sounds: &mut Sounds,
+        shared: &Shared,
         pose: ListenerPose,
         teleport: bool,
     ) -> (Vec<AmbientPlay>, Result<(), TickError>) {
-        let mixer = &mut shared.mixer;
-        self.retail.retain(|(v, _)| mixer.is_playing(*v));
         let now = shared.time();
         let mut plays = std::mem::take(&mut self.plays);
         plays.clear();
-        let retail = &self.retail;
-        let in_use = |s: SoundId| voices.plays(s) || retail.iter().any(|r| r.1 == s);
         let result = if teleport {
-            self.bridge
-                .teleport(&mut shared.mixer, now, pose, &in_use, &mut plays)
+            self.bridge.teleport(now, pose, &mut plays)
         } else {
-            self.bridge
-                .tick(&mut shared.mixer, now, pose, &in_use, &mut plays)
+            self.bridge.tick(now, pose, &mut plays)
         };
         if result.is_err() {
             self.refused += 1;
         }
-        let cache = self.bridge.cache();
-        self.registered.retain(|sound, wave| {
-            let kept = cache.peek(*wave).is_some_and(|c| c.sound == *sound);
-            if !kept {
-                sounds.forget(*sound);
-            }
-            kept
-        });
         (plays, result.map(|_| ()).map_err(|_| TickError::Ambient))
     }
 
-    /// Hands back the plays of [`AmbientState::run`], counting `started` of them started.
-    pub(crate) fn done(&mut self, plays: Vec<AmbientPlay>, started: u64) {
-        self.started += started;
-        self.not_started += plays.len() as u64 - started;
+    /// Hands back the plays of [`AmbientState::run`].
+    pub(crate) fn done(&mut self, plays: Vec<AmbientPlay>) {
         self.plays = plays;
     }
 
-    /// Starts a `Retail` play in the mixer (unless the Retail16 policy's voices, `engine_voices`
-    /// of the engine's own plus the retail ones, are all busy); false, counted dropped, if not.
-    pub(crate) fn start_retail(
+    /// The play's Wave as a loaded sound (from the cache, or read, decoded and loaded, making
+    /// room among the Waves no voice plays); `None`, counted dropped, when it cannot be had.
+    pub(crate) fn wave(
         &mut self,
-        shared: &mut Shared,
-        engine_voices: usize,
+        mixer: &mut MixerHandle,
         play: &AmbientPlay,
-    ) -> bool {
-        let AmbientPlay::Retail { sound, .. } = *play else {
-            return false;
-        };
-        let full = shared.policy == VoicePolicy::Retail16
-            && engine_voices + self.retail.len() >= RETAIL_VOICES;
-        let started = match play.params() {
-            Some(params) if !full => shared
-                .mixer
-                .play(
-                    sound,
-                    PlaySettings {
-                        looping: false,
-                        params,
-                    },
-                )
-                .ok(),
-            _ => None,
-        };
-        if let Some(v) = started {
-            self.retail.push((v, sound));
-            return true;
+    ) -> Option<CachedWave> {
+        match self.cache.get(play.wave_id(), self.bridge.waves(), mixer) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                let d = &mut self.dropped;
+                match e {
+                    CacheError::Missing { .. } | CacheError::Read { .. } => d.wave_missing += 1,
+                    CacheError::Decode { .. } | CacheError::TooLarge { .. } => {
+                        d.decode_failed += 1;
+                    }
+                    _ => d.no_room += 1,
+                }
+                None
+            }
         }
-        shared.status.dropped_voices += 1;
-        false
     }
 
-    /// A `Positioned` or `Centred` play as an engine sound (registered) and the source to play
-    /// it at; `None` when its wave has left the cache.
-    pub(crate) fn modern_source(
-        &mut self,
-        sounds: &mut Sounds,
-        play: &AmbientPlay,
-    ) -> Option<(SoundHandle, Source)> {
-        let sound = play.sound();
-        let cached = self.bridge.cache().peek(play.wave_id())?;
-        sounds.insert(sound, cached.frames, cached.sample_rate);
-        self.registered.insert(sound, play.wave_id());
-        let source = match *play {
-            AmbientPlay::Positioned {
-                position, volume, ..
-            } => Source {
-                position: ac_to_voxel(&position),
-                volume,
-                range: AMBIENT_RANGE,
-                ..Source::default()
-            },
-            AmbientPlay::Centred { volume, .. } => Source {
-                position: DVec3::ZERO,
-                volume,
-                relative: true,
-                ..Source::default()
-            },
-            AmbientPlay::Retail { .. } => return None,
+    /// A `Retail16` play found every voice busy.
+    pub(crate) fn pool_full(&mut self) {
+        self.dropped.pool_full += 1;
+    }
+
+    /// The play of `wave_id` started as mixer voice `voice` (`Some`) or not (`None`, counted);
+    /// a started voice holds its Wave until it ends.
+    pub(crate) fn started(&mut self, play: &AmbientPlay, voice: Option<VoiceId>) -> bool {
+        let Some(voice) = voice else {
+            self.not_started += 1;
+            return false;
         };
-        Some((SoundHandle(sound), source))
+        self.started += 1;
+        let wave = play.wave_id();
+        if self.cache.acquire(wave) {
+            self.voices.insert(voice, wave);
+        }
+        if matches!(play, AmbientPlay::Retail { .. }) {
+            self.retail.push(voice);
+        }
+        true
+    }
+}
+
+/// The source a `Positioned` or `Centred` play sounds at (`None` for `Retail`).
+pub(crate) fn modern_source(play: &AmbientPlay) -> Option<Source> {
+    match *play {
+        AmbientPlay::Positioned {
+            position, volume, ..
+        } => Some(Source {
+            position: ac_to_voxel(&position),
+            volume,
+            range: AMBIENT_RANGE,
+            ..Source::default()
+        }),
+        AmbientPlay::Centred { volume, .. } => Some(Source {
+            position: DVec3::ZERO,
+            volume,
+            relative: true,
+            ..Source::default()
+        }),
+        AmbientPlay::Retail { .. } => None,
     }
 }
 

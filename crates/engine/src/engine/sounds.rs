@@ -87,18 +87,14 @@ impl Sounds {
                 sample_rate,
             })
             .map_err(LoadError::Mixer)?;
-        self.insert(id, frames, sample_rate);
+        self.map.insert(
+            id,
+            SoundInfo {
+                frames,
+                rate: sample_rate,
+            },
+        );
         Ok(SoundHandle(id))
-    }
-
-    /// Tracks a sound loaded in the mixer by someone else (the wave cache).
-    pub(crate) fn insert(&mut self, id: SoundId, frames: usize, rate: u32) {
-        self.map.insert(id, SoundInfo { frames, rate });
-    }
-
-    /// Forgets a sound (unloaded by someone else).
-    pub(crate) fn forget(&mut self, id: SoundId) {
-        self.map.remove(&id);
     }
 
     /// True while `id` is loaded.

@@ -166,6 +166,11 @@ impl Voices {
         self.map.values().any(|v| v.sound == sound)
     }
 
+    /// The mixer voice behind `h`, while it is tracked.
+    pub(crate) fn mixer_id(&self, h: VoiceHandle) -> Option<VoiceId> {
+        self.map.get(&h.0).map(|v| v.mixer)
+    }
+
     /// Voices carrying an echo tap set.
     pub(crate) fn echo_voices(&self) -> usize {
         self.map.values().filter(|v| v.has_taps).count()

@@ -9,7 +9,7 @@ use resound_ambient::walk::Walk;
 
 use super::{AttachTerrainError, Engine};
 use crate::error::{BuildError, TickError};
-use crate::sound::{AmbientPolicy, AmbientSettings, AttachError};
+use crate::sound::{AmbientSettings, AttachError};
 use crate::{Mode, Status, VoicePolicy};
 
 /// Longest walk [`render_ambient_walk`] renders (seconds; 10 minutes of stereo f32 is 230 MB).
@@ -47,8 +47,8 @@ pub enum WalkRenderError {
 }
 
 /// Renders `seconds` of `walk` over the dats in `dat_dir` with the ambient `settings`; the
-/// policy picks the engine: `Retail16` → retail 16 voices, acoustics off; `Modern` → modern
-/// voices, `full` acoustics on the AC terrain.
+/// voice policy picks the engine (and so the ambient plays): `Retail16` → retail 16 voices,
+/// acoustics off; `Modern` → modern voices, `full` acoustics on the AC terrain.
 ///
 /// # Errors
 /// [`WalkRenderError`].
@@ -56,18 +56,15 @@ pub fn render_ambient_walk(
     dat_dir: &Path,
     walk: &Walk,
     seconds: f64,
+    policy: VoicePolicy,
     settings: AmbientSettings,
 ) -> Result<WalkRender, WalkRenderError> {
     if !(0.0..=MAX_WALK_RENDER_SECONDS).contains(&seconds) {
         return Err(WalkRenderError::TooLong(seconds));
     }
-    let modern = matches!(settings.policy, AmbientPolicy::Modern);
-    let (voices, mode) = if modern {
-        (VoicePolicy::Modern, Mode::Full)
-    } else {
-        (VoicePolicy::Retail16, Mode::Off)
-    };
-    let mut engine = Engine::builder().voice_policy(voices).mode(mode).build()?;
+    let modern = policy == VoicePolicy::Modern;
+    let mode = if modern { Mode::Full } else { Mode::Off };
+    let mut engine = Engine::builder().voice_policy(policy).mode(mode).build()?;
     if modern {
         engine.attach_terrain(dat_dir)?;
     }

@@ -1,7 +1,7 @@
 //! The ambient bridge: runs the retail ambient runtime (`resound-ambient`) for the engine and
-//! turns what it emits into plays.
+//! turns what it emits into play requests.
 //!
-//! It owns the [`Ambient`] runtime, the portal and cell [`DatSource`]s and the [`WaveCache`].
+//! It owns the [`Ambient`] runtime and the portal and cell [`DatSource`]s.
 //! Every engine tick hands it the clock (seconds since attach) and the listener's pose (the
 //! retail camera is the listener; the player is the same pose). It follows the retail order
 //! within a frame (spec `ambient-runtime.md` §6.1, `SmartBox::UseTime` @ 0x00455410): at frame
@@ -13,38 +13,34 @@
 //! ([`Ambient::teleport`]) applies camera and player at once (`PlayerPositionUpdated`
 //! @ 0x00453870), with no lag.
 //!
-//! Each emitted event becomes an [`AmbientPlay`] or a counted drop ([`AmbientCounters`]):
-//! - [`AmbientPolicy::Retail16`]: the retail output exactly: the event's integer dB and pan
-//!   (±14) through the retail 16-voice pool (`SoundManager::PlaySoundInternal` @ 0x0054FEC0;
-//!   the 17th simultaneous sound is dropped and counted), converted once by
-//!   [`crate::convert::retail`], no acoustics. A pool slot counts as playing
-//!   (`DSBSTATUS_PLAYING`) until the one-shot's length at the mixer's output rate has passed,
-//!   the renderer's own length for the voice, so the pool and the mixer agree on live voices
-//!   (the engine must start every `Retail` play it is given; one it fails to start keeps its
-//!   slot for that long).
+//! Each emitted event becomes an [`AmbientPlay`] (a play request and nothing more) or a counted
+//! drop ([`AmbientCounters`]), by the engine's voice policy:
+//! - [`AmbientPolicy::Retail16`]: [`AmbientPlay::Retail`], the event's integer dB and pan
+//!   (±14) as retail plays them, for the engine to convert once ([`crate::convert::retail`])
+//!   and start through its retail 16-voice pool (`SoundManager::PlaySoundInternal`
+//!   @ 0x0054FEC0), no acoustics.
 //! - [`AmbientPolicy::Modern`]: a positioned event becomes [`AmbientPlay::Positioned`] (the AC
 //!   [`Position`] as emitted; the engine maps it to voxels and gives it the acoustic path); a
 //!   "from centre" event stays centred ([`AmbientPlay::Centred`]).
 //!
-//! A Wave that is absent or fails to decode skips that play (counted), never a panic.
+//! The engine loads the Waves ([`super::WaveCache`], read through
+//! [`AmbientBridge::waves`]), owns the voice pool and counts what it drops (a Wave absent or
+//! undecodable, no room, all 16 voices busy); the bridge's counters hold what the runtime did.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
-use resound_ambient::voice_pool::VoicePool;
 use resound_ambient::{
     Ambient, AmbientEvent, DatSource, DatSourceError, DropReason, FrameError, Listener, Outcome,
     Player, Position, PositionChange, Rebuild, ResolveRegionError, Seeds, SoundSettings, Voice,
 };
 use resound_datformat::container::{DatReader, OpenDatError};
 use resound_datformat::record::Region;
-use resound_dsp::interpolate::{FRAC_BITS, step_for};
-use resound_mixer::{MAX_TAP_DELAY, MixerHandle, Pan, SoundId, VoiceParams};
+use resound_mixer::{Pan, VoiceParams};
 use thiserror::Error;
 
-use super::cache::{CacheError, CacheStats, CachedWave, DEFAULT_CACHE_BYTES, WaveCache};
+use super::cache::DEFAULT_CACHE_BYTES;
 use super::decode::DecodeLimits;
 
 /// The portal dat's file name in a dat folder.
@@ -60,36 +56,29 @@ pub const DEFAULT_REGION_ID: u32 = 0x1300_0000;
 /// 16 voices, no acoustics.
 pub use crate::builder::VoicePolicy as AmbientPolicy;
 
-/// How to attach the bridge.
+/// How to attach the ambient runtime (the voice policy is the engine's).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AmbientSettings {
-    /// Voice policy.
-    pub policy: AmbientPolicy,
     /// The runtime's two random seeds.
     pub seeds: Seeds,
     /// The retail sound preferences (ambient slider, mono, …).
     pub sound: SoundSettings,
     /// The Region record to load from the portal dat.
     pub region_id: u32,
-    /// Byte cap of the wave cache.
+    /// Byte cap of the engine's wave cache.
     pub cache_bytes: usize,
     /// Decode limits for Waves.
     pub decode_limits: DecodeLimits,
-    /// The mixer's output rate in Hz (a one-shot's length in output frames decides when its
-    /// retail voice slot frees).
-    pub output_rate: u32,
 }
 
 impl Default for AmbientSettings {
     fn default() -> Self {
         Self {
-            policy: AmbientPolicy::default(),
             seeds: Seeds { ran2: 1, crt: 1 },
             sound: SoundSettings::default(),
             region_id: DEFAULT_REGION_ID,
             cache_bytes: DEFAULT_CACHE_BYTES,
             decode_limits: DecodeLimits::default(),
-            output_rate: 48_000,
         }
     }
 }
@@ -108,22 +97,17 @@ pub struct ListenerPose {
 /// One play the bridge asks the engine for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AmbientPlay {
-    /// [`AmbientPolicy::Retail16`]: a one-shot in a retail pool slot, exactly as retail plays it.
+    /// [`AmbientPolicy::Retail16`]: a one-shot for a retail pool slot, exactly as retail plays
+    /// it.
     Retail {
         /// The clock when it starts.
         time: f64,
         /// The Wave.
         wave_id: u32,
-        /// The loaded sound.
-        sound: SoundId,
-        /// The retail pool slot (0..16).
-        slot: usize,
         /// Whole-dB level (−50..=0).
         db: i32,
         /// Pan in dB (±14; positive attenuates the left).
         pan: i32,
-        /// The voice's seconds at the output rate.
-        seconds: f64,
     },
     /// [`AmbientPolicy::Modern`]: a positioned sound for a 3-D voice.
     Positioned {
@@ -131,8 +115,6 @@ pub enum AmbientPlay {
         time: f64,
         /// The Wave.
         wave_id: u32,
-        /// The loaded sound.
-        sound: SoundId,
         /// Where it sounds (the listener's cell, origin possibly outside 0..192).
         position: Position,
         /// Linear source volume before any distance law: `min(A·volume, 1)·A` (retail's level
@@ -140,8 +122,6 @@ pub enum AmbientPlay {
         volume: f32,
         /// Its distance from the listener when emitted (m).
         distance: f32,
-        /// The sound's seconds.
-        seconds: f64,
     },
     /// [`AmbientPolicy::Modern`]: a "from centre" bed, played centred.
     Centred {
@@ -149,26 +129,12 @@ pub enum AmbientPlay {
         time: f64,
         /// The Wave.
         wave_id: u32,
-        /// The loaded sound.
-        sound: SoundId,
         /// Linear volume (the event's gain, unrounded).
         volume: f32,
-        /// The sound's seconds.
-        seconds: f64,
     },
 }
 
 impl AmbientPlay {
-    /// The loaded sound.
-    #[must_use]
-    pub fn sound(&self) -> SoundId {
-        match *self {
-            Self::Retail { sound, .. }
-            | Self::Positioned { sound, .. }
-            | Self::Centred { sound, .. } => sound,
-        }
-    }
-
     /// The Wave id.
     #[must_use]
     pub fn wave_id(&self) -> u32 {
@@ -211,13 +177,13 @@ pub struct DropCounts {
     pub inactive: u64,
     /// Retail: attenuated below −50 dB.
     pub inaudible: u64,
-    /// `Retail16`: all 16 voices busy (the 17th sound).
+    /// Engine, `Retail16`: all 16 voices busy (the 17th sound).
     pub pool_full: u64,
-    /// The Wave is not in the portal dat or could not be read.
+    /// Engine: the Wave is not in the portal dat or could not be read.
     pub wave_missing: u64,
-    /// The Wave failed to decode (or was larger than the whole cache).
+    /// Engine: the Wave failed to decode (or was larger than the whole cache).
     pub decode_failed: u64,
-    /// The cache or the mixer had no room (everything loaded was playing).
+    /// Engine: the cache or the mixer had no room (everything loaded was playing).
     pub no_room: u64,
 }
 
@@ -238,7 +204,8 @@ impl DropCounts {
     }
 }
 
-/// What the bridge has done since it was attached.
+/// What the bridge has done since it was attached (the bridge's own counters hold the runtime's
+/// drops; the engine's status adds its own and takes them from `played`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct AmbientCounters {
     /// Ticks run.
@@ -247,7 +214,7 @@ pub struct AmbientCounters {
     pub rebuilds: u64,
     /// Events the runtime emitted.
     pub events: u64,
-    /// Plays handed to the engine; `events == played + dropped.total()`.
+    /// Plays handed on; `events == played + dropped.total()`.
     pub played: u64,
     /// Events not played, by reason.
     pub dropped: DropCounts,
@@ -284,9 +251,6 @@ pub enum AttachError {
     /// The Region's indices are inconsistent.
     #[error("the Region could not be resolved")]
     ResolveRegion(#[source] ResolveRegionError),
-    /// The output rate is 0.
-    #[error("output rate must be positive")]
-    OutputRate,
 }
 
 /// Why a tick was refused (the bridge is left as it was).
@@ -312,13 +276,8 @@ pub struct AmbientBridge<R = BufReader<File>> {
     ambient: Ambient,
     portal: DatSource<R>,
     cell: DatSource<R>,
-    cache: WaveCache,
-    pool: VoicePool,
     policy: AmbientPolicy,
-    output_rate: u32,
     last_now: f64,
-    /// Sound → the clock until which a voice of ours may still be playing it.
-    busy: HashMap<SoundId, f64>,
     events: Vec<AmbientEvent>,
     counters: AmbientCounters,
 }
@@ -350,25 +309,32 @@ pub fn open_dat(dir: &Path, name: &'static str) -> Result<DatSource<BufReader<Fi
 }
 
 impl AmbientBridge<BufReader<File>> {
-    /// Attaches to the dats in `dat_dir` (`client_portal.dat`, `client_cell_1.dat`).
+    /// Attaches to the dats in `dat_dir` (`client_portal.dat`, `client_cell_1.dat`), emitting
+    /// plays for `policy` (the engine's).
     ///
     /// # Errors
     /// [`AttachError`] when a dat cannot be opened or holds no usable Region.
-    pub fn open(dat_dir: &Path, settings: AmbientSettings) -> Result<Self, AttachError> {
+    pub fn open(
+        dat_dir: &Path,
+        policy: AmbientPolicy,
+        settings: AmbientSettings,
+    ) -> Result<Self, AttachError> {
         let portal = open_dat(dat_dir, PORTAL_DAT)?;
         let cell = open_dat(dat_dir, CELL_DAT)?;
-        Self::with_sources(portal, cell, settings)
+        Self::with_sources(portal, cell, policy, settings)
     }
 }
 
 impl<R: Read + Seek> AmbientBridge<R> {
-    /// Attaches to a portal and a cell dat read through any readers (`Cursor`s in tests).
+    /// Attaches to a portal and a cell dat read through any readers (`Cursor`s in tests),
+    /// emitting plays for `policy`.
     ///
     /// # Errors
     /// [`AttachError`] when a dat is invalid or holds no usable Region.
     pub fn from_readers(
         portal: R,
         cell: R,
+        policy: AmbientPolicy,
         settings: AmbientSettings,
     ) -> Result<Self, AttachError> {
         let portal = DatReader::new(portal).map_err(|source| AttachError::Dat {
@@ -379,17 +345,20 @@ impl<R: Read + Seek> AmbientBridge<R> {
             dat: CELL_DAT,
             source,
         })?;
-        Self::with_sources(DatSource::new(portal), DatSource::new(cell), settings)
+        Self::with_sources(
+            DatSource::new(portal),
+            DatSource::new(cell),
+            policy,
+            settings,
+        )
     }
 
     fn with_sources(
         mut portal: DatSource<R>,
         cell: DatSource<R>,
+        policy: AmbientPolicy,
         settings: AmbientSettings,
     ) -> Result<Self, AttachError> {
-        if settings.output_rate == 0 {
-            return Err(AttachError::OutputRate);
-        }
         let region: Region = portal
             .load_record(settings.region_id)
             .map_err(AttachError::Region)?
@@ -400,12 +369,8 @@ impl<R: Read + Seek> AmbientBridge<R> {
             ambient,
             portal,
             cell,
-            cache: WaveCache::new(settings.cache_bytes, settings.decode_limits),
-            pool: VoicePool::new(),
-            policy: settings.policy,
-            output_rate: settings.output_rate,
+            policy,
             last_now: f64::NEG_INFINITY,
-            busy: HashMap::new(),
             events: Vec::new(),
             counters: AmbientCounters::default(),
         })
@@ -423,22 +388,10 @@ impl<R: Read + Seek> AmbientBridge<R> {
         self.policy
     }
 
-    /// The retail voice pool (used by `Retail16`).
-    #[must_use]
-    pub fn pool(&self) -> &VoicePool {
-        &self.pool
-    }
-
-    /// The wave cache.
-    #[must_use]
-    pub fn cache(&self) -> &WaveCache {
-        &self.cache
-    }
-
-    /// The wave cache's counters.
-    #[must_use]
-    pub fn cache_stats(&self) -> CacheStats {
-        self.cache.stats()
+    /// The portal dat as the source of the Waves the plays name (for the engine's
+    /// [`super::WaveCache`]).
+    pub fn waves(&mut self) -> &mut DatSource<R> {
+        &mut self.portal
     }
 
     /// The counters.
@@ -454,29 +407,20 @@ impl<R: Read + Seek> AmbientBridge<R> {
         &self.events
     }
 
-    /// `true` while a voice the bridge asked for may still be playing `sound` at `now`.
-    #[must_use]
-    pub fn sound_busy(&self, sound: SoundId, now: f64) -> bool {
-        self.busy.get(&sound).is_some_and(|&until| now < until)
-    }
-
     /// One engine tick at clock `now` (seconds since attach, never decreasing) with the
     /// listener at `pose`, in the retail frame order (module docs; [`Ambient::frame`] applies
-    /// the one-frame lag of player and camera). Plays are appended to `plays`; `in_use` names
-    /// sounds the engine still plays (the bridge also tracks its own), which the cache never
-    /// unloads. Returns the rebuild, if `ChangePosition` rebuilt (of the previous frame's cell).
+    /// the one-frame lag of player and camera). Plays are appended to `plays`. Returns the
+    /// rebuild, if `ChangePosition` rebuilt (of the previous frame's cell).
     ///
     /// # Errors
     /// [`AmbientTickError`] for a bad clock or pose; nothing changes then.
     pub fn tick(
         &mut self,
-        handle: &mut MixerHandle,
         now: f64,
         pose: ListenerPose,
-        in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
     ) -> Result<Option<Rebuild>, AmbientTickError> {
-        self.step(false, handle, now, pose, in_use, plays)
+        self.step(false, now, pose, plays)
     }
 
     /// A teleport or blip ([`Ambient::teleport`], `PlayerPositionUpdated` @ 0x00453870): the
@@ -488,13 +432,11 @@ impl<R: Read + Seek> AmbientBridge<R> {
     /// [`AmbientTickError`] for a bad clock or pose; nothing changes then.
     pub fn teleport(
         &mut self,
-        handle: &mut MixerHandle,
         now: f64,
         pose: ListenerPose,
-        in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
     ) -> Result<Option<Rebuild>, AmbientTickError> {
-        self.step(true, handle, now, pose, in_use, plays)
+        self.step(true, now, pose, plays)
     }
 
     /// A frame ([`Ambient::frame`]) or a teleport ([`Ambient::teleport`], which is no frame:
@@ -502,10 +444,8 @@ impl<R: Read + Seek> AmbientBridge<R> {
     fn step(
         &mut self,
         teleport: bool,
-        handle: &mut MixerHandle,
         now: f64,
         pose: ListenerPose,
-        in_use: &dyn Fn(SoundId) -> bool,
         plays: &mut Vec<AmbientPlay>,
     ) -> Result<Option<Rebuild>, AmbientTickError> {
         self.check_clock(now)?;
@@ -525,7 +465,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
             self.counters.frames += 1;
         }
         let rebuild = self.count_change(change);
-        self.play_events(handle, now, in_use, plays);
+        self.play_events(now, plays);
         Ok(rebuild)
     }
 
@@ -550,33 +490,15 @@ impl<R: Read + Seek> AmbientBridge<R> {
         }
     }
 
-    /// Seconds a one-shot of `wave` plays in the mixer at the output rate: the renderer's own
-    /// length, `ceil(frames·2³² / step)` output frames.
-    fn voice_seconds(&self, wave: &CachedWave) -> f64 {
-        let step = step_for(wave.sample_rate, self.output_rate).max(1);
-        let end = (wave.frames as u128) << FRAC_BITS;
-        let out_frames = end.div_ceil(u128::from(step));
-        out_frames as f64 / f64::from(self.output_rate)
-    }
-
-    fn play_events(
-        &mut self,
-        handle: &mut MixerHandle,
-        now: f64,
-        in_use: &dyn Fn(SoundId) -> bool,
-        plays: &mut Vec<AmbientPlay>,
-    ) {
-        self.busy.retain(|_, until| now < *until);
+    fn play_events(&mut self, now: f64, plays: &mut Vec<AmbientPlay>) {
         for i in 0..self.events.len() {
             let event = self.events[i];
             self.counters.events += 1;
             match event.outcome {
                 Outcome::Drop(reason) => self.count_drop(reason),
                 Outcome::Play(voice) => {
-                    if let Some(play) = self.play_voice(handle, now, &event, &voice, in_use) {
-                        self.counters.played += 1;
-                        plays.push(play);
-                    }
+                    self.counters.played += 1;
+                    plays.push(self.play(now, &event, &voice));
                 }
             }
         }
@@ -594,105 +516,35 @@ impl<R: Read + Seek> AmbientBridge<R> {
         }
     }
 
-    fn play_voice(
-        &mut self,
-        handle: &mut MixerHandle,
-        now: f64,
-        event: &AmbientEvent,
-        voice: &Voice,
-        in_use: &dyn Fn(SoundId) -> bool,
-    ) -> Option<AmbientPlay> {
-        let busy = &self.busy;
-        let used = |s: SoundId| in_use(s) || busy.get(&s).is_some_and(|&until| now < until);
-        let wave = match self
-            .cache
-            .get(voice.wave_id.get(), &mut self.portal, handle, &used)
-        {
-            Ok(w) => w,
-            Err(e) => {
-                let d = &mut self.counters.dropped;
-                match e {
-                    CacheError::Missing { .. } | CacheError::Read { .. } => d.wave_missing += 1,
-                    CacheError::Decode { .. } | CacheError::TooLarge { .. } => {
-                        d.decode_failed += 1;
-                    }
-                    _ => d.no_room += 1,
-                }
-                return None;
-            }
-        };
-        let seconds = self.voice_seconds(&wave);
+    fn play(&self, now: f64, event: &AmbientEvent, voice: &Voice) -> AmbientPlay {
         let wave_id = voice.wave_id.get();
-        let sound = wave.sound;
-        let (play, until) = match self.policy {
-            AmbientPolicy::Retail16 => {
-                let Some(slot) = self.pool.play_sound_internal(now, seconds) else {
-                    self.counters.dropped.pool_full += 1;
-                    return None;
-                };
-                (
-                    AmbientPlay::Retail {
-                        time: now,
-                        wave_id,
-                        sound,
-                        slot,
-                        db: voice.db,
-                        pan: voice.pan,
-                        seconds,
+        match (self.policy, voice.position) {
+            (AmbientPolicy::Retail16, _) => AmbientPlay::Retail {
+                time: now,
+                wave_id,
+                db: voice.db,
+                pan: voice.pan,
+            },
+            (AmbientPolicy::Modern, Some(position)) => {
+                let a = self.ambient.settings().ambient_sound_volume;
+                let volume = (a * event.volume).min(1.0) * a;
+                AmbientPlay::Positioned {
+                    time: now,
+                    wave_id,
+                    position,
+                    volume: if volume.is_finite() {
+                        volume.max(0.0)
+                    } else {
+                        0.0
                     },
-                    now + seconds,
-                )
+                    distance: voice.distance,
+                }
             }
-            AmbientPolicy::Modern => {
-                // Echo taps may read the buffer for up to MAX_TAP_DELAY after the dry end.
-                let until = now + seconds + f64::from(MAX_TAP_DELAY);
-                let play = match voice.position {
-                    Some(position) => {
-                        let a = self.ambient.settings().ambient_sound_volume;
-                        let volume = (a * event.volume).min(1.0) * a;
-                        AmbientPlay::Positioned {
-                            time: now,
-                            wave_id,
-                            sound,
-                            position,
-                            volume: if volume.is_finite() {
-                                volume.max(0.0)
-                            } else {
-                                0.0
-                            },
-                            distance: voice.distance,
-                            seconds,
-                        }
-                    }
-                    None => AmbientPlay::Centred {
-                        time: now,
-                        wave_id,
-                        sound,
-                        volume: voice.gain as f32,
-                        seconds,
-                    },
-                };
-                (play, until)
-            }
-        };
-        let e = self.busy.entry(sound).or_insert(until);
-        *e = e.max(until);
-        Some(play)
-    }
-
-    /// Unloads every cached wave that no voice of the bridge (nor `in_use`) still plays, e.g.
-    /// before detaching; returns how many were unloaded.
-    ///
-    /// # Errors
-    /// [`CacheError::Unload`] when the mixer's command ring is full.
-    pub fn unload_idle(
-        &mut self,
-        handle: &mut MixerHandle,
-        now: f64,
-        in_use: &dyn Fn(SoundId) -> bool,
-    ) -> Result<usize, CacheError> {
-        let busy = &self.busy;
-        let used = |s: SoundId| in_use(s) || busy.get(&s).is_some_and(|&until| now < until);
-        self.cache.clear(handle, &used)
+            (AmbientPolicy::Modern, None) => AmbientPlay::Centred {
+                time: now,
+                wave_id,
+                volume: voice.gain as f32,
+            },
+        }
     }
 }

@@ -5,7 +5,9 @@
 //!   a new wave is loaded, the least recently used waves that are not playing are unloaded until
 //!   it fits; if it cannot fit because everything left is playing, the request fails with
 //!   [`CacheError::Full`] (the caller skips that play) and nothing goes over the cap.
-//! - A wave that is playing is never unloaded: the caller says which sounds are in use.
+//! - A wave that is playing is never unloaded: the cache counts references, one per voice
+//!   that plays it ([`WaveCache::acquire`] when the voice starts, [`WaveCache::release`] when
+//!   the mixer reports it ended).
 //! - A wave that cannot be used (absent, undecodable, larger than the whole cap) is remembered,
 //!   so it is read and decoded once, not on every event that names it.
 //! - Hits, misses, bytes, evictions and decode failures are counted ([`CacheStats`]).
@@ -202,6 +204,8 @@ impl CacheError {
 struct Entry {
     wave: CachedWave,
     last_used: u64,
+    /// Voices playing it.
+    users: u32,
 }
 
 /// Wave id → loaded mixer sound, with a byte cap and least-recently-used unloading.
@@ -247,14 +251,39 @@ impl WaveCache {
         self.entries.get(&wave_id).map(|e| e.wave)
     }
 
+    /// Voices playing wave `wave_id` (acquired and not yet released).
+    #[must_use]
+    pub fn users(&self, wave_id: u32) -> u32 {
+        self.entries.get(&wave_id).map_or(0, |e| e.users)
+    }
+
+    /// A voice starts playing the loaded wave `wave_id`: it is not unloaded until as many
+    /// [`release`](Self::release)s. `false` when the wave is not loaded.
+    pub fn acquire(&mut self, wave_id: u32) -> bool {
+        match self.entries.get_mut(&wave_id) {
+            Some(e) => {
+                e.users += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A voice that [`acquire`](Self::acquire)d wave `wave_id` has ended.
+    pub fn release(&mut self, wave_id: u32) {
+        if let Some(e) = self.entries.get_mut(&wave_id) {
+            e.users = e.users.saturating_sub(1);
+        }
+    }
+
     /// The loaded waves' sounds.
     pub fn sounds(&self) -> impl Iterator<Item = (u32, CachedWave)> + '_ {
         self.entries.iter().map(|(id, e)| (*id, e.wave))
     }
 
     /// The wave `wave_id` as a loaded mixer sound: from the cache, or read from `source`,
-    /// decoded and loaded (making room first by unloading the least recently used waves for
-    /// which `in_use` is false).
+    /// decoded and loaded (making room first by unloading the least recently used waves no
+    /// voice plays).
     ///
     /// # Errors
     /// [`CacheError`]; a permanent one ([`CacheError::is_permanent`]) is remembered and
@@ -264,7 +293,6 @@ impl WaveCache {
         wave_id: u32,
         source: &mut S,
         handle: &mut MixerHandle,
-        in_use: &dyn Fn(SoundId) -> bool,
     ) -> Result<CachedWave, CacheError> {
         self.clock += 1;
         if let Some(e) = self.entries.get_mut(&wave_id) {
@@ -277,7 +305,7 @@ impl WaveCache {
             return Err(err.clone());
         }
         self.stats.misses += 1;
-        match self.load(wave_id, source, handle, in_use) {
+        match self.load(wave_id, source, handle) {
             Ok(w) => Ok(w),
             Err(e) => {
                 if matches!(e, CacheError::Decode { .. }) {
@@ -299,7 +327,6 @@ impl WaveCache {
         wave_id: u32,
         source: &mut S,
         handle: &mut MixerHandle,
-        in_use: &dyn Fn(SoundId) -> bool,
     ) -> Result<CachedWave, CacheError> {
         let wave = source
             .load_wave(wave_id)
@@ -322,7 +349,7 @@ impl WaveCache {
             });
         }
         while self.stats.bytes + bytes > self.cap {
-            if !self.evict_one(handle, in_use)? {
+            if !self.evict_one(handle)? {
                 return Err(CacheError::Full {
                     wave_id,
                     needed: self.stats.bytes + bytes - self.cap,
@@ -334,7 +361,7 @@ impl WaveCache {
             // The mixer's sound slots are full: unload our least recently used wave. Its slot
             // frees once the renderer hands the buffer back (asynchronously), so this request
             // fails unless it is already free; a later one finds the slot.
-            Err(LoadSoundError::Full) if self.evict_one(handle, in_use)? => handle
+            Err(LoadSoundError::Full) if self.evict_one(handle)? => handle
                 .load_sound(data.clone())
                 .map_err(|source| CacheError::Load { wave_id, source })?,
             Err(source) => return Err(CacheError::Load { wave_id, source }),
@@ -351,6 +378,7 @@ impl WaveCache {
             Entry {
                 wave: cached,
                 last_used: self.clock,
+                users: 0,
             },
         );
         self.stats.bytes += bytes;
@@ -359,16 +387,12 @@ impl WaveCache {
         Ok(cached)
     }
 
-    /// Unloads the least recently used wave that is not in use; `Ok(false)` when there is none.
-    fn evict_one(
-        &mut self,
-        handle: &mut MixerHandle,
-        in_use: &dyn Fn(SoundId) -> bool,
-    ) -> Result<bool, CacheError> {
+    /// Unloads the least recently used wave no voice plays; `Ok(false)` when there is none.
+    fn evict_one(&mut self, handle: &mut MixerHandle) -> Result<bool, CacheError> {
         let victim = self
             .entries
             .iter()
-            .filter(|(_, e)| !in_use(e.wave.sound))
+            .filter(|(_, e)| e.users == 0)
             .min_by_key(|(id, e)| (e.last_used, **id))
             .map(|(id, e)| (*id, e.wave));
         let Some((id, wave)) = victim else {
@@ -386,18 +410,14 @@ impl WaveCache {
         Ok(true)
     }
 
-    /// Unloads every wave not in use (for example when the ambient bridge detaches); returns
-    /// how many were unloaded.
+    /// Unloads every wave no voice plays (for example before the ambient runtime detaches);
+    /// returns how many were unloaded.
     ///
     /// # Errors
     /// [`CacheError::Unload`] when the mixer's command ring is full (call again later).
-    pub fn clear(
-        &mut self,
-        handle: &mut MixerHandle,
-        in_use: &dyn Fn(SoundId) -> bool,
-    ) -> Result<usize, CacheError> {
+    pub fn clear(&mut self, handle: &mut MixerHandle) -> Result<usize, CacheError> {
         let mut n = 0;
-        while self.evict_one(handle, in_use)? {
+        while self.evict_one(handle)? {
             n += 1;
         }
         Ok(n)

@@ -15,7 +15,9 @@ use resound_engine::datformat::record::Record as _;
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::sound::{AmbientPolicy, AmbientSettings};
 use resound_engine::terrain::{EAR_HEIGHT, ac_to_voxel};
-use resound_engine::{Engine, Mode, Orientation, SoundError, TickError, VoicePolicy, WorldError};
+use resound_engine::{
+    Engine, Mode, Orientation, PlayError, SoundError, Source, TickError, VoicePolicy, WorldError,
+};
 use resound_fixture::{self as fixture, terrain as fx};
 
 use crate::common::hash;
@@ -26,7 +28,15 @@ const FRAME: usize = 800;
 
 /// The fixture dats written to a temporary folder.
 fn dats() -> tempfile::TempDir {
-    let world = fixture::write_world_with(&fixture::FixtureOptions::default()).unwrap();
+    dats_with(1.0)
+}
+
+/// The fixture dats with waves `scale` times as long, written to a temporary folder.
+fn dats_with(scale: f64) -> tempfile::TempDir {
+    let world = fixture::write_world_with(&fixture::FixtureOptions {
+        wave_duration_scale: scale,
+    })
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("client_portal.dat"), &world.portal).unwrap();
     std::fs::write(dir.path().join("client_cell_1.dat"), &world.cell).unwrap();
@@ -65,14 +75,7 @@ fn engine(dir: &Path, policy: AmbientPolicy, mode: Mode, terrain: bool) -> Engin
     if terrain {
         e.attach_terrain(dir).unwrap();
     }
-    e.attach_ambient(
-        dir,
-        AmbientSettings {
-            policy,
-            ..AmbientSettings::default()
-        },
-    )
-    .unwrap();
+    e.attach_ambient(dir, AmbientSettings::default()).unwrap();
     e
 }
 
@@ -116,6 +119,73 @@ fn a_60_s_retail16_walk_has_at_most_16_voices_and_accounts_for_every_event() {
     assert!(a.started > 20, "{a:?}");
     assert!(out.iter().any(|x| *x != 0.0));
     assert!(out.iter().all(|x| x.is_finite()));
+}
+
+/// Waves 12× as long (12–72 s): the one retail pool fills and the 17th sound is dropped and
+/// counted. The pool's slots free when the mixer reports a voice ended (nothing re-derives a
+/// voice's length), so they are the retail voices playing; each Wave is held by the voices
+/// playing it and released when they end.
+#[test]
+fn retail16_pool_follows_the_mixer_and_drops_the_17th_sound() {
+    let dir = dats_with(12.0);
+    let mut e = engine(dir.path(), AmbientPolicy::Retail16, Mode::Off, false);
+    let walk = walk();
+    let mut chunk = vec![0.0f32; 2 * FRAME];
+    let mut most = 0;
+    for i in 0..(60 * 60) {
+        let (p, o) = listener_at(&walk, f64::from(i) / 60.0);
+        e.set_listener(p, o).unwrap();
+        e.update(1.0 / 60.0).unwrap();
+        let s = e.status();
+        let playing = e.retail_pool().playing(e.time());
+        assert_eq!(playing, s.ambient.retail_voices, "frame {i}");
+        assert_eq!(s.live_voices, playing, "frame {i}");
+        let cache = e.ambient_cache().unwrap();
+        let held: u32 = cache.sounds().map(|(w, _)| cache.users(w)).sum();
+        assert_eq!(held as usize, playing, "frame {i}: one reference per voice");
+        most = most.max(playing);
+        e.render(&mut chunk).unwrap();
+    }
+    let a = e.status().ambient;
+    assert!(a.counters.dropped.pool_full > 0, "{a:?}");
+    assert_eq!(most, 16);
+    assert!(a.accounted(), "{a:?}");
+    assert_eq!(a.started, a.counters.played, "{a:?}");
+    // Stopped: the slots free at once, the Waves once the fades are done.
+    e.stop_all().unwrap();
+    assert_eq!(e.retail_pool().playing(e.time()), 0);
+    e.render_frames(RATE as usize / 10).unwrap();
+    assert_eq!(e.status().live_voices, 0);
+    let cache = e.ambient_cache().unwrap();
+    assert!(cache.sounds().all(|(w, _)| cache.users(w) == 0));
+}
+
+/// `Retail16` has one cap: the game's own voices take slots of the same retail pool.
+#[test]
+fn retail16_game_voices_take_slots_of_the_one_pool() {
+    let mut e = Engine::builder()
+        .sample_rate(RATE)
+        .voice_policy(VoicePolicy::Retail16)
+        .build()
+        .unwrap();
+    let tone: Vec<f32> = (0..RATE / 2)
+        .map(|i| (i as f32 * 0.05).sin() * 0.1)
+        .collect();
+    let s = e.load_mono(tone.into(), RATE).unwrap();
+    let voices: Vec<_> = (0..16)
+        .map(|_| e.play(s, Source::default()).unwrap())
+        .collect();
+    assert_eq!(e.retail_pool().playing(e.time()), 16);
+    assert_eq!(e.play(s, Source::default()), Err(PlayError::VoiceLimit));
+    assert_eq!(e.status().dropped_voices, 1);
+    // a stopped voice's slot frees at once (the buffer no longer plays)
+    e.stop(voices[3]).unwrap();
+    assert_eq!(e.retail_pool().playing(e.time()), 15);
+    e.play(s, Source::default()).unwrap();
+    // once the one-shots end in the mixer, every slot is free again
+    e.render_frames(RATE as usize).unwrap();
+    assert_eq!(e.live_voices(), 0);
+    assert_eq!(e.retail_pool().playing(e.time()), 0);
 }
 
 #[test]

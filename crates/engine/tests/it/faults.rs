@@ -7,14 +7,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use resound_engine::acoustics::{Absent, Cell, MaterialTable, WorldStore};
+use resound_engine::ambient::Outcome;
 use resound_engine::datformat::container::{DatWriter, EntryOptions};
 use resound_engine::datformat::record::{Record, Wave};
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::mixer::{self, LoadSoundError, MixerSettings, PlaySettings, StopError};
-use resound_engine::sound::{AmbientBridge, AmbientPolicy, AmbientSettings, ListenerPose};
+use resound_engine::mixer::{self, LoadSoundError, MixerSettings, StopError};
+use resound_engine::sound::AmbientSettings;
+use resound_engine::terrain::ac_to_voxel;
 use resound_engine::{
     Engine, EngineBuilder, LoadError, Mode, Orientation, Pacing, PlayError, Source, VoiceError,
-    VoiceHandle,
+    VoiceHandle, VoicePolicy,
 };
 use resound_fixture::{self as fixture, FixtureOptions, FixtureWorld};
 use resound_studio::test_signal::looped;
@@ -205,60 +207,52 @@ fn damaged_world() -> (FixtureWorld, Vec<u32>) {
 #[test]
 fn a_wave_that_fails_to_decode_skips_its_voice_and_is_reported() {
     let (world, damaged) = damaged_world();
-    let mut b = AmbientBridge::from_readers(
-        Cursor::new(world.portal.clone()),
-        Cursor::new(world.cell.clone()),
-        AmbientSettings {
-            policy: AmbientPolicy::Retail16,
-            output_rate: 48_000,
-            ..AmbientSettings::default()
-        },
-    )
-    .unwrap();
-    let (mut h, mut r) = mixer::build(MixerSettings::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("client_portal.dat"), &world.portal).unwrap();
+    std::fs::write(dir.path().join("client_cell_1.dat"), &world.cell).unwrap();
+    let mut e = Engine::builder()
+        .voice_policy(VoicePolicy::Retail16)
+        .mode(Mode::Off)
+        .build()
+        .unwrap();
     // A spot in the fixture valley, heard for 40 s at 60 ticks a second.
-    let pose = ListenerPose {
-        position: resound_engine::ambient::Position::new(
-            0xA9B4_0025,
-            resound_engine::ambient::glam::Vec3::new(96.0, 96.0, 70.0),
-        ),
-        heading_deg: 0.0,
-        seen_outside: false,
-    };
-    let mut plays = Vec::new();
+    let spot = resound_engine::ambient::Position::new(
+        0xA9B4_0025,
+        resound_engine::ambient::glam::Vec3::new(96.0, 96.0, 70.0),
+    );
+    e.set_listener(ac_to_voxel(&spot), Orientation::default())
+        .unwrap();
+    e.attach_ambient(dir.path(), AmbientSettings::default())
+        .unwrap();
     let mut out = vec![0.0f32; 2 * 800];
-    let mut played_ids = Vec::new();
+    let (mut good, mut bad) = (0u64, 0u64);
     let mut loud = false;
-    for k in 0..(40 * 60) {
-        plays.clear();
-        let now = f64::from(k) / 60.0;
-        b.tick(&mut h, now, pose, &|_| false, &mut plays).unwrap();
-        for p in &plays {
-            played_ids.push(p.wave_id());
-            h.play(
-                p.sound(),
-                PlaySettings {
-                    looping: false,
-                    params: p.params().unwrap(),
-                },
-            )
-            .unwrap();
+    for _ in 0..(40 * 60) {
+        e.update(1.0 / 60.0).unwrap();
+        for ev in e.ambient_bridge().unwrap().last_events() {
+            if let Outcome::Play(v) = ev.outcome {
+                if damaged.contains(&v.wave_id.get()) {
+                    bad += 1;
+                } else {
+                    good += 1;
+                }
+            }
         }
-        h.flush();
-        r.render(&mut out);
+        e.render(&mut out).unwrap();
         assert!(out.iter().all(|s| s.is_finite()));
         loud |= out.iter().any(|s| *s != 0.0);
     }
-    let c = b.counters();
+    let a = e.status().ambient;
+    let c = a.counters;
     assert!(c.dropped.decode_failed > 0, "reported: {c:?}");
     assert!(c.played > 0, "the good waves still play: {c:?}");
     assert!(loud);
-    assert!(
-        played_ids.iter().all(|id| !damaged.contains(id)),
-        "no damaged wave was played"
-    );
+    // every damaged wave's play is the engine's decode drop; only the good ones started
+    assert_eq!(c.dropped.decode_failed, bad, "{c:?}");
+    assert_eq!(c.dropped.pool_full, 0, "{c:?}");
+    assert_eq!(a.started, good, "no damaged wave was played: {a:?}");
     assert_eq!(c.events, c.played + c.dropped.total());
-    let s = b.cache_stats();
+    let s = a.cache;
     assert!(
         s.decode_failures >= 1 && s.decode_failures <= damaged.len() as u64,
         "each damaged wave is decoded once, then remembered: {s:?}"

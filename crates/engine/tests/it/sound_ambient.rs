@@ -1,6 +1,7 @@
-//! The ambient bridge over the fixture world: a 60 s walk through `Retail16` rendered by a real
-//! `MixerRenderer` (never more than 16 live voices; every emitted event played or counted
-//! dropped), `Modern` plays, the retail frame order, bad Waves and bad input.
+//! The ambient bridge over the fixture world: a 60 s walk through `Retail16` (every emitted Play
+//! event becomes one play request, in order, with the retail level and pan), `Modern` plays,
+//! the retail frame order, bad input; and through the engine, which loads the Waves: bad Waves
+//! skipped and counted.
 
 #![allow(
     clippy::unwrap_used,
@@ -18,8 +19,8 @@ use resound_engine::sound::{
     AmbientBridge, AmbientPlay, AmbientPolicy, AmbientSettings, AmbientTickError, AttachError,
     ListenerPose,
 };
+use resound_engine::{Engine, Mode, VoicePolicy};
 use resound_fixture::{self as fixture, FixtureOptions, FixtureWorld};
-use resound_mixer::{MixerHandle, MixerRenderer, MixerSettings, PlaySettings, SoundId, build};
 
 const RATE: u32 = 48_000;
 /// 60 ticks a second at 48 kHz.
@@ -38,20 +39,9 @@ fn bridge(world: &FixtureWorld, policy: AmbientPolicy) -> Bridge {
     AmbientBridge::from_readers(
         Cursor::new(world.portal.clone()),
         Cursor::new(world.cell.clone()),
-        AmbientSettings {
-            policy,
-            output_rate: RATE,
-            ..AmbientSettings::default()
-        },
+        policy,
+        AmbientSettings::default(),
     )
-    .unwrap()
-}
-
-fn mixer() -> (MixerHandle, MixerRenderer) {
-    build(MixerSettings {
-        sample_rate: RATE,
-        ..MixerSettings::default()
-    })
     .unwrap()
 }
 
@@ -84,17 +74,13 @@ struct WalkFigures {
     tick_time: std::time::Duration,
     ticks: u64,
     plays: u64,
-    max_mixer_voices: u32,
-    max_handle_voices: usize,
 }
 
-/// Walks `seconds` through `Retail16`, starting every play on the mixer and rendering each
-/// tick; checks every tick's plays against the events and the live voices against 16.
+/// Walks `seconds` through `Retail16` at 60 ticks a second; checks every tick's plays against
+/// its Play events: one each, in order, with the retail level, pan and conversion.
 fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
     let walk = walk();
     let mut b = bridge(world, AmbientPolicy::Retail16);
-    let (mut h, mut r) = mixer();
-    let mut out = vec![0.0f32; 2 * TICK_FRAMES];
     let mut plays = Vec::new();
     let mut fig = WalkFigures::default();
     let mut seen_events = 0u64;
@@ -102,35 +88,31 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
     for k in 0..=ticks {
         let frame = k as usize * TICK_FRAMES;
         let now = frame as f64 / f64::from(RATE);
-        let before = b.counters();
         plays.clear();
         let pose = pose_at(&walk, now);
         let t0 = std::time::Instant::now();
-        b.tick(&mut h, now, pose, &|_| false, &mut plays).unwrap();
+        b.tick(now, pose, &mut plays).unwrap();
         fig.tick_time += t0.elapsed();
-        let after = b.counters();
         let events = b.last_events();
         seen_events += events.len() as u64;
-        // every play is the next emitted Play event with the same wave, level and pan, in order
         let voices = play_voices(events);
-        let mut vi = voices.iter();
-        for p in &plays {
+        assert_eq!(
+            voices.len(),
+            plays.len(),
+            "t = {now}: one play per Play event"
+        );
+        for (p, v) in plays.iter().zip(&voices) {
             let AmbientPlay::Retail {
                 wave_id,
                 db,
                 pan: pan_db,
                 time,
-                slot,
-                ..
             } = *p
             else {
                 panic!("Retail16 gave {p:?}");
             };
             assert_eq!(time, now);
-            assert!(slot < 16);
-            let v = vi
-                .find(|v| v.wave_id == wave_id && v.db == db && v.pan == pan_db)
-                .expect("a play with no event");
+            assert_eq!((wave_id, db, pan_db), (v.wave_id.get(), v.db, v.pan));
             assert!(
                 (-14..=14).contains(&v.pan)
                     && (resound_ambient::sound_manager::VOL_MIN..=0).contains(&v.db)
@@ -140,51 +122,9 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
                 p.params(),
                 Some(resound_engine::convert::retail(db, pan_db))
             );
-            let id = h
-                .play(
-                    p.sound(),
-                    PlaySettings {
-                        looping: false,
-                        params: p.params().unwrap(),
-                    },
-                )
-                .unwrap();
-            let _ = id;
         }
-        // the Play events not played are exactly this tick's bridge drops
-        let dropped_here = (after.dropped.pool_full - before.dropped.pool_full)
-            + (after.dropped.decode_failed - before.dropped.decode_failed)
-            + (after.dropped.wave_missing - before.dropped.wave_missing)
-            + (after.dropped.no_room - before.dropped.no_room);
-        assert_eq!(
-            voices.len() as u64,
-            plays.len() as u64 + dropped_here,
-            "t = {now}"
-        );
         fig.plays += plays.len() as u64;
-        h.flush();
-        r.render(&mut out);
-        let status = h.status();
-        let live = h.live_voices();
-        assert!(
-            status.active_voices <= 16,
-            "t = {now}: {} voices",
-            status.active_voices
-        );
-        assert!(live <= 16, "t = {now}: handle counts {live}");
-        // the mixer's live voices are the retail pool's (its slots free when the voice ends)
-        let t_end = (frame + TICK_FRAMES) as f64 / f64::from(RATE);
-        let lo = b.pool().playing(t_end + 1e-9);
-        let hi = b.pool().playing(t_end - 1e-9);
-        assert!(
-            (lo..=hi).contains(&(status.active_voices as usize)),
-            "t = {t_end}: mixer {} vs pool {lo}..={hi}",
-            status.active_voices
-        );
-        fig.max_mixer_voices = fig.max_mixer_voices.max(status.active_voices);
-        fig.max_handle_voices = fig.max_handle_voices.max(live);
         fig.ticks += 1;
-        assert!(out.iter().all(|s| s.is_finite()));
     }
     let c = b.counters();
     assert_eq!(c.events, seen_events);
@@ -195,35 +135,21 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
 }
 
 #[test]
-fn retail16_walk_of_60_s_keeps_16_voices_and_accounts_for_every_event() {
+fn retail16_walk_of_60_s_asks_for_every_play_event() {
     let w = world(1.0);
     let (b, fig) = retail_walk(&w, 60.0);
     let c = b.counters();
     assert!(c.played > 20, "{c:?}");
     assert!(c.rebuilds >= 3, "{c:?}");
+    // the bridge drops only what the runtime drops; the engine counts the rest
+    let d = c.dropped;
     assert_eq!(
-        c.dropped.decode_failed + c.dropped.wave_missing + c.dropped.no_room,
+        d.pool_full + d.decode_failed + d.wave_missing + d.no_room,
         0
     );
-    let s = b.cache_stats();
-    assert!(s.hits > 0 && s.misses > 0 && s.misses <= 16, "{s:?}");
     eprintln!(
-        "retail16 60 s walk: {c:?}; max mixer voices {}, cache {s:?}; bridge tick wall time {:?} total",
-        fig.max_mixer_voices, fig.tick_time
-    );
-}
-
-#[test]
-fn retail16_drops_the_17th_sound_when_waves_are_long() {
-    // waves 12× as long (12–72 s): the pool fills and retail drops the 17th
-    let w = world(12.0);
-    let (b, fig) = retail_walk(&w, 60.0);
-    let c = b.counters();
-    assert!(c.dropped.pool_full > 0, "{c:?}");
-    assert_eq!(fig.max_mixer_voices, 16);
-    eprintln!(
-        "retail16 60 s walk, 12x waves: {c:?}; max mixer voices {}",
-        fig.max_mixer_voices
+        "retail16 60 s walk: {c:?}; bridge tick wall time {:?} total",
+        fig.tick_time
     );
 }
 
@@ -233,12 +159,10 @@ fn retail16_walk_is_deterministic() {
     let run = || {
         let walk = walk();
         let mut b = bridge(&w, AmbientPolicy::Retail16);
-        let (mut h, _r) = mixer();
         let mut plays = Vec::new();
         for k in 0..=(20 * 60) {
             let now = f64::from(k) / 60.0;
-            b.tick(&mut h, now, pose_at(&walk, now), &|_| false, &mut plays)
-                .unwrap();
+            b.tick(now, pose_at(&walk, now), &mut plays).unwrap();
         }
         (plays, b.counters())
     };
@@ -252,14 +176,12 @@ fn modern_plays_are_positioned_or_centred_as_emitted() {
     let w = world(1.0);
     let walk = walk();
     let mut b = bridge(&w, AmbientPolicy::Modern);
-    let (mut h, _r) = mixer();
     let mut plays = Vec::new();
     let (mut positioned, mut centred) = (0, 0);
     for k in 0..=(40 * 60) {
         let now = f64::from(k) / 60.0;
         plays.clear();
-        b.tick(&mut h, now, pose_at(&walk, now), &|_| false, &mut plays)
-            .unwrap();
+        b.tick(now, pose_at(&walk, now), &mut plays).unwrap();
         let voices = play_voices(b.last_events());
         assert_eq!(
             voices.len(),
@@ -288,19 +210,10 @@ fn modern_plays_are_positioned_or_centred_as_emitted() {
                     assert_eq!(f64::from(volume), v.gain as f32 as f64);
                     let params = p.params().unwrap();
                     assert_eq!(params.pan, resound_mixer::Pan::EqualPower(0.0));
-                    h.play(
-                        p.sound(),
-                        PlaySettings {
-                            looping: false,
-                            params,
-                        },
-                    )
-                    .unwrap();
                     centred += 1;
                 }
                 AmbientPlay::Retail { .. } => panic!("Modern gave a retail play"),
             }
-            assert!(b.sound_busy(p.sound(), now));
         }
     }
     assert!(positioned > 0 && centred > 0, "{positioned} / {centred}");
@@ -327,36 +240,26 @@ fn pose(position: Position) -> ListenerPose {
 fn the_retail_frame_order_lags_one_frame_and_a_teleport_does_not() {
     let w = world(0.02);
     let mut b = bridge(&w, AmbientPolicy::Retail16);
-    let (mut h, _r) = mixer();
     let mut plays = Vec::new();
     let (a, c, d) = (
         on_cell(0xA9, 0xB4, 3, 3),
         on_cell(0xA9, 0xB4, 4, 3),
         on_cell(0xA8, 0xB3, 2, 2),
     );
-    let none = |_: SoundId| false;
     // frame 0: the first pose is both the previous and the current one
-    let r = b.tick(&mut h, 0.0, pose(a), &none, &mut plays).unwrap();
+    let r = b.tick(0.0, pose(a), &mut plays).unwrap();
     assert_eq!(r.map(|r| r.cell), Some(a.objcell_id));
     // frame 1 moves into the next cell: ChangePosition still sees frame 0's cell
-    let r = b
-        .tick(&mut h, 1.0 / 60.0, pose(c), &none, &mut plays)
-        .unwrap();
+    let r = b.tick(1.0 / 60.0, pose(c), &mut plays).unwrap();
     assert!(r.is_none());
     assert_eq!(b.ambient().current_cell(), Some(a.objcell_id));
     // frame 2 rebuilds on frame 1's pose, at frame 2's clock
-    let r = b
-        .tick(&mut h, 2.0 / 60.0, pose(c), &none, &mut plays)
-        .unwrap();
+    let r = b.tick(2.0 / 60.0, pose(c), &mut plays).unwrap();
     assert_eq!(r.map(|r| r.cell), Some(c.objcell_id));
     // a teleport rebuilds at once
-    let r = b
-        .teleport(&mut h, 2.5 / 60.0, pose(d), &none, &mut plays)
-        .unwrap();
+    let r = b.teleport(2.5 / 60.0, pose(d), &mut plays).unwrap();
     assert_eq!(r.map(|r| r.cell), Some(d.objcell_id));
-    let r = b
-        .tick(&mut h, 3.0 / 60.0, pose(d), &none, &mut plays)
-        .unwrap();
+    let r = b.tick(3.0 / 60.0, pose(d), &mut plays).unwrap();
     assert!(r.is_none());
     assert_eq!(b.counters().rebuilds, 3);
 }
@@ -388,21 +291,35 @@ fn waves_that_fail_to_decode_are_skipped_and_counted() {
         portal: portal.finish(),
         cell: w.cell.clone(),
     };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("client_portal.dat"), &bad_world.portal).unwrap();
+    std::fs::write(dir.path().join("client_cell_1.dat"), &bad_world.cell).unwrap();
     let walk = walk();
-    let mut b = bridge(&bad_world, AmbientPolicy::Retail16);
-    let (mut h, _r) = mixer();
-    let mut plays = Vec::new();
-    for k in 0..=(30 * 60) {
-        let now = f64::from(k) / 60.0;
-        b.tick(&mut h, now, pose_at(&walk, now), &|_| false, &mut plays)
+    let mut e = Engine::builder()
+        .sample_rate(RATE)
+        .mode(Mode::Off)
+        .voice_policy(VoicePolicy::Retail16)
+        .build()
+        .unwrap();
+    e.attach_ambient(dir.path(), AmbientSettings::default())
+        .unwrap();
+    let mut out = vec![0.0f32; 2 * TICK_FRAMES];
+    for k in 0..(30 * 60) {
+        let pose = walk.pose(f64::from(k) / 60.0).unwrap();
+        let position = resound_engine::terrain::ac_to_voxel(&pose.camera.position);
+        e.set_listener(position, resound_engine::Orientation::default())
             .unwrap();
+        e.update(1.0 / 60.0).unwrap();
+        e.render(&mut out).unwrap();
     }
-    let c = b.counters();
-    assert!(plays.is_empty());
+    let a = e.status().ambient;
+    let c = a.counters;
+    assert!(c.events > 0, "{c:?}");
     assert!(c.dropped.decode_failed > 0, "{c:?}");
     assert_eq!(c.played, 0);
+    assert_eq!(a.started, 0);
     assert_eq!(c.events, c.dropped.total());
-    let s = b.cache_stats();
+    let s = a.cache;
     assert!(
         s.decode_failures > 0 && s.decode_failures <= 16,
         "each wave decoded once: {s:?}"
@@ -414,11 +331,9 @@ fn waves_that_fail_to_decode_are_skipped_and_counted() {
 fn bad_clock_and_pose_are_refused_and_change_nothing() {
     let w = world(0.02);
     let mut b = bridge(&w, AmbientPolicy::Modern);
-    let (mut h, _r) = mixer();
     let mut plays = Vec::new();
-    let none = |_: SoundId| false;
     let a = on_cell(0xA9, 0xB4, 3, 3);
-    b.tick(&mut h, 1.0, pose(a), &none, &mut plays).unwrap();
+    b.tick(1.0, pose(a), &mut plays).unwrap();
     let before = b.counters();
     let nan = Position::new(a.objcell_id.get(), Vec3::new(f32::NAN, 0.0, 0.0));
     for (now, p) in [
@@ -435,15 +350,15 @@ fn bad_clock_and_pose_are_refused_and_change_nothing() {
             },
         ),
     ] {
-        let e = b.tick(&mut h, now, p, &none, &mut plays).unwrap_err();
+        let e = b.tick(now, p, &mut plays).unwrap_err();
         assert!(!e.to_string().contains('\n'));
         if now == 0.5 {
             assert!(matches!(e, AmbientTickError::ClockBackwards { .. }));
         }
-        assert!(b.teleport(&mut h, now, p, &none, &mut plays).is_err());
+        assert!(b.teleport(now, p, &mut plays).is_err());
     }
     assert_eq!(b.counters(), before);
-    b.tick(&mut h, 2.0, pose(a), &none, &mut plays).unwrap();
+    b.tick(2.0, pose(a), &mut plays).unwrap();
 }
 
 #[test]
@@ -451,37 +366,22 @@ fn attach_opens_a_dat_folder_with_typed_errors() {
     let w = world(0.02);
     let dir = tempfile::tempdir().unwrap();
     let settings = AmbientSettings::default();
-    let e = AmbientBridge::open(dir.path(), settings).unwrap_err();
+    let retail = AmbientPolicy::Retail16;
+    let e = AmbientBridge::open(dir.path(), retail, settings).unwrap_err();
     assert!(matches!(e, AttachError::Open { .. }), "{e}");
     std::fs::write(dir.path().join("client_portal.dat"), b"garbage").unwrap();
     std::fs::write(dir.path().join("client_cell_1.dat"), &w.cell).unwrap();
-    let e = AmbientBridge::open(dir.path(), settings).unwrap_err();
+    let e = AmbientBridge::open(dir.path(), retail, settings).unwrap_err();
     assert!(matches!(e, AttachError::Dat { .. }), "{e}");
     // the cell dat has no Region
     std::fs::write(dir.path().join("client_portal.dat"), &w.cell).unwrap();
-    let e = AmbientBridge::open(dir.path(), settings).unwrap_err();
+    let e = AmbientBridge::open(dir.path(), retail, settings).unwrap_err();
     assert!(matches!(e, AttachError::NoRegion(0x1300_0000)), "{e}");
     std::fs::write(dir.path().join("client_portal.dat"), &w.portal).unwrap();
-    let mut b = AmbientBridge::open(dir.path(), settings).unwrap();
-    let (mut h, _r) = mixer();
+    let mut b = AmbientBridge::open(dir.path(), retail, settings).unwrap();
     let mut plays = Vec::new();
-    b.tick(
-        &mut h,
-        0.0,
-        pose(on_cell(0xA9, 0xB4, 3, 3)),
-        &|_| false,
-        &mut plays,
-    )
-    .unwrap();
+    b.tick(0.0, pose(on_cell(0xA9, 0xB4, 3, 3)), &mut plays)
+        .unwrap();
     assert_eq!(b.counters().rebuilds, 1);
-    let e = AmbientBridge::from_readers(
-        Cursor::new(w.portal.clone()),
-        Cursor::new(w.cell.clone()),
-        AmbientSettings {
-            output_rate: 0,
-            ..settings
-        },
-    )
-    .unwrap_err();
-    assert!(matches!(e, AttachError::OutputRate));
+    assert_eq!(b.policy(), retail);
 }

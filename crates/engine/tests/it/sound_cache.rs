@@ -1,13 +1,12 @@
 //! The wave cache against a real mixer: loaded once, hits and misses counted, the byte cap
-//! holds under churn, playing sounds are never unloaded, bad waves are remembered.
+//! holds under churn, sounds voices hold (acquired, not yet released) are never unloaded, bad
+//! waves are remembered.
 
 #![allow(
     clippy::unwrap_used,
     reason = "test helpers unwrap known-good fixtures"
 )]
 
-use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::io::Cursor;
 
 use resound_ambient::DatSource;
@@ -41,18 +40,14 @@ fn short_waves() -> (MemoryWaves, Vec<(u32, usize)>) {
     (MemoryWaves::new(waves), sizes)
 }
 
-fn nobody(_: SoundId) -> bool {
-    false
-}
-
 #[test]
 fn loaded_once_then_hits() {
     let (mut h, _r) = mixer(64);
     let (mut src, sizes) = short_waves();
     let mut cache = WaveCache::new(1 << 30, DecodeLimits::default());
     let id = sizes[3].0;
-    let a = cache.get(id, &mut src, &mut h, &nobody).unwrap();
-    let b = cache.get(id, &mut src, &mut h, &nobody).unwrap();
+    let a = cache.get(id, &mut src, &mut h).unwrap();
+    let b = cache.get(id, &mut src, &mut h).unwrap();
     assert_eq!(a, b);
     assert_eq!(src.loads, 1, "read once");
     let s = cache.stats();
@@ -75,37 +70,37 @@ fn byte_cap_holds_under_churn_and_never_unloads_a_playing_sound() {
     let largest = sizes.iter().map(|s| s.1).max().unwrap();
     let cap = largest * 3;
     let mut cache = WaveCache::new(cap, DecodeLimits::default());
-    let playing: RefCell<BTreeSet<SoundId>> = RefCell::new(BTreeSet::new());
+    // (wave, sound) of the voices "playing", each holding a reference
+    let mut playing: Vec<(u32, SoundId)> = Vec::new();
     let mut x: u64 = 12_345;
     let mut full = 0;
     for step in 0..2_000 {
         x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
         let (id, _) = sizes[(x >> 33) as usize % sizes.len()];
-        let in_use = |s: SoundId| playing.borrow().contains(&s);
-        match cache.get(id, &mut src, &mut h, &in_use) {
+        match cache.get(id, &mut src, &mut h) {
             Ok(w) => {
                 // a few sounds "play" for a while
                 if step % 2 == 0 {
-                    playing.borrow_mut().insert(w.sound);
+                    assert!(cache.acquire(id));
+                    playing.push((id, w.sound));
                 }
             }
             Err(CacheError::Full { .. }) => full += 1,
             Err(e) => panic!("{e}"),
         }
-        if step % 3 == 0 {
-            let first = playing.borrow().iter().next().copied();
-            if let Some(s) = first {
-                playing.borrow_mut().remove(&s);
-            }
+        if step % 3 == 0 && !playing.is_empty() {
+            let (wave, _) = playing.remove(0);
+            cache.release(wave);
         }
         let s = cache.stats();
         assert!(s.bytes <= cap, "step {step}: {} > {cap}", s.bytes);
         // every sound marked playing is still loaded in the mixer
-        for p in playing.borrow().iter() {
+        for (wave, sound) in &playing {
             assert!(
-                h.sound_data(*p).is_some(),
+                h.sound_data(*sound).is_some(),
                 "step {step}: a playing sound was unloaded"
             );
+            assert!(cache.users(*wave) > 0);
         }
         let sum: usize = cache.sounds().map(|(_, w)| w.bytes).sum();
         assert_eq!(sum, s.bytes);
@@ -132,31 +127,32 @@ fn full_when_everything_loaded_is_playing() {
     let (mut src, sizes) = short_waves();
     let cap = sizes[0].1 + sizes[1].1;
     let mut cache = WaveCache::new(cap, DecodeLimits::default());
-    let a = cache.get(sizes[0].0, &mut src, &mut h, &nobody).unwrap();
-    let b = cache.get(sizes[1].0, &mut src, &mut h, &nobody).unwrap();
-    let all = |s: SoundId| s == a.sound || s == b.sound;
+    let a = cache.get(sizes[0].0, &mut src, &mut h).unwrap();
+    let b = cache.get(sizes[1].0, &mut src, &mut h).unwrap();
+    assert!(cache.acquire(sizes[0].0) && cache.acquire(sizes[1].0));
     let bigger = sizes
         .iter()
         .find(|s| s.1 > 0 && s.0 != sizes[0].0 && s.0 != sizes[1].0)
         .unwrap();
-    let err = cache.get(bigger.0, &mut src, &mut h, &all).unwrap_err();
+    let err = cache.get(bigger.0, &mut src, &mut h).unwrap_err();
     assert!(matches!(err, CacheError::Full { .. }), "{err}");
     assert!(!err.is_permanent());
     assert_eq!(cache.stats().bytes, cap);
     assert!(h.sound_data(a.sound).is_some() && h.sound_data(b.sound).is_some());
     // once one stops, the same request succeeds by unloading it
-    let only_b = |s: SoundId| s == b.sound;
-    let c = cache.get(bigger.0, &mut src, &mut h, &only_b);
+    cache.release(sizes[0].0);
+    assert_eq!((cache.users(sizes[0].0), cache.users(sizes[1].0)), (0, 1));
+    let c = cache.get(bigger.0, &mut src, &mut h);
     if bigger.1 <= sizes[0].1 {
         c.unwrap();
         assert!(cache.peek(sizes[0].0).is_none());
     }
     // a wave larger than the whole cap is refused and remembered
     let mut tiny = WaveCache::new(16, DecodeLimits::default());
-    let err = tiny.get(sizes[0].0, &mut src, &mut h, &nobody).unwrap_err();
+    let err = tiny.get(sizes[0].0, &mut src, &mut h).unwrap_err();
     assert!(matches!(err, CacheError::TooLarge { .. }));
     let loads = src.loads;
-    assert!(tiny.get(sizes[0].0, &mut src, &mut h, &nobody).is_err());
+    assert!(tiny.get(sizes[0].0, &mut src, &mut h).is_err());
     assert_eq!(src.loads, loads);
 }
 
@@ -171,14 +167,10 @@ fn bad_and_missing_waves_are_read_once_and_counted() {
     });
     let mut cache = WaveCache::new(1 << 30, DecodeLimits::default());
     for _ in 0..3 {
-        let e = cache
-            .get(0x0A00_0BAD, &mut src, &mut h, &nobody)
-            .unwrap_err();
+        let e = cache.get(0x0A00_0BAD, &mut src, &mut h).unwrap_err();
         assert!(matches!(e, CacheError::Decode { .. }), "{e}");
         assert_eq!(e.to_string(), "wave 0x0a000bad could not be decoded");
-        let e = cache
-            .get(0x0A00_0F0F, &mut src, &mut h, &nobody)
-            .unwrap_err();
+        let e = cache.get(0x0A00_0F0F, &mut src, &mut h).unwrap_err();
         assert!(matches!(e, CacheError::Missing { .. }));
     }
     assert_eq!(src.loads, 2);
@@ -194,14 +186,12 @@ fn mixer_sound_slots_full_unloads_the_least_recently_used() {
     let (mut h, mut r) = mixer(2);
     let (mut src, sizes) = short_waves();
     let mut cache = WaveCache::new(1 << 30, DecodeLimits::default());
-    let a = cache.get(sizes[0].0, &mut src, &mut h, &nobody).unwrap();
-    let _b = cache.get(sizes[1].0, &mut src, &mut h, &nobody).unwrap();
-    cache.get(sizes[0].0, &mut src, &mut h, &nobody).unwrap(); // a is now the most recent
+    let a = cache.get(sizes[0].0, &mut src, &mut h).unwrap();
+    let _b = cache.get(sizes[1].0, &mut src, &mut h).unwrap();
+    cache.get(sizes[0].0, &mut src, &mut h).unwrap(); // a is now the most recent
     // both mixer slots are taken: b (least recent) is unloaded; its slot comes back from the
     // renderer asynchronously, so this request fails as "no room" and a later one succeeds
-    let err = cache
-        .get(sizes[2].0, &mut src, &mut h, &nobody)
-        .unwrap_err();
+    let err = cache.get(sizes[2].0, &mut src, &mut h).unwrap_err();
     assert!(
         matches!(err, CacheError::Load { .. }) && !err.is_permanent(),
         "{err}"
@@ -211,7 +201,7 @@ fn mixer_sound_slots_full_unloads_the_least_recently_used() {
     let mut out = vec![0.0; 256];
     r.render(&mut out);
     h.flush();
-    let c = cache.get(sizes[2].0, &mut src, &mut h, &nobody).unwrap();
+    let c = cache.get(sizes[2].0, &mut src, &mut h).unwrap();
     assert_eq!(
         h.sound_data(a.sound).map(|d| d.samples.len()),
         Some(a.frames)
@@ -227,7 +217,7 @@ fn waves_come_from_the_portal_dat() {
     let (mut h, _r) = mixer(64);
     let mut cache = WaveCache::new(1 << 30, DecodeLimits::default());
     for spec in &fixture::WAVES {
-        let w = cache.get(spec.id, &mut portal, &mut h, &nobody).unwrap();
+        let w = cache.get(spec.id, &mut portal, &mut h).unwrap();
         assert_eq!(w.sample_rate, spec.sample_rate);
         assert_eq!(w.channels, 1);
     }

@@ -321,3 +321,29 @@ fn extreme_accepted_values_stay_finite() {
         "{status:?}"
     );
 }
+
+#[test]
+fn ended_voices_are_passed_on_once_each() {
+    let (mut h, mut r) = mixer();
+    // 100 frames at the output rate: the one-shot plays frames 0..100.
+    let s = load(&mut h, sine(100.0, FS, 100.0 / FS as f32, 0.0), FS);
+    let short = h.play(s, PlaySettings::default()).unwrap();
+    let looping = h
+        .play(
+            s,
+            PlaySettings {
+                looping: true,
+                ..PlaySettings::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(h.drain_ended().count(), 0);
+    render(&mut r, 150);
+    assert_eq!(h.drain_ended().collect::<Vec<_>>(), vec![short]);
+    assert_eq!(h.drain_ended().count(), 0, "reported once");
+    assert!(!h.is_playing(short) && h.is_playing(looping));
+    h.stop(looping).unwrap();
+    h.flush();
+    render(&mut r, FS as usize / 10);
+    assert_eq!(h.drain_ended().collect::<Vec<_>>(), vec![looping]);
+}

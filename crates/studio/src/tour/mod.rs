@@ -40,9 +40,7 @@ pub use playback::{Live, Playback, play_live};
 
 use self::script::{EVENTS, EventSound, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
-use resound_engine::sound::{
-    AmbientPolicy, AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT,
-};
+use resound_engine::sound::{AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
 use resound_engine::terrain::axes::ac_to_voxel;
 use resound_engine::{
     BuildError, Engine, LoadError, Mode, Model, Orientation, PlayError, Source, Status, TickError,
@@ -349,11 +347,6 @@ pub fn run(
         engine.place_box(b.min, b.max, b.cell).map_err(input)?;
     }
     let ambient = AmbientSettings {
-        policy: if settings.retail {
-            AmbientPolicy::Retail16
-        } else {
-            AmbientPolicy::Modern
-        },
         seeds: Seeds {
             ran2: settings.seed as i32,
             crt: settings.seed,
