@@ -22,11 +22,11 @@
 //! | module | holds |
 //! |---|---|
 //! | `builder` | [`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`] |
-//! | `engine` | [`Engine`]: sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status`; sounds from WAV/Wave/MP3 ([`SoundError`]), terrain as the world ([`Engine::attach_terrain`], [`Engine::place_box`]), the ambient runtime ([`Engine::attach_ambient`], [`AmbientStatus`]) |
+//! | `runtime` | [`Engine`], the facade over its parts (`runtime/`: voices, tick, sounds, ambient, retail pool, terrain, shared state): sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status`; sounds from WAV/Wave/MP3 ([`SoundError`]), terrain as the world ([`Engine::attach_terrain`], [`Engine::place_box`]), the ambient runtime ([`Engine::attach_ambient`], [`AmbientStatus`]) |
 //! | `source` | [`Source`], [`Listener`], [`Orientation`] and their validation |
 //! | `schedule` | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
 //! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
-//! | [`convert`] | the one conversion: acoustic result → mixer voice parameters and taps |
+//! | `convert` | the one conversion: acoustic result → mixer voice parameters and taps |
 //! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement; the traced world (store or terrain) and the worker's snapshot |
 //! | `output` | [`Output`] (`Offline`, `Device`) and the one place that resolves and opens it; the engine's side of a device (poll per `update`, status, paused start) |
 //! | [`device`] | live output: [`device::DeviceOutput`], the callback, the backends (cpal with the default feature `device`, test) |
@@ -34,9 +34,13 @@
 //! | `status_line` | the one-line texts of [`Status`] and [`AmbientStatus`] |
 //! | `error` | typed errors, one enum per kind of operation |
 //! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
-
+//! | [`sound`] | decoding (WAV, DAT `Wave`, MP3), the wave cache, the ambient bridge (runtime event → play request) |
+//! | [`terrain`] | Asheron's Call landblocks as a voxel world; the one AC ↔ voxel axis mapping |
 //!
-//! # Seams for the layers still to come
+//! The tools built on this API (verification scenes, the demo tour, test signals, WAV writing,
+//! JSON reports, walk renders) live in `resound-studio`.
+//!
+//! # Where things connect
 //!
 //! - **Sounds**: [`Engine::load_wav`], [`Engine::load_wave`] and [`Engine::load_mp3`] decode
 //!   through [`sound`] and load through [`Engine::load_mono`] (stereo downmixed).
@@ -45,15 +49,15 @@
 //!   [`terrain::axes`]. [`Engine::attach_terrain`] traces AC landblocks instead of the store
 //!   (boxes placed over them with [`Engine::place_box`]); [`Engine::attach_ambient`] runs the
 //!   retail ambient runtime on every `update` with the listener as its camera.
-//! - **Mixer field names**: only [`convert`] names `VoiceParams`/`Tap` fields.
+//! - **Mixer field names**: only `convert` names `VoiceParams`/`Tap` fields.
 
 mod builder;
-pub mod convert;
+mod convert;
 pub mod device;
-mod engine;
 mod error;
 mod model;
 mod output;
+mod runtime;
 mod schedule;
 pub mod sound;
 mod source;
@@ -64,14 +68,6 @@ mod worker;
 mod world;
 
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
-pub use engine::terrain_query::{TerrainQuery, TerrainQueryError, evaluate_terrain_points};
-pub use engine::walk_render::{
-    MAX_WALK_RENDER_SECONDS, WalkRender, WalkRenderError, render_ambient_walk,
-};
-pub use engine::{
-    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, SoundError, SoundHandle, VoiceAcoustics,
-    VoiceHandle, heading_orientation,
-};
 pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
     WorldError,
@@ -79,6 +75,10 @@ pub use error::{
 pub use model::Model;
 pub use output::{Output, OutputError};
 pub use resound_acoustics::Mode;
+pub use runtime::{
+    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, SoundError, SoundHandle, VoiceAcoustics,
+    VoiceHandle, heading_orientation,
+};
 pub use schedule::Class;
 pub use source::{Listener, MAX_COORDINATE, MAX_POWER, MAX_RANGE, MAX_VOLUME, Orientation, Source};
 pub use status::{AmbientStatus, Status};

@@ -11,6 +11,8 @@
 //! | [`describe`] | text and JSON of what the engine did: [`describe::RenderReport`], the JSON of the engine's and the device's status |
 //! | [`capped_read`] | reading user files through a size cap ([`capped_read::read_capped`]) |
 //! | [`wav_write`] | WAV writing (f32, s16), atomically |
+//! | [`walk_render`] | a scripted ambient walk rendered through a fresh engine (`resound ambient --walk --out`) |
+//! | [`terrain_query`] | two points on Asheron's Call terrain evaluated through a fresh engine (`resound acoustics --dat-dir`) |
 //! | [`font`] | the plots' embedded font (DejaVu Sans), so drawing needs no system font or fontconfig |
 
 pub mod capped_read;
@@ -18,7 +20,9 @@ pub mod describe;
 pub mod font;
 pub mod scene_render;
 pub mod soak;
+pub mod terrain_query;
 pub mod test_signal;
 pub mod tour;
 pub mod verify;
+pub mod walk_render;
 pub mod wav_write;

@@ -5,12 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use resound_engine::Model;
 use resound_engine::acoustics::report::Evaluation;
 use resound_engine::acoustics::scene::{Scene, parse_mode};
 use resound_engine::acoustics::{AcousticModel, MaterialTable, Mode, Paths};
 use resound_engine::terrain::parse_position;
-use resound_engine::{Model, TerrainQuery, evaluate_terrain_points};
 use resound_studio::capped_read::read_text_capped;
+use resound_studio::terrain_query::{TerrainQuery, evaluate_terrain_points};
 
 /// Largest scene file accepted (a scene is a list of boxes; 64 MiB is far beyond any real one).
 pub const MAX_SCENE_BYTES: u64 = 64 << 20;

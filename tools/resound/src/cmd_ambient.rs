@@ -23,9 +23,9 @@ use resound_engine::ambient::{
 };
 use resound_engine::datformat::id::parse_region_id;
 use resound_engine::datformat::record::Region;
-use resound_engine::render_ambient_walk;
 use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
 use resound_engine::terrain::parse_position;
+use resound_studio::walk_render::render_ambient_walk;
 use resound_studio::wav_write::{WavFormat, write_wav};
 
 use crate::report::emit;

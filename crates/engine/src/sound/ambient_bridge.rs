@@ -16,7 +16,7 @@
 //! Each emitted event becomes an [`AmbientPlay`] (a play request and nothing more) or a counted
 //! drop ([`AmbientCounters`]), by the engine's voice policy:
 //! - [`AmbientPolicy::Retail16`]: [`AmbientPlay::Retail`], the event's integer dB and pan
-//!   (±14) as retail plays them, for the engine to convert once ([`crate::convert::retail`])
+//!   (±14) as retail plays them, for the engine to convert once (`convert::retail`)
 //!   and start through its retail 16-voice pool (`SoundManager::PlaySoundInternal`
 //!   @ 0x0054FEC0), no acoustics.
 //! - [`AmbientPolicy::Modern`]: a positioned event becomes [`AmbientPlay::Positioned`] (the AC
@@ -145,7 +145,7 @@ impl AmbientPlay {
         }
     }
 
-    /// Mixer parameters for plays that need no placement: `Retail` ([`crate::convert::retail`],
+    /// Mixer parameters for plays that need no placement: `Retail` (`convert::retail`,
     /// the retail law) and `Centred` (volume, centred). `None` for `Positioned`, which the
     /// engine places.
     #[must_use]

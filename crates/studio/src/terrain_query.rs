@@ -4,14 +4,14 @@
 
 use std::path::Path;
 
-use resound_acoustics::report::{Evaluation, Header};
-use resound_acoustics::{Mode, Paths, RequestError, SoundRequest};
-use resound_ambient::Position;
+use resound_engine::acoustics::report::{Evaluation, Header};
+use resound_engine::acoustics::{Mode, Paths, RequestError, SoundRequest};
+use resound_engine::ambient::Position;
 
-use super::{AttachTerrainError, Engine};
-use crate::error::{BuildError, InputError};
-use crate::terrain::{EAR_HEIGHT, ac_to_voxel, show_position};
-use crate::{Model, Orientation};
+use resound_engine::terrain::{EAR_HEIGHT, ac_to_voxel, show_position};
+use resound_engine::{AttachTerrainError, Engine};
+use resound_engine::{BuildError, InputError};
+use resound_engine::{Model, Orientation};
 
 /// What to evaluate on the terrain.
 #[derive(Debug, Clone)]

@@ -5,12 +5,12 @@
 
 use std::path::Path;
 
-use resound_ambient::walk::Walk;
+use resound_engine::ambient::walk::Walk;
 
-use super::{AttachTerrainError, Engine};
-use crate::error::{BuildError, TickError};
-use crate::sound::{AmbientSettings, AttachError};
-use crate::{Mode, Status, VoicePolicy};
+use resound_engine::sound::{AmbientSettings, AttachError};
+use resound_engine::{AttachTerrainError, Engine};
+use resound_engine::{BuildError, TickError};
+use resound_engine::{Mode, Status, VoicePolicy};
 
 /// Longest walk [`render_ambient_walk`] renders (seconds; 10 minutes of stereo f32 is 230 MB).
 pub const MAX_WALK_RENDER_SECONDS: f64 = 600.0;

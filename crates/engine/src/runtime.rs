@@ -13,11 +13,10 @@
 //!
 //! Per tick the engine decides classes and jobs ([`crate::schedule`]), sends them with a
 //! copy-on-write world snapshot to the worker ([`crate::worker`]), and applies finished results
-//! through the one conversion ([`crate::convert`]). With [`Pacing::RenderClock`] a tick runs
+//! through the one conversion (`convert`). With [`Pacing::RenderClock`] a tick runs
 //! every `tick_frames` rendered frames and the render waits for it; with [`Pacing::Update`] a
 //! tick runs per `update` and results apply at the start of the next one.
 //!
-//! `walk_render` and `terrain_query` are tool code over the public API.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -50,10 +49,8 @@ mod retail;
 mod shared;
 mod sounds;
 mod terrain;
-pub(crate) mod terrain_query;
 mod tick;
 mod voices;
-pub(crate) mod walk_render;
 
 use self::ambient::{AmbientState, modern_source};
 use self::retail::{RetailPool, RetailRefused};

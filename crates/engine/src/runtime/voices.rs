@@ -1,7 +1,7 @@
 //! The engine's voices: [`Voices`] holds each started voice's source, class, echo set and
 //! acoustic result; it starts voices in the mixer, steals, reaps the ones the mixer reports
 //! ended, changes them ([`Voices::live`]) and hands each change to the mixer through the one
-//! conversion ([`crate::convert`]). The tick ([`super::tick`]) decides classes and jobs over it.
+//! conversion (`convert`). The tick ([`super::tick`]) decides classes and jobs over it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
