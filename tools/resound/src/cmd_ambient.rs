@@ -26,7 +26,9 @@ use resound_engine::datformat::record::Region;
 use resound_engine::render_ambient_walk;
 use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
 use resound_engine::terrain::parse_position;
-use resound_studio::wav_write::{WavFormat, write_wav};
+use resound_studio::wav_write::WavFormat;
+
+use crate::out_file::{OutFile, write_stereo_wav};
 
 use crate::report::emit;
 
@@ -80,6 +82,7 @@ pub struct Args {
 /// Runs `resound ambient`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let region_id = args.region;
+    crate::cmd_dat::check_dat_dir(&args.dat_dir)?;
     let mut portal = open_dat(&args.dat_dir, PORTAL_DAT)?;
     let mut cell = open_dat(&args.dat_dir, CELL_DAT)?;
     let region: Region = portal
@@ -157,10 +160,16 @@ fn render(
     out: &Path,
     settings: AmbientSettings,
 ) -> anyhow::Result<()> {
+    let file = OutFile::create(out)?;
+    let to_stdout = file.is_stdout();
     let r = render_ambient_walk(&args.dat_dir, walk, seconds, settings)?;
-    write_wav(out, &r.samples, 2, r.rate, WavFormat::F32)
-        .with_context(|| format!("writing {}", out.display()))?;
+    write_stereo_wav(file, &r.samples, r.rate, WavFormat::F32)?;
     let (s, rate, policy) = (&r.status, r.rate, &args.policy);
+    let emit = if to_stdout {
+        crate::report::emit_to_stderr
+    } else {
+        emit
+    };
     emit(&if args.json {
         let doc = serde_json::json!({
             "out": out.display().to_string(), "seconds": seconds, "rate": rate,
@@ -179,12 +188,24 @@ fn render(
 /// Walk files are capped at 64 MiB (a waypoint is ~60 bytes of JSON: about a million of them).
 const MAX_WALK_BYTES: u64 = 64 << 20;
 
+/// A walk's `frame_rate` lies in this range (frames per second; retail runs at about 30).
+const FRAME_RATES: std::ops::RangeInclusive<f64> = 0.1..=1000.0;
+
 fn read_walk(path: &Path) -> anyhow::Result<Walk> {
     let text = resound_studio::capped_read::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
-    let walk: Walk =
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let shown = crate::report::quoted(&path.display().to_string());
+    let walk: Walk = serde_json::from_str(&text).with_context(|| format!("parsing {shown}"))?;
+    let rate = walk.frame_rate;
+    if !(rate.is_finite() && FRAME_RATES.contains(&rate)) {
+        bail!(
+            "walk {shown}: frame_rate {} is outside {}..={} frames per second (the frame-rate cap)",
+            crate::report::num(rate),
+            FRAME_RATES.start(),
+            FRAME_RATES.end()
+        );
+    }
     walk.validate()
-        .with_context(|| format!("checking {}", path.display()))?;
+        .with_context(|| format!("checking {shown}"))?;
     Ok(walk)
 }
 
