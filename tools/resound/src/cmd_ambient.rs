@@ -163,6 +163,13 @@ fn render(
     let file = OutFile::create(out)?;
     let to_stdout = file.is_stdout();
     let r = render_ambient_walk(&args.dat_dir, walk, seconds, settings)?;
+    if r.samples.len() < 2 {
+        bail!(
+            "--seconds {} at {} Hz is shorter than one frame",
+            crate::report::num(seconds),
+            r.rate
+        );
+    }
     write_stereo_wav(file, &r.samples, r.rate, WavFormat::F32)?;
     let (s, rate, policy) = (&r.status, r.rate, &args.policy);
     let emit = if to_stdout {

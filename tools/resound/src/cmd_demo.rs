@@ -114,7 +114,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.rate,
         WavFormat::F32,
     )?;
-    tour::plot::draw(&png, &report).with_context(|| format!("writing {}", png.display()))?;
+    // The plot is drawn beside its path and renamed into place, as the WAV is.
+    let temp = tempfile::Builder::new()
+        .prefix(".resound-")
+        .suffix(".png")
+        .tempfile_in(&args.out)
+        .with_context(|| format!("writing {}", png.display()))?;
+    tour::plot::draw(temp.path(), &report).with_context(|| format!("writing {}", png.display()))?;
+    temp.persist(&png)
+        .map_err(|e| anyhow::anyhow!("writing {}: {}", png.display(), e.error))?;
     if args.json {
         let mut doc = report.summary_json(took);
         doc["wav"] = wav.display().to_string().into();

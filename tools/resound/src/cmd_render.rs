@@ -137,7 +137,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let frames = scene::frame_count(&options).context("render")?;
     if frames == 0 {
         anyhow::bail!(
-            "--seconds {seconds} at {} Hz is shorter than one frame",
+            "--seconds {} at {} Hz is shorter than one frame",
+            crate::report::num(seconds),
             args.rate
         );
     }

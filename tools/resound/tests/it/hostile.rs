@@ -474,7 +474,23 @@ fn degenerate_renders_and_outputs_are_refused() {
     let wav = dir.path().join("x.wav");
     refused(
         &run(&["render", "G", "--seconds", "1e-9", "--out", s(&wav)]),
-        "error: --seconds 0.000000001 at 48000 Hz is shorter than one frame",
+        "error: --seconds 1e-9 at 48000 Hz is shorter than one frame",
+    );
+    assert!(!wav.exists());
+    let w = world();
+    refused(
+        &run(&[
+            "ambient",
+            "--dat-dir",
+            s(w.path()),
+            "--walk",
+            WALK,
+            "--seconds",
+            "0",
+            "--out",
+            s(&wav),
+        ]),
+        "error: --seconds 0 at 48000 Hz is shorter than one frame",
     );
     assert!(!wav.exists());
     if Path::new("/dev/full").exists() {
