@@ -112,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .teleport(0.0, player, camera, &mut portal, &mut cell, &mut events)
             .context("rebuilding")?;
         let PositionChange::Rebuilt(rebuild) = change else {
-            bail!("no rebuild happened ({change:?})");
+            bail!("no rebuild happened (the player's cell did not change)");
         };
         let snapshot = ambient.snapshot();
         let report = RebuildReport {
@@ -220,7 +220,10 @@ fn read_walk(path: &Path) -> anyhow::Result<Walk> {
 fn parse_volume(text: &str) -> anyhow::Result<f32> {
     match text.trim().parse::<f32>() {
         Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => bail!("{text:?} is not a volume from 0 to 1"),
+        _ => bail!(
+            "{} is not a volume from 0 to 1",
+            crate::report::quoted(text)
+        ),
     }
 }
 
@@ -230,7 +233,8 @@ fn parse_seconds(text: &str) -> anyhow::Result<f64> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && (0.0..=max as f64).contains(&s) => Ok(s),
         _ => bail!(
-            "{text:?} is not a number of seconds from 0 to {max} (a walk runs at most {max} frames)"
+            "{} is not a number of seconds from 0 to {max} (a walk runs at most {max} frames)",
+            crate::report::quoted(text)
         ),
     }
 }
