@@ -1,8 +1,11 @@
-//! Reading user files (scene files, walk files, records) through a size cap.
+//! Reading user files (scene files, walk files, records) through a size cap, never blocking.
 //!
 //! `metadata().len()` is 0 for devices, FIFOs and `/dev/stdin`, so a cap checked against it lets
-//! `/dev/zero` through. Every file a tool reads on a user's say-so goes through
-//! [`read_capped`], which reads at most `max + 1` bytes and refuses the file if it got them.
+//! `/dev/zero` through, and opening a FIFO blocks until someone writes to it. Every file a tool
+//! reads on a user's say-so goes through [`read_capped`]: the path (after symlinks) must be a
+//! regular file, or standard input named as `-` or `/dev/stdin` (the user's own stream); it is
+//! opened without blocking, checked again on the open handle, and read through a cap of
+//! `max + 1` bytes, refused if it got them.
 
 use std::io::Read;
 use std::path::Path;
@@ -33,16 +36,17 @@ pub enum FileError {
         source: std::io::Error,
     },
     /// The path names no regular file (a directory, FIFO, device or socket).
-    #[error("{path} is {kind}, not {what} (a {what_short} is a regular file)")]
+    #[error("{path} is {kind}, not a {what} (a {what} is a regular file{hint})")]
     NotRegular {
         /// The path as the user gave it.
         path: String,
         /// What it is, in words ("a directory").
         kind: &'static str,
-        /// What the file is for, with its article ("a DAT file").
+        /// What the file is for, without its article ("DAT file").
         what: &'static str,
-        /// The same without the article ("DAT file").
-        what_short: &'static str,
+        /// What else is accepted, with its leading separator (", or - for standard input"),
+        /// or nothing.
+        hint: &'static str,
     },
     /// The path could not be looked at.
     #[error("cannot open {path}: {reason}")]
@@ -87,8 +91,8 @@ fn file_kind(meta: &std::fs::Metadata) -> &'static str {
     "not a regular file"
 }
 
-/// Whether `path` is a regular file (after symlinks), before reading a byte of it; `what`
-/// names the file's kind with its article ("a DAT file").
+/// Whether `path` is a regular file (after symlinks), before reading a byte of it (a `stat`,
+/// which never blocks); `what` names the file's kind without its article ("DAT file").
 ///
 /// # Errors
 /// [`FileError::Open`], [`FileError::NotRegular`].
@@ -98,22 +102,83 @@ pub fn check_regular(path: &Path, what: &'static str) -> Result<(), FileError> {
         path: shown.clone(),
         reason,
     })?;
-    if !meta.is_file() {
-        return Err(FileError::NotRegular {
-            path: shown,
-            kind: file_kind(&meta),
-            what,
-            what_short: what.trim_start_matches("a ").trim_start_matches("an "),
-        });
-    }
-    Ok(())
+    regular(&meta, shown, what, "")
 }
 
-/// Reads the whole file at `path`, refusing it once it exceeds `max_bytes`; works for regular
-/// files, pipes, `/dev/stdin` and devices alike (the cap is checked on the bytes read).
+fn regular(
+    meta: &std::fs::Metadata,
+    path: String,
+    what: &'static str,
+    hint: &'static str,
+) -> Result<(), FileError> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(FileError::NotRegular {
+        path,
+        kind: file_kind(meta),
+        what,
+        hint,
+    })
+}
+
+/// Whether `path` names standard input: `-` or `/dev/stdin` (the only streams a tool reads).
+#[must_use]
+pub fn is_stdin(path: &Path) -> bool {
+    path == Path::new("-") || path == Path::new("/dev/stdin")
+}
+
+/// `O_NONBLOCK`: opening a FIFO that slipped in between the check and the open returns at once
+/// instead of waiting for a writer (regular files ignore the flag).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+const O_NONBLOCK: i32 = 0x0004;
+
+/// Opens the regular file at `path` for reading without blocking: checked before the open
+/// (after symlinks) and again on the open handle, so a FIFO swapped in between is refused too.
 ///
 /// # Errors
-/// [`FileError`]: unreadable, or larger than `max_bytes`.
+/// [`FileError::Open`], [`FileError::NotRegular`].
+pub fn open_regular(path: &Path, what: &'static str) -> Result<std::fs::File, FileError> {
+    open_checked(path, what, "").map_err(|e| match e {
+        FileError::Io { path, source, .. } => FileError::Open {
+            path,
+            reason: source,
+        },
+        e => e,
+    })
+}
+
+fn open_checked(
+    path: &Path,
+    what: &'static str,
+    hint: &'static str,
+) -> Result<std::fs::File, FileError> {
+    let shown = path.display().to_string();
+    let open = |source| FileError::Io {
+        what,
+        path: shown.clone(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(open)?;
+    regular(&meta, shown.clone(), what, hint)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, O_NONBLOCK);
+    let file = options.open(path).map_err(open)?;
+    let meta = file.metadata().map_err(open)?;
+    regular(&meta, shown, what, hint)?;
+    Ok(file)
+}
+
+/// Reads the whole file at `path`, refusing it once it exceeds `max_bytes`. `path` is a regular
+/// file or standard input (`-`, `/dev/stdin`); a directory, FIFO, device or socket is refused
+/// before a byte is read, so nothing ever waits on a pipe nobody writes to.
+///
+/// # Errors
+/// [`FileError`]: not a regular file, unreadable, or larger than `max_bytes`.
 pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
     let shown = path.display().to_string();
     let io = |source| FileError::Io {
@@ -121,9 +186,14 @@ pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Ve
         path: shown.clone(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(io)?;
+    let reader: Box<dyn Read> = if is_stdin(path) {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(open_checked(path, what, ", or - for standard input")?)
+    };
     let mut bytes = Vec::new();
-    file.take(max_bytes.saturating_add(1))
+    reader
+        .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(io)?;
     if bytes.len() as u64 > max_bytes {

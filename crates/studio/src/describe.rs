@@ -29,6 +29,18 @@ pub struct RenderReport<'a> {
     pub format: &'a str,
 }
 
+/// A position as `[x, y, z]`, each rounded to 6 decimals (no 17-digit float noise).
+fn coords(p: [f64; 3]) -> String {
+    let c = |v: f64| (v * 1e6).round() / 1e6;
+    format!("[{}, {}, {}]", c(p[0]), c(p[1]), c(p[2]))
+}
+
+/// The voice's scheduling class as a lowercase word (`full`, `direct`, `free`), or `none`.
+fn class_name(a: &resound_engine::VoiceAcoustics) -> String {
+    a.class
+        .map_or_else(|| "none".to_owned(), |c| format!("{c:?}").to_lowercase())
+}
+
 /// The engine's counters as one JSON object (stable keys).
 #[must_use]
 pub fn status_json(s: &Status) -> serde_json::Value {
@@ -119,11 +131,11 @@ impl fmt::Display for RenderReport<'_> {
         let (scene, r, mode) = (self.scene, self.render, self.mode);
         writeln!(
             o,
-            "scene {}: {} voice(s), source {:?} -> listener {:?}, d = {:.2}, model {}, mode {}, signal {}, {} s at {} Hz -> {}",
+            "scene {}: {} voice(s), source {} -> listener {}, d = {:.2}, model {}, mode {}, signal {}, {} s at {} Hz -> {}",
             scene.name,
             r.voices,
-            scene.source,
-            scene.listener,
+            coords(scene.source),
+            coords(scene.listener),
             r.distance,
             r.model,
             mode_name(mode),
@@ -141,8 +153,15 @@ impl fmt::Display for RenderReport<'_> {
                 let occ = a.result.as_ref().map_or(0.0, |x| x.occ);
                 writeln!(
                     o,
-                    "applied: class {:?}  occ {occ:.3}  gain {:.4}  hf {:.6}  pan {:+.3}  sends [{:.4}, {:.4}, {:.4}, {:.4}]",
-                    a.class, p.gain, p.hf, p.pan, p.sends[0], p.sends[1], p.sends[2], p.sends[3]
+                    "applied: class {}  occ {occ:.3}  gain {:.4}  hf {:.6}  pan {:+.3}  sends [{:.4}, {:.4}, {:.4}, {:.4}]",
+                    class_name(a),
+                    p.gain,
+                    p.hf,
+                    p.pan,
+                    p.sends[0],
+                    p.sends[1],
+                    p.sends[2],
+                    p.sends[3]
                 )?;
                 if p.taps.is_empty() {
                     writeln!(o, "taps: none")?;

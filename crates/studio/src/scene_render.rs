@@ -296,13 +296,44 @@ pub fn render(
     options: &SceneOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<SceneRender, SceneRenderError> {
+    let total = frame_count(options)?;
+    let mut samples = Vec::with_capacity(2 * total as usize);
+    let mut r = render_to(scene, options, progress, &mut |block: &[f32]| {
+        samples.extend_from_slice(block);
+        Ok::<(), SceneRenderError>(())
+    })?;
+    r.samples = samples;
+    Ok(r)
+}
+
+/// The number of frames a render of `options` has: `seconds × rate`, rounded.
+///
+/// # Errors
+/// [`SceneRenderError::Seconds`] when `seconds` is not finite and positive (or over an hour).
+pub fn frame_count(options: &SceneOptions) -> Result<u64, SceneRenderError> {
     if !options.seconds.is_finite() || options.seconds <= 0.0 || options.seconds > 3600.0 {
         return Err(SceneRenderError::Seconds);
     }
+    Ok((options.seconds * f64::from(options.rate)).round() as u64)
+}
+
+/// [`render`] block by block, in memory that does not grow with the length: each tick's frames
+/// (interleaved stereo) go to `sink` as soon as they are rendered and are not kept
+/// ([`SceneRender::samples`] is empty). The blocks are the samples [`render`] returns, in order;
+/// [`frame_count`] frames in all.
+///
+/// # Errors
+/// [`SceneRenderError`] (as `E`), or the sink's error.
+pub fn render_to<E: From<SceneRenderError>>(
+    scene: &Scene,
+    options: &SceneOptions,
+    progress: &mut dyn FnMut(u64, u64),
+    sink: &mut dyn FnMut(&[f32]) -> Result<(), E>,
+) -> Result<SceneRender, E> {
+    let total = frame_count(options)?;
     let mut p = prepare(scene, options, Engine::builder())?;
-    let total = (options.seconds * f64::from(options.rate)).round() as u64;
     let tick_frames = p.engine.tick_frames();
-    let mut samples = vec![0.0f32; 2 * total as usize];
+    let mut block = vec![0.0f32; 2 * tick_frames.min(total) as usize];
     let mut done = 0u64;
     let mut report = p.source.and_then(|v| p.engine.voice_acoustics(v));
     while done < total {
@@ -310,11 +341,10 @@ pub fn render(
             p.advance_world(scene, done / tick_frames)?;
         }
         let n = (tick_frames - done % tick_frames).min(total - done);
-        let a = 2 * done as usize;
-        let b = 2 * (done + n) as usize;
-        p.engine
-            .render(&mut samples[a..b])
-            .map_err(SceneRenderError::Tick)?;
+        let out = &mut block[..2 * n as usize];
+        out.fill(0.0);
+        p.engine.render(out).map_err(SceneRenderError::Tick)?;
+        sink(out)?;
         done += n;
         if let Some(r) = p.source.and_then(|v| p.engine.voice_acoustics(v)) {
             report = Some(r);
@@ -322,7 +352,7 @@ pub fn render(
         progress(done, total);
     }
     Ok(SceneRender {
-        samples,
+        samples: Vec::new(),
         rate: options.rate,
         source: report,
         distance: p.distance,

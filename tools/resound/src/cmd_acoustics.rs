@@ -97,8 +97,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn scene(args: &Args, path: &Path, mode: Option<Mode>) -> anyhow::Result<Evaluation> {
     let materials = MaterialTable::standard();
     let text = read_text_capped(path, MAX_SCENE_BYTES, "scene file")?;
+    let shown = crate::report::quoted(&path.display().to_string());
     let mut scene =
-        Scene::from_json(&text, &materials).with_context(|| format!("scene {}", path.display()))?;
+        Scene::from_json(&text, &materials).with_context(|| format!("scene {shown}"))?;
+    crate::scene_check::check(&scene).with_context(|| format!("scene {shown}"))?;
     if let Some(p) = args.paths {
         scene.paths = p;
     }
@@ -117,6 +119,7 @@ fn scene(args: &Args, path: &Path, mode: Option<Mode>) -> anyhow::Result<Evaluat
 }
 
 fn terrain(args: &Args, dir: &Path, mode: Mode) -> anyhow::Result<Evaluation> {
+    crate::cmd_dat::check_dat_dir(dir)?;
     let (Some(l), Some(s)) = (&args.listener, &args.source) else {
         bail!("--dat-dir needs --listener CELL:X,Y,Z and --source CELL:X,Y,Z");
     };

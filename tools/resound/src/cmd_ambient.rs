@@ -26,7 +26,9 @@ use resound_engine::datformat::record::Region;
 use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
 use resound_engine::terrain::parse_position;
 use resound_studio::walk_render::render_ambient_walk;
-use resound_studio::wav_write::{WavFormat, write_wav};
+use resound_studio::wav_write::WavFormat;
+
+use crate::out_file::{OutFile, write_stereo_wav};
 
 use crate::report::emit;
 
@@ -80,6 +82,7 @@ pub struct Args {
 /// Runs `resound ambient`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let region_id = args.region;
+    crate::cmd_dat::check_dat_dir(&args.dat_dir)?;
     let mut portal = open_dat(&args.dat_dir, PORTAL_DAT)?;
     let mut cell = open_dat(&args.dat_dir, CELL_DAT)?;
     let region: Region = portal
@@ -109,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .teleport(0.0, player, camera, &mut portal, &mut cell, &mut events)
             .context("rebuilding")?;
         let PositionChange::Rebuilt(rebuild) = change else {
-            bail!("no rebuild happened ({change:?})");
+            bail!("no rebuild happened (the player's cell did not change)");
         };
         let snapshot = ambient.snapshot();
         let report = RebuildReport {
@@ -157,10 +160,23 @@ fn render(
     policy: AmbientPolicy,
     settings: AmbientSettings,
 ) -> anyhow::Result<()> {
+    let file = OutFile::create(out)?;
+    let to_stdout = file.is_stdout();
     let r = render_ambient_walk(&args.dat_dir, walk, seconds, policy, settings)?;
-    write_wav(out, &r.samples, 2, r.rate, WavFormat::F32)
-        .with_context(|| format!("writing {}", out.display()))?;
+    if r.samples.len() < 2 {
+        bail!(
+            "--seconds {} at {} Hz is shorter than one frame",
+            crate::report::num(seconds),
+            r.rate
+        );
+    }
+    write_stereo_wav(file, &r.samples, r.rate, WavFormat::F32)?;
     let (s, rate, policy) = (&r.status, r.rate, &args.policy);
+    let emit = if to_stdout {
+        crate::report::emit_to_stderr
+    } else {
+        emit
+    };
     emit(&if args.json {
         let doc = serde_json::json!({
             "out": out.display().to_string(), "seconds": seconds, "rate": rate,
@@ -179,12 +195,24 @@ fn render(
 /// Walk files are capped at 64 MiB (a waypoint is ~60 bytes of JSON: about a million of them).
 const MAX_WALK_BYTES: u64 = 64 << 20;
 
+/// A walk's `frame_rate` lies in this range (frames per second; retail runs at about 30).
+const FRAME_RATES: std::ops::RangeInclusive<f64> = 0.1..=1000.0;
+
 fn read_walk(path: &Path) -> anyhow::Result<Walk> {
     let text = resound_studio::capped_read::read_text_capped(path, MAX_WALK_BYTES, "walk file")?;
-    let walk: Walk =
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let shown = crate::report::quoted(&path.display().to_string());
+    let walk: Walk = serde_json::from_str(&text).with_context(|| format!("parsing {shown}"))?;
+    let rate = walk.frame_rate;
+    if !(rate.is_finite() && FRAME_RATES.contains(&rate)) {
+        bail!(
+            "walk {shown}: frame_rate {} is outside {}..={} frames per second (the frame-rate cap)",
+            crate::report::num(rate),
+            FRAME_RATES.start(),
+            FRAME_RATES.end()
+        );
+    }
     walk.validate()
-        .with_context(|| format!("checking {}", path.display()))?;
+        .with_context(|| format!("checking {shown}"))?;
     Ok(walk)
 }
 
@@ -192,7 +220,10 @@ fn read_walk(path: &Path) -> anyhow::Result<Walk> {
 fn parse_volume(text: &str) -> anyhow::Result<f32> {
     match text.trim().parse::<f32>() {
         Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => bail!("{text:?} is not a volume from 0 to 1"),
+        _ => bail!(
+            "{} is not a volume from 0 to 1",
+            crate::report::quoted(text)
+        ),
     }
 }
 
@@ -202,7 +233,8 @@ fn parse_seconds(text: &str) -> anyhow::Result<f64> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && (0.0..=max as f64).contains(&s) => Ok(s),
         _ => bail!(
-            "{text:?} is not a number of seconds from 0 to {max} (a walk runs at most {max} frames)"
+            "{} is not a number of seconds from 0 to {max} (a walk runs at most {max} frames)",
+            crate::report::quoted(text)
         ),
     }
 }

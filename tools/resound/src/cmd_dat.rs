@@ -13,7 +13,7 @@ use resound_engine::datformat::id::parse_id;
 use resound_engine::datformat::listing::Listing;
 use resound_engine::datformat::record::{Record, Wave};
 
-use resound_studio::capped_read::check_regular;
+use resound_studio::capped_read::open_regular;
 
 use crate::dat_check;
 
@@ -129,10 +129,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
 const MAX_RAW_BYTES: u64 = 64 << 20;
 
+/// Checks the dats a command reads from `dir` by name (through the engine, which opens them
+/// itself): each one present must be a regular file after symlinks, so a FIFO is refused at
+/// once instead of blocking the open. A missing one is left to the reader's own message.
+pub fn check_dat_dir(dir: &Path) -> anyhow::Result<()> {
+    use resound_engine::sound::{CELL_DAT, PORTAL_DAT};
+    for name in [PORTAL_DAT, CELL_DAT] {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            resound_studio::capped_read::check_regular(&path, "DAT file")?;
+        }
+    }
+    Ok(())
+}
+
 /// Opens a dat, refusing anything that is not a regular file before reading a byte.
 pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
-    check_regular(path, "a DAT file")?;
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = open_regular(path, "DAT file")?;
     DatReader::new(BufReader::new(file)).with_context(|| format!("reading {}", path.display()))
 }
 
@@ -163,13 +176,31 @@ fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {
     let wants_mp3 = out
         .extension()
         .is_some_and(|x| x.eq_ignore_ascii_case("mp3"));
+    if !wants_mp3 {
+        let (channels, rate) = (
+            wave.channels().unwrap_or(0),
+            wave.sample_rate().unwrap_or(0),
+        );
+        if channels == 0 || rate == 0 {
+            bail!(
+                "0x{id:08X} has {channels} channel(s) at {rate} Hz; a WAV needs at least 1 channel \
+                 and a sample rate above 0 Hz"
+            );
+        }
+    }
     let Some((bytes, what)) = wave.export(wants_mp3) else {
         let tag = wave
             .format_tag()
             .map_or_else(|| "?".to_owned(), |t| format!("{t:#06x}"));
         bail!("0x{id:08X} is not MPEG Layer-3 (format tag {tag}); write a .wav instead");
     };
-    std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
-    println!("wrote {} ({what}, {} bytes)", out.display(), bytes.len());
-    Ok(())
+    let file = crate::out_file::OutFile::create(out)?;
+    let to_stdout = file.is_stdout();
+    crate::out_file::write_bytes(file, &bytes)?;
+    let line = format!("wrote {} ({what}, {} bytes)\n", out.display(), bytes.len());
+    if to_stdout {
+        // standard output holds the file
+        return crate::report::emit_to_stderr(&line);
+    }
+    crate::report::emit(&line)
 }

@@ -8,7 +8,9 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::acoustics::scene::parse_mode;
 use resound_studio::tour::{self, Live, TourSettings};
-use resound_studio::wav_write::{WavFormat, write_wav};
+use resound_studio::wav_write::WavFormat;
+
+use crate::out_file::{OutFile, write_stereo_wav};
 
 use crate::cmd_acoustics::ModelName;
 use crate::report::emit;
@@ -71,9 +73,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         retail: args.retail,
         ..TourSettings::default()
     };
+    if let Ok(meta) = std::fs::metadata(&args.out)
+        && !meta.is_dir()
+    {
+        anyhow::bail!(
+            "--out {} is not a folder (demo writes demo.wav and demo.png into a folder)",
+            args.out.display()
+        );
+    }
     let temp = tempfile::tempdir().context("creating a temporary folder")?;
     let dats = match &args.dat_dir {
-        Some(d) => d.clone(),
+        Some(d) => {
+            crate::cmd_dat::check_dat_dir(d)?;
+            d.clone()
+        }
         None => {
             let written = resound_fixture::write_world().write_to(temp.path());
             written.map_err(|(path, e)| anyhow::anyhow!("writing {}: {e}", path.display()))?;
@@ -95,9 +108,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let (wav, png) = (args.out.join("demo.wav"), args.out.join("demo.png"));
-    write_wav(&wav, &report.samples, 2, report.rate, WavFormat::F32)
-        .with_context(|| format!("writing {}", wav.display()))?;
-    tour::plot::draw(&png, &report).with_context(|| format!("writing {}", png.display()))?;
+    write_stereo_wav(
+        OutFile::create(&wav)?,
+        &report.samples,
+        report.rate,
+        WavFormat::F32,
+    )?;
+    // The plot is drawn beside its path and renamed into place, as the WAV is.
+    let temp = tempfile::Builder::new()
+        .prefix(".resound-")
+        .suffix(".png")
+        .tempfile_in(&args.out)
+        .with_context(|| format!("writing {}", png.display()))?;
+    tour::plot::draw(temp.path(), &report).with_context(|| format!("writing {}", png.display()))?;
+    temp.persist(&png)
+        .map_err(|e| anyhow::anyhow!("writing {}: {}", png.display(), e.error))?;
     if args.json {
         let mut doc = report.summary_json(took);
         doc["wav"] = wav.display().to_string().into();

@@ -12,9 +12,10 @@ use resound_engine::acoustics::scene::{Scene, parse_mode};
 use resound_studio::describe::RenderReport;
 use resound_studio::scene_render::{self as scene, SceneOptions};
 use resound_studio::test_signal::Signal;
-use resound_studio::wav_write::{WavFormat, write_wav};
+use resound_studio::wav_write::{WavFormat, WavStream};
 
 use crate::cmd_acoustics::{MAX_SCENE_BYTES, ModelName};
+use crate::out_file::OutFile;
 
 /// Renders at least this long (seconds) show a progress bar on a terminal.
 const PROGRESS_SECONDS: f64 = 5.0;
@@ -34,8 +35,8 @@ pub struct SceneArgs {
     /// What the scene's source plays.
     #[arg(long, value_parser = ["click", "shot", "noise", "loop"], default_value = "click")]
     pub signal: String,
-    /// Length in seconds.
-    #[arg(long, default_value_t = 2.0)]
+    /// Length in seconds (more than 0, at most 3600).
+    #[arg(long, default_value_t = 2.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// Run the master peak limiter (off by default: renders are for analysis).
     #[arg(long)]
@@ -47,10 +48,12 @@ pub struct SceneArgs {
 pub struct Args {
     #[command(flatten)]
     scene: SceneArgs,
-    /// Output sample rate in Hz.
-    #[arg(long, default_value_t = 48_000)]
+    /// Output sample rate in Hz (8000 to 384000).
+    #[arg(long, default_value_t = 48_000, value_parser = parse_rate)]
     rate: u32,
-    /// Output WAV file (interleaved stereo).
+    /// Output WAV file (interleaved stereo); `-` or `/dev/stdout` for standard output (the
+    /// report then goes to stderr). A file is written beside the path and renamed into place
+    /// when complete.
     #[arg(long)]
     out: PathBuf,
     /// WAV sample format.
@@ -61,13 +64,42 @@ pub struct Args {
     json: bool,
 }
 
+/// Longest render (`resound_studio::scene_render` refuses longer).
+pub const MAX_SECONDS: f64 = 3600.0;
+
+/// `--seconds`: finite, above 0, at most [`MAX_SECONDS`].
+fn parse_seconds(text: &str) -> anyhow::Result<f64> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= MAX_SECONDS => Ok(s),
+        _ => anyhow::bail!(
+            "render length {} is not a number of seconds above 0 and at most {MAX_SECONDS}",
+            crate::report::quoted(text)
+        ),
+    }
+}
+
+/// `--rate`: what the engine takes, 8000 to 384000 Hz.
+fn parse_rate(text: &str) -> anyhow::Result<u32> {
+    match text.trim().parse::<u32>() {
+        Ok(r) if (8_000..=384_000).contains(&r) => Ok(r),
+        _ => anyhow::bail!(
+            "sample rate {} is not a whole number of Hz from 8000 to 384000",
+            crate::report::quoted(text)
+        ),
+    }
+}
+
 fn load_scene(arg: &str, model: &Model) -> anyhow::Result<Scene> {
     let path = Path::new(arg);
     let text = match scene::builtin(arg) {
-        Some(text) if !path.exists() => text.to_owned(),
+        Some(text) if std::fs::symlink_metadata(path).is_err() => text.to_owned(),
         _ => resound_studio::capped_read::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?,
     };
-    scene::parse(&text, model).with_context(|| format!("scene {arg}"))
+    let scene = scene::parse(&text, model)
+        .with_context(|| format!("scene {}", crate::report::quoted(arg)))?;
+    crate::scene_check::check(&scene)
+        .with_context(|| format!("scene {}", crate::report::quoted(arg)))?;
+    Ok(scene)
 }
 
 /// The scene and the render options of `args` at `rate` (a device engine plays at its own).
@@ -91,7 +123,8 @@ pub fn setup(args: &SceneArgs, rate: u32) -> anyhow::Result<(Scene, SceneOptions
     Ok((scene, options))
 }
 
-/// Runs `resound render`.
+/// Runs `resound render`: the WAV is streamed block by block (memory does not grow with
+/// `--seconds` or `--rate`) into [`OutFile`], which renames it into place when complete.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (scene, options) = setup(&args.scene, args.rate)?;
     let mode = options.mode;
@@ -101,9 +134,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         WavFormat::F32
     };
     let seconds = args.scene.seconds;
-    let show = !args.json && std::io::stdout().is_terminal() && seconds >= PROGRESS_SECONDS;
+    let frames = scene::frame_count(&options).context("render")?;
+    if frames == 0 {
+        anyhow::bail!(
+            "--seconds {} at {} Hz is shorter than one frame",
+            crate::report::num(seconds),
+            args.rate
+        );
+    }
+    let out = &args.out;
+    let shown = out.display().to_string();
+    let mut file = OutFile::create(out)?;
+    let to_stdout = file.is_stdout();
+    let mut wav = WavStream::new(file.writer(), 2, args.rate, format, frames)
+        .with_context(|| format!("output {shown}"))?;
+    let show = !args.json && std::io::stderr().is_terminal() && seconds >= PROGRESS_SECONDS;
     let bar = ProgressBar::with_draw_target(
-        Some((seconds * f64::from(args.rate)).max(0.0) as u64),
+        Some(frames),
         if show {
             ProgressDrawTarget::stderr()
         } else {
@@ -114,20 +161,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     {
         bar.set_style(style.progress_chars("=> "));
     }
-    let render =
-        scene::render(&scene, &options, &mut |done, _| bar.set_position(done)).context("render")?;
+    crate::interrupt::catch();
+    let render = scene::render_to(
+        &scene,
+        &options,
+        &mut |done, _| bar.set_position(done),
+        &mut |block| {
+            if crate::interrupt::interrupted() {
+                return Err(crate::interrupt::Interrupted(shown.clone()).into());
+            }
+            wav.write(block).with_context(|| format!("output {shown}"))
+        },
+    );
+    // an interruption is reported as itself, not as a render failure
+    let render = match render {
+        Err(e) if e.is::<crate::interrupt::Interrupted>() => return Err(e),
+        r => r.context("render")?,
+    };
     bar.finish_and_clear();
-    write_wav(&args.out, &render.samples, 2, render.rate, format)
-        .with_context(|| format!("output {}", args.out.display()))?;
-    let out = args.out.display().to_string();
+    wav.finish().with_context(|| format!("output {shown}"))?;
+    file.commit()?;
     let report = RenderReport {
         scene: &scene,
         render: &render,
         mode,
         signal: &args.scene.signal,
         seconds,
-        out: &out,
+        out: &shown,
         format: &args.format,
     };
+    if to_stdout {
+        // standard output holds the WAV: the report goes to stderr
+        return crate::report::emit_doc_to_stderr(args.json, &report.to_json(), &report);
+    }
     crate::report::emit_doc(args.json, &report.to_json(), &report)
 }

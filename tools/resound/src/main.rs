@@ -12,7 +12,10 @@ mod cmd_fixture;
 mod cmd_play;
 mod cmd_render;
 mod dat_check;
+mod interrupt;
+mod out_file;
 mod report;
+mod scene_check;
 
 use clap::{Parser, Subcommand};
 
@@ -83,6 +86,10 @@ fn main() -> std::process::ExitCode {
             if let Some(e) = err.downcast_ref::<cmd_play::NoDevice>() {
                 eprintln!("{e}");
                 return std::process::ExitCode::from(3);
+            }
+            if err.downcast_ref::<interrupt::Interrupted>().is_some() {
+                eprintln!("error: {}", report::one_line(&err));
+                return std::process::ExitCode::from(130);
             }
             eprintln!("error: {}", report::one_line(&err));
             std::process::ExitCode::FAILURE

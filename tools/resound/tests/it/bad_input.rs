@@ -26,11 +26,22 @@ pub(crate) fn fails_with_one_line(out: &Output, needle: &str) {
 }
 
 #[test]
-fn scene_from_dev_zero_stops_at_the_cap() {
+fn a_device_is_refused_and_an_endless_stdin_stops_at_the_cap() {
     let started = Instant::now();
     let out = resound(&["acoustics", "--scene", "/dev/zero"]);
     assert!(started.elapsed() < Duration::from_secs(5));
-    fails_with_one_line(&out, "is larger than 64 MiB");
+    fails_with_one_line(&out, "/dev/zero is a character device, not a scene file");
+    let Ok(zero) = std::fs::File::open("/dev/zero") else {
+        return;
+    };
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_resound"))
+        .args(["acoustics", "--scene", "-"])
+        .stdin(zero)
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    fails_with_one_line(&out, "scene file - is larger than 64 MiB");
 }
 
 #[test]

@@ -92,10 +92,10 @@ fn ls_of_dev_zero_says_it_is_not_a_dat_file() {
     fails_with_one_line(&out, "/dev/zero is a character device, not a DAT file");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!err.contains("0 bytes"), "{err}");
-    // a bare record file is read through a size cap (before: read until memory ran out)
+    // a bare record file must be a regular file (before: read until memory ran out)
     fails_with_one_line(
         &resound(&["dat", "dump", "--raw", "region", "/dev/zero"]),
-        "record file /dev/zero is larger than 64 MiB",
+        "/dev/zero is a character device, not a record file",
     );
     // an empty regular file is not a dat either, and says so
     let dir = tempfile::tempdir().unwrap();

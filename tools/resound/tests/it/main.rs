@@ -8,5 +8,6 @@ mod dat_corrupt;
 mod dat_errors;
 mod demo;
 mod devices;
+mod hostile;
 mod play;
 mod render;

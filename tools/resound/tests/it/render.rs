@@ -217,7 +217,7 @@ fn bad_render_input_is_one_plain_line() {
     );
     fails_with_one_line(
         &resound(&["render", "/dev/zero", "--out", out]),
-        "larger than 64 MiB",
+        "/dev/zero is a character device, not a scene file",
     );
     fails_with_one_line(
         &resound(&["render", "G", "--seconds", "NaN", "--out", out]),
