@@ -776,7 +776,7 @@ impl Engine {
     /// # Errors
     /// [`crate::OutputError`] if the stream cannot start (the engine then reopens it from the
     /// next `update`, as after a loss).
-    pub fn start_output(&mut self) -> Result<(), crate::OutputError> {
+    pub fn start_output(&mut self) -> Result<(), crate::output::OutputError> {
         self.shared.mixer.flush();
         match self.device.as_mut() {
             Some(d) => d.start(),
