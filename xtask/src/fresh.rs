@@ -291,7 +291,20 @@ impl Mounts {
 impl Drop for Mounts {
     fn drop(&mut self) {
         for target in self.mounted.iter().rev() {
-            let _ = Command::new("umount").arg("-R").arg(target).status();
+            let done = Command::new("umount")
+                .arg("-R")
+                .arg(target)
+                .status()
+                .is_ok_and(|s| s.success());
+            if !done {
+                // Busy (a process of the run still holds /dev open): detach it now, the kernel
+                // finishes when the last user goes.
+                let _ = Command::new("umount")
+                    .arg("-R")
+                    .arg("-l")
+                    .arg(target)
+                    .status();
+            }
         }
     }
 }
@@ -333,7 +346,7 @@ fn unmount_all(root: &Path) {
     ] {
         let target = root.join(to);
         let _ = Command::new("umount")
-            .args(["-R", "-q"])
+            .args(["-R", "-l", "-q"])
             .arg(&target)
             .stderr(std::process::Stdio::null())
             .status();
