@@ -632,20 +632,15 @@ impl ReverbBus {
         }
     }
 
-    /// Sets the decays (s; low < 500 Hz, mid, high > 2 kHz) slot `k` renders: an idle slot
-    /// takes them at once, a running one follows with [`DECAY_SLEW_S`] on a log scale. Values
-    /// are clamped to [`SLOT_DECAY_RANGE_S`]; NaN keeps the current value. Never allocates;
-    /// costs a few thousand operations when the decays change, nothing when they do not.
+    /// Sets the decays (s; low < 500 Hz, mid, high > 2 kHz) slot `k` renders from the next
+    /// point of the [`IDLE_CHECK_PERIOD`] grid on (so the output does not depend on how the
+    /// calls are cut): an idle slot takes them there at once, a running one follows with
+    /// [`DECAY_SLEW_S`] on a log scale. Values are clamped to [`SLOT_DECAY_RANGE_S`]; NaN keeps
+    /// the current value. Never allocates; a retune costs a few thousand operations, an
+    /// unchanged setting nothing.
     pub fn set_slot_decays(&mut self, k: usize, decays: [f32; DECAY_BANDS]) {
-        let fs = self.sample_rate;
         if let Some(slot) = self.slots.get_mut(k) {
-            let t = sanitize_decays(decays, slot.target);
-            if t != slot.target {
-                slot.target = t;
-                if slot.idle {
-                    slot.follow(fs, &self.quad);
-                }
-            }
+            slot.target = sanitize_decays(decays, slot.target);
         }
     }
 
