@@ -611,9 +611,12 @@ fn truth_rows(
     bands: &[Option<Tail>],
     what: &str,
 ) {
+    // The bands the engine tuned the bus to; without them (all 0: the SPR model, or the
+    // `slot-tuning-off` fault) its mid-band decay stands for all three.
     let reported = r
         .reported
         .decay_bands_s
+        .filter(|b| b.iter().all(|d| *d > 0.0))
         .or(r.reported.space_decay_s.map(|d| [d, d, d]));
     let rings = e.rt60_by_sends_s.is_some() || e.shoebox.is_some();
     if let (true, Some(rep)) = (rings, reported) {
