@@ -494,10 +494,16 @@ fn allpass_through(ring: &mut Ring, g: f32, work: &mut [f32]) {
     }
 }
 
+/// Longest piece the comb stage handles at once (stack scratch).
+const COMB_CHUNK: usize = 128;
+
 /// The four combs. Per piece (no longer than any comb's distance to its wrap point, and
-/// shorter than every comb delay, so reads never see this piece's writes), frame by frame the
-/// four combs side by side: their outputs `o` go to L (combs 0+2) and R (1+3), the two
-/// crossover low-passes follow `o`, and the lines take `flush(x + F(o))`.
+/// shorter than every comb delay, so reads never see this piece's writes):
+/// 1. the eight crossover low-passes (two per comb) run side by side in one loop, each step
+///    one multiply-add on the chain (`l = c·l + a·o`, the only serial part);
+/// 2. outputs (L = combs 0+2, R = 1+3) are summed and checked against the idle threshold,
+///    and the lines written `flush(x + g_h·o + (g_m − g_h)·l_hi + (g_l − g_m)·l_lo)`, in a
+///    vectorisable pass.
 ///
 /// Returns true if any comb output reached [`IDLE_THRESHOLD`].
 #[inline]
@@ -510,51 +516,62 @@ fn combs_through(
     gl: f32,
     gr: f32,
 ) -> bool {
-    let mut peak = [0.0f32; COMBS];
+    let mut loud = false;
     let mut done = 0;
     let n = work.len();
+    let (c1, c2) = (1.0 - a1, 1.0 - a2);
+    let mut s_lo = [[0.0f32; COMB_CHUNK]; COMBS];
+    let mut s_hi = [[0.0f32; COMB_CHUNK]; COMBS];
     while done < n {
-        let m = combs
-            .iter()
-            .fold(n - done, |m, c| m.min(c.ring.run()).min(c.ring.buf.len()));
+        let m = combs.iter().fold((n - done).min(COMB_CHUNK), |m, c| {
+            m.min(c.ring.run()).min(c.ring.buf.len())
+        });
         let x = &work[done..done + m];
         let lo = &mut left[done..done + m];
         let ro = &mut right[done..done + m];
-        let [c0, c1, c2, c3] = combs;
-        let gh = [c0.gh, c1.gh, c2.gh, c3.gh];
-        let bm = [c0.bm, c1.bm, c2.bm, c3.bm];
-        let bl = [c0.bl, c1.bl, c2.bl, c3.bl];
-        let mut l1 = [c0.l1, c1.l1, c2.l1, c3.l1];
-        let mut l2 = [c0.l2, c1.l2, c2.l2, c3.l2];
+        let [c0, k1, k2, k3] = combs;
+        let gh = [c0.gh, k1.gh, k2.gh, k3.gh];
+        let bm = [c0.bm, k1.bm, k2.bm, k3.bm];
+        let bl = [c0.bl, k1.bl, k2.bl, k3.bl];
         let b0 = &mut c0.ring.buf[c0.ring.idx..c0.ring.idx + m];
-        let b1 = &mut c1.ring.buf[c1.ring.idx..c1.ring.idx + m];
-        let b2 = &mut c2.ring.buf[c2.ring.idx..c2.ring.idx + m];
-        let b3 = &mut c3.ring.buf[c3.ring.idx..c3.ring.idx + m];
-        for i in 0..m {
-            let o = [b0[i], b1[i], b2[i], b3[i]];
-            lo[i] += (o[0] + o[2]) * gl;
-            ro[i] += (o[1] + o[3]) * gr;
-            let xi = x[i];
-            let mut w = [0.0f32; COMBS];
-            for k in 0..COMBS {
-                l1[k] += a1 * (o[k] - l1[k]);
-                l2[k] += a2 * (o[k] - l2[k]);
-                w[k] = flush(xi + gh[k] * o[k] + bm[k] * l2[k] + bl[k] * l1[k]);
-                peak[k] = peak[k].max(o[k].abs());
+        let b1 = &mut k1.ring.buf[k1.ring.idx..k1.ring.idx + m];
+        let b2 = &mut k2.ring.buf[k2.ring.idx..k2.ring.idx + m];
+        let b3 = &mut k3.ring.buf[k3.ring.idx..k3.ring.idx + m];
+        {
+            let mut l1 = [c0.l1, k1.l1, k2.l1, k3.l1];
+            let mut l2 = [c0.l2, k1.l2, k2.l2, k3.l2];
+            for i in 0..m {
+                let o = [b0[i], b1[i], b2[i], b3[i]];
+                for k in 0..COMBS {
+                    l1[k] = c1 * l1[k] + a1 * o[k];
+                    l2[k] = c2 * l2[k] + a2 * o[k];
+                    s_lo[k][i] = l1[k];
+                    s_hi[k][i] = l2[k];
+                }
             }
-            b0[i] = w[0];
-            b1[i] = w[1];
-            b2[i] = w[2];
-            b3[i] = w[3];
+            (c0.l1, k1.l1, k2.l1, k3.l1) = (l1[0], l1[1], l1[2], l1[3]);
+            (c0.l2, k1.l2, k2.l2, k3.l2) = (l2[0], l2[1], l2[2], l2[3]);
         }
-        (c0.l1, c1.l1, c2.l1, c3.l1) = (l1[0], l1[1], l1[2], l1[3]);
-        (c0.l2, c1.l2, c2.l2, c3.l2) = (l2[0], l2[1], l2[2], l2[3]);
+        for i in 0..m {
+            let (o0, o1, o2, o3) = (b0[i], b1[i], b2[i], b3[i]);
+            lo[i] += (o0 + o2) * gl;
+            ro[i] += (o1 + o3) * gr;
+            loud |= (o0.abs() >= IDLE_THRESHOLD)
+                | (o1.abs() >= IDLE_THRESHOLD)
+                | (o2.abs() >= IDLE_THRESHOLD)
+                | (o3.abs() >= IDLE_THRESHOLD);
+            let xi = x[i];
+            b0[i] = flush(xi + gh[0] * o0 + bm[0] * s_hi[0][i] + bl[0] * s_lo[0][i]);
+            b1[i] = flush(xi + gh[1] * o1 + bm[1] * s_hi[1][i] + bl[1] * s_lo[1][i]);
+            b2[i] = flush(xi + gh[2] * o2 + bm[2] * s_hi[2][i] + bl[2] * s_lo[2][i]);
+            b3[i] = flush(xi + gh[3] * o3 + bm[3] * s_hi[3][i] + bl[3] * s_lo[3][i]);
+        }
         for c in combs.iter_mut() {
             c.ring.advance(m);
         }
         done += m;
     }
-    peak.iter().any(|p| *p >= IDLE_THRESHOLD)
+    loud
 }
 
 /// True if every sample is ±0 (a vectorisable OR reduction over the bits).

@@ -52,7 +52,8 @@ pub struct VoiceParams {
     pub shelf_hf: f32,
     /// Stereo placement.
     pub pan: Pan,
-    /// Sends into the four reverb slots (0.15/0.55/1.68/4.14 s), each 0..=[`MAX_GAIN`],
+    /// Sends into the four reverb slots (nominal 0.15/0.55/1.68/4.14 s, each tuned to the
+    /// [`reverb_decay`](Self::reverb_decay) of the voices sending to it), each 0..=[`MAX_GAIN`],
     /// taken after the shelf; the voice volume multiplies them, the distance gain does not.
     pub sends: [f32; SENDS],
     /// Decays (s; low < 500 Hz, mid, high > 2 kHz) of the space this voice's sends are to ring
