@@ -57,6 +57,10 @@ pub struct OwnModel {
     pub extra_planes: Vec<Plane>,
     /// How the room's decay is derived ([`DecayModel::Physical`] by default).
     pub decay_model: DecayModel,
+    /// True (the default): results carry the decay bands the bus tunes the sound's slot to.
+    /// False leaves them 0, so the slots ring at their nominal decays while the result still
+    /// reports the space's decay: the pre-issue-30 bus, for `verify`'s `slot-tuning-off` fault.
+    pub tune_bus: bool,
 }
 
 impl Default for OwnModel {
@@ -79,6 +83,7 @@ impl OwnModel {
             room_rays: room_rays(),
             extra_planes: Vec::new(),
             decay_model: DecayModel::default(),
+            tune_bus: true,
         }
     }
 
@@ -220,7 +225,11 @@ impl AcousticModel for OwnModel {
             space,
             wet: rv.wet as f32,
             decay: rv.decay as f32,
-            decay_bands: rv.decay_bands.map(|d| d as f32),
+            decay_bands: if self.tune_bus {
+                rv.decay_bands.map(|d| d as f32)
+            } else {
+                [0.0; 3]
+            },
             sends: rv.sends.map(|s| s as f32),
             effective_decay: rv.effective_decay as f32,
             telemetry,

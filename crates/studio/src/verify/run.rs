@@ -357,6 +357,9 @@ fn late_reverb(full: &[f32], reflect: Option<&[f32]>) -> (Vec<f32>, bool) {
 /// One decay curve to draw: (scene, label, EDC points (s, dB), −5/−35 dB crossings).
 type Curve = (&'static str, String, Vec<(f64, f64)>, Option<(f64, f64)>);
 
+/// One band's curve to draw: label, EDC points (s, dB), −5/−35 dB crossings.
+type BandCurve = (String, Vec<(f64, f64)>, Option<(f64, f64)>);
+
 /// One scene's per-band tails and the decays the engine reported for them (low, mid, high).
 type BandCurves = (&'static str, &'static str, Vec<Option<Tail>>, [f64; 3]);
 
@@ -475,7 +478,7 @@ fn reverb_checks(
     }
     for (scene, file, bands, reported) in &band_curves {
         let names = ["250 Hz", "500 Hz–2 kHz", "4 kHz"];
-        let pts: Vec<(String, Vec<(f64, f64)>, Option<(f64, f64)>)> = bands
+        let pts: Vec<BandCurve> = bands
             .iter()
             .zip(names)
             .zip(reported)
