@@ -81,7 +81,7 @@ pub use model::{
     AcousticModel, AcousticResult, DirectResult, EchoResult, Mode, OwnModel, Paths, RequestError,
     RoomResult, SoundRequest, Stages, Telemetry, run_stages,
 };
-pub use room::Space;
+pub use room::{DecayModel, Space};
 pub use world::heightfield::{
     Diagonal, Heightfield, HeightfieldError, Layers, PlacedBox, VertexGrid,
 };

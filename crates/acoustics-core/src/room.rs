@@ -25,6 +25,33 @@ pub const DECAY_MIN: f64 = 0.15;
 pub const DECAY_MAX: f64 = 4.14;
 /// Listener share of the sound's space (the source gets the rest).
 pub const LISTENER_SHARE: f64 = 0.6;
+/// Bands of the physical decay: low (< 500 Hz), mid (500 Hz – 2 kHz), high (> 2 kHz).
+pub const BANDS: usize = 3;
+/// Air's energy attenuation `m` (1/m) per band, 20 °C, 50 % RH (ISO 9613-1 as listed in
+/// `physics-reference.md`): the mean of the band's two octaves (125+250 Hz, 500 Hz+1 kHz,
+/// 2+4 kHz).
+pub const AIR_M: [f64; BANDS] = [0.0002, 0.00085, 0.00455];
+/// Height of the listener's ear above the floor (blocks = metres) the physical estimate
+/// assumes: the room rays look only upward (a floor makes no room, §6), so the lower half of
+/// the room is the upper half's walls cut by a floor this far down.
+pub const EAR_HEIGHT: f64 = 1.5;
+/// Sabine's constant `24·ln(10)/c` (s/m) at c = 343 m/s.
+pub const SABINE: f64 = 0.161;
+/// Smallest cosine of incidence a surface patch is counted with (a grazing patch's area
+/// `t²·dΩ/cos` is capped at 10× its perpendicular area).
+const COS_MIN: f64 = 0.1;
+
+/// Which formula gives a space's decay.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DecayModel {
+    /// Eyring per band from the volume, surface and absorption the room rays see, plus air
+    /// absorption ([`physical_decay`]); Resound's own model's default.
+    #[default]
+    Physical,
+    /// SPR's game heuristic `enclosure²·(0.4 + 0.1·min(size,30))·(0.6 + 0.8·refl)` ([`decay`]),
+    /// the same for every band; for SPR parity.
+    Spr,
+}
 
 /// What a point's surroundings are like.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -35,6 +62,9 @@ pub struct Space {
     pub size: f64,
     /// Mean reflectivity of the hits; 0 when nothing was hit.
     pub reflectivity: f64,
+    /// Physical decay estimate per band (low, mid, high), s, clamped to
+    /// [`DECAY_MIN`]..=[`DECAY_MAX`] ([`physical_decay`]).
+    pub decay_bands: [f64; BANDS],
 }
 
 impl Space {
@@ -46,6 +76,7 @@ impl Space {
             enclosure: m(a.enclosure, b.enclosure),
             size: m(a.size, b.size),
             reflectivity: m(a.reflectivity, b.reflectivity),
+            decay_bands: std::array::from_fn(|k| m(a.decay_bands[k], b.decay_bands[k])),
         }
     }
 }
@@ -61,6 +92,8 @@ pub struct SpaceMeasure {
     pub rays: u32,
     /// Walk counters.
     pub stats: WalkStats,
+    /// Volume, surface and absorption the rays see ([`RoomGeometry`]).
+    pub geometry: RoomGeometry,
 }
 
 /// The 24 upper directions of the 48-point spiral `y_i = 1 − (2i+1)/48`, `θ_i = i·π(3 − √5)`.
@@ -96,7 +129,7 @@ pub fn measure_space<P: WorldProbe + ?Sized>(
     directions: &[DVec3],
     budget: &mut Budget,
 ) -> SpaceMeasure {
-    measure(materials, directions.len(), |i| {
+    measure(materials, directions, |i| {
         // Foliage (occlusion 0) makes no space (spec §6): room rays pass through it.
         first_hit_where(
             probe,
@@ -120,7 +153,9 @@ pub fn measure_space_from<P: WorldProbe + ?Sized>(
 ) -> SpaceMeasure {
     // The rays all start in the cell's section.
     let mut start = StartSection::new(probe, cell);
-    measure(materials, rays.len(), |i| {
+    let dirs = upper_directions_cached();
+    let dirs = &dirs[..rays.len().min(dirs.len())];
+    measure(materials, dirs, |i| {
         room_cast(&mut start, materials, cell, &rays[i], budget)
     })
 }
@@ -140,17 +175,135 @@ fn room_cast<P: WorldProbe + ?Sized>(
     })
 }
 
-/// The space from `n` casts (`cast(i)` casts ray `i`).
+/// The [`upper_directions`], worked out once per process (the directions of [`room_rays`]).
+fn upper_directions_cached() -> &'static [DVec3] {
+    static DIRS: OnceLock<Vec<DVec3>> = OnceLock::new();
+    DIRS.get_or_init(upper_directions)
+}
+
+/// The space from one cast per direction (`cast(i)` casts along `directions[i]`).
 fn measure(
     materials: &MaterialTable,
-    n: usize,
+    directions: &[DVec3],
     mut cast: impl FnMut(usize) -> Cast,
 ) -> SpaceMeasure {
     let mut sums = Sums::default();
-    for i in 0..n {
-        sums.add(materials, &cast(i));
+    for (i, d) in directions.iter().enumerate() {
+        sums.add(materials, *d, &cast(i));
     }
-    sums.finish(n)
+    sums.finish(directions.len())
+}
+
+/// What the room rays say about the room's size and surfaces, for Eyring's formula: each ray
+/// stands for the solid angle `dΩ = 2π/n` of the upper half around it; the room is taken as
+/// star-shaped round the listener, so a ray whose wall is `t` away adds `t³·dΩ/3` of volume
+/// and `t²·dΩ/cos θ` of surface (θ its incidence on the face it hit). The lower half mirrors
+/// the upper one (`y → −y`) cut by a floor [`EAR_HEIGHT`] below: a mirrored ray meets the same
+/// wall, or the floor first (at `EAR_HEIGHT/y`), which takes the ray's material. A ray that
+/// hits nothing within [`ROOM_RAY_LENGTH`] ends in an opening that absorbs everything.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RoomGeometry {
+    /// Estimated volume (m³).
+    pub volume: f64,
+    /// Estimated bounding surface, openings included (m²).
+    pub surface: f64,
+    /// Equivalent absorption area `Σ S_i·α_i` per band (m²), openings at α = 1.
+    pub absorption_area: [f64; BANDS],
+}
+
+impl RoomGeometry {
+    /// Adds one ray of direction `d` (unit, `d.y > 0`): `None` for a miss, else the hit's
+    /// distance, face axis and material absorption. Unscaled by `dΩ` ([`RoomGeometry::scaled`]).
+    fn add_ray(&mut self, d: DVec3, hit: Option<(f64, usize, [f64; BANDS])>) {
+        let (t, cos, alpha) = match hit {
+            Some((t, axis, alpha)) => (t, d[axis.min(2)].abs().max(COS_MIN), alpha),
+            None => (ROOM_RAY_LENGTH, 1.0, [1.0; BANDS]),
+        };
+        self.patch(t, cos, alpha);
+        let y = d.y.max(COS_MIN);
+        let floor = EAR_HEIGHT / y;
+        if floor < t {
+            // The mirrored ray meets the floor first; a floor is solid wherever the upper
+            // ray found a wall (else it is ground of the default material).
+            let floor_alpha = if hit.is_some() {
+                alpha
+            } else {
+                crate::world::material::band_absorption("brick")
+            };
+            self.patch(floor, y, floor_alpha);
+        } else {
+            self.patch(t, cos, alpha);
+        }
+    }
+
+    fn patch(&mut self, t: f64, cos: f64, alpha: [f64; BANDS]) {
+        self.volume += t * t * t / 3.0;
+        let s = t * t / cos;
+        self.surface += s;
+        for (a, al) in self.absorption_area.iter_mut().zip(alpha) {
+            *a += s * al.clamp(0.0, 1.0);
+        }
+    }
+
+    /// The sums scaled by the solid angle of each of `n` rays over the upper half (`2π/n`).
+    fn scaled(self, n: usize) -> Self {
+        let w = std::f64::consts::TAU / n.max(1) as f64;
+        Self {
+            volume: self.volume * w,
+            surface: self.surface * w,
+            absorption_area: self.absorption_area.map(|a| a * w),
+        }
+    }
+
+    /// Eyring's reverberation time per band, `0.161·V/(−S·ln(1 − ᾱ) + 4·m·V)`, with
+    /// `ᾱ = A/S` (capped at 0.999) and `m` = [`AIR_M`]; unclamped. 0 for an empty room.
+    #[must_use]
+    pub fn eyring(&self) -> [f64; BANDS] {
+        std::array::from_fn(|b| {
+            eyring(
+                self.volume,
+                self.surface,
+                self.absorption_area[b] / self.surface.max(1e-12),
+                AIR_M[b],
+            )
+        })
+    }
+}
+
+/// Eyring's `T60 = 0.161·V/(−S·ln(1 − ᾱ) + 4·m·V)` (s); `ᾱ` capped at 0.999; 0 for `V ≤ 0`
+/// or `S ≤ 0`.
+#[must_use]
+pub fn eyring(volume: f64, surface: f64, mean_alpha: f64, air_m: f64) -> f64 {
+    if !(volume > 0.0 && surface > 0.0) {
+        return 0.0;
+    }
+    let a = mean_alpha.clamp(0.0, 0.999);
+    let den = -surface * (1.0 - a).ln() + 4.0 * air_m * volume;
+    if den > 0.0 {
+        SABINE * volume / den
+    } else {
+        0.0
+    }
+}
+
+/// The physical decay per band of a space whose rays gave `geometry` and whose enclosure is
+/// `enclosure`: Eyring ([`RoomGeometry::eyring`]) clamped to what the bus renders
+/// ([`DECAY_MIN`]..=[`DECAY_MAX`]), drawn toward [`DECAY_MIN`] as the space opens:
+/// `DECAY_MIN + (T − DECAY_MIN)·smoothstep(0.03, 0.4, enclosure)` (the wet level's curve). A
+/// space open on most sides is no diffuse field: its energy leaves through the openings
+/// instead of ringing round a hemisphere of air, which Eyring's formula would read as a large
+/// hall; so open spaces keep a short (and, by the wet level, quiet) tail.
+#[must_use]
+pub fn physical_decay(geometry: &RoomGeometry, enclosure: f64) -> [f64; BANDS] {
+    let closed = smoothstep(0.03, 0.4, enclosure);
+    geometry.eyring().map(|t| {
+        let t = if t.is_nan() {
+            DECAY_MIN
+        } else {
+            t.clamp(DECAY_MIN, DECAY_MAX)
+        };
+        DECAY_MIN + (t - DECAY_MIN) * closed
+    })
 }
 
 /// The sums of a space being measured, ray by ray.
@@ -163,13 +316,25 @@ struct Sums {
     dist: f64,
     /// Sum of the hit reflectivities.
     refl: f64,
+    /// The rays' volume and surface sums.
+    geometry: RoomGeometry,
 }
 
 impl Sums {
     /// Adds one ray's cast.
-    fn add(&mut self, materials: &MaterialTable, cast: &Cast) {
+    fn add(&mut self, materials: &MaterialTable, d: DVec3, cast: &Cast) {
         self.out.rays += 1;
         self.out.stats.merge(&cast.stats);
+        self.geometry.add_ray(
+            d,
+            cast.hit.map(|h| {
+                (
+                    h.t.clamp(0.0, ROOM_RAY_LENGTH),
+                    h.axis,
+                    materials.get(h.mat).absorption,
+                )
+            }),
+        );
         if let Some(h) = cast.hit {
             let t = h.t.clamp(0.0, ROOM_RAY_LENGTH);
             self.weight += 1.0 - (t / ROOM_RAY_LENGTH).powi(2);
@@ -191,6 +356,8 @@ impl Sums {
         } else {
             out.space.size = ROOM_RAY_LENGTH;
         }
+        out.geometry = self.geometry.scaled(n as usize);
+        out.space.decay_bands = physical_decay(&out.geometry, out.space.enclosure);
         out
     }
 }
@@ -310,35 +477,95 @@ pub fn effective_decay(amplitudes: &[f64; 4]) -> f64 {
     2.0 * (crossing(-35.0) - crossing(-5.0))
 }
 
+/// SPR's slot output gains (`gain·0.595`, spr.md §1.9): the bus scales each slot's
+/// unit-energy tail by these (`resound_dsp::reverb`), so [`reverb`] folds them into the sends.
+pub const SLOT_GAINS: [f64; 4] = [0.2 * 0.595, 0.3 * 0.595, 0.5 * 0.595, 0.4 * 0.595];
+
+/// The slot a decay `d` (s) is rendered in: the one whose nominal decay ([`SLOT_DECAYS`]) is
+/// nearest on a log scale (boundaries 0.287, 0.961, 2.638 s). The bus tunes that slot to the
+/// decay the voices in it report (`resound_dsp::ReverbBus::set_slot_decays`), so voices of
+/// like spaces share a slot and the slot renders their decay, not its nominal one.
+#[must_use]
+pub fn slot_for(d: f64) -> usize {
+    let d = if d.is_nan() { DECAY_MIN } else { d };
+    (0..3)
+        .find(|&k| d < (SLOT_DECAYS[k] * SLOT_DECAYS[k + 1]).sqrt())
+        .unwrap_or(3)
+}
+
+/// The tail level of decay `d` as the bus renders it, re the voice: `sqrt(Σ (a_k·g_k)²)` over
+/// §6's cross-fade amplitudes ([`slot_amplitudes`]) and the slot gains ([`SLOT_GAINS`]): the
+/// energy the cross-faded slots gave, now given by one slot, so levels stay §6's (room −7.7
+/// dB, tunnel −11.7 dB tail/click) and change smoothly with the decay.
+#[must_use]
+pub fn tail_level(d: f64) -> f64 {
+    slot_amplitudes(d)
+        .iter()
+        .zip(SLOT_GAINS)
+        .map(|(a, g)| (a * g).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
 /// Sends, decay and wet level of a sound's space.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Reverb {
     /// Wet level (0..1).
     pub wet: f64,
-    /// Space decay (s).
+    /// Space decay (s), mid band.
     pub decay: f64,
-    /// Slot amplitudes `a_k`.
+    /// Space decay per band (low, mid, high), s: what the bus renders.
+    pub decay_bands: [f64; BANDS],
+    /// Slot amplitudes `a_k` before the slot gains: 1 on the slot the decay is rendered in
+    /// ([`slot_for`]).
     pub amplitudes: [f64; 4],
-    /// `send_k = WET·wet·a_k·distance_fade`.
+    /// `send_k = WET·wet·a_k·distance_fade·tail_level(decay)/g_k` ([`tail_level`],
+    /// [`SLOT_GAINS`]): the slot's output gain folded in.
     pub sends: [f64; 4],
-    /// Predicted decay of the slot mix (s), see [`effective_decay`].
+    /// The decay the bus renders for these sends: the mid-band decay (the slot is tuned to it).
     pub effective_decay: f64,
 }
 
-/// Derives the reverb parameters of a space for a sound `distance` away with voice `range`.
+/// The decay bands of `space` under `model`: [`DecayModel::Physical`] reads the space's
+/// Eyring estimate; [`DecayModel::Spr`] the heuristic [`decay`] in the low and mid bands and
+/// 0.7× it in the high band (the SPR slots' decay-HF ratio at 5 kHz, spr.md §1.9).
 #[must_use]
-pub fn reverb(space: &Space, distance: f64, range: f64) -> Reverb {
+pub fn decay_bands(space: &Space, model: DecayModel) -> [f64; BANDS] {
+    match model {
+        DecayModel::Physical => space.decay_bands.map(|t| {
+            if t.is_nan() {
+                DECAY_MIN
+            } else {
+                t.clamp(DECAY_MIN, DECAY_MAX)
+            }
+        }),
+        DecayModel::Spr => {
+            let d = decay(space);
+            [d, d, (0.7 * d).max(DECAY_MIN)]
+        }
+    }
+}
+
+/// Derives the reverb parameters of a space for a sound `distance` away with voice `range`,
+/// its decay by `model`.
+#[must_use]
+pub fn reverb(space: &Space, distance: f64, range: f64, model: DecayModel) -> Reverb {
     let wet = wet(space);
-    let decay = decay(space);
-    let amplitudes = slot_amplitudes(decay);
+    let bands = decay_bands(space, model);
+    let decay = bands[1];
+    let slot = slot_for(decay);
+    let mut amplitudes = [0.0; 4];
+    amplitudes[slot] = 1.0;
     let fade = distance_fade(distance, range);
-    let sends = amplitudes.map(|a| WET * wet * a * fade);
+    let level = tail_level(decay) / SLOT_GAINS[slot];
+    let sends = amplitudes.map(|a| WET * wet * a * fade * level);
     Reverb {
         wet,
         decay,
+        decay_bands: bands,
         amplitudes,
         sends,
-        effective_decay: effective_decay(&amplitudes),
+        effective_decay: decay,
     }
 }
 

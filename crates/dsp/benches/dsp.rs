@@ -157,6 +157,26 @@ fn reverb(c: &mut Criterion) {
             bus.mix(black_box(ins), &mut l, &mut r);
         });
     });
+    // Four active spaces (issue 30): each slot tuned to its own three-band decay.
+    let mut tuned = ReverbBus::new(ReverbBusSettings::default());
+    tuned.prepare(FS, BLOCK);
+    for (k, d) in [
+        [0.25f32, 0.3, 0.2],
+        [0.83, 1.28, 1.45],
+        [4.04, 3.28, 1.65],
+        [4.14, 4.14, 2.09],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        tuned.set_slot_decays(k, d);
+    }
+    g.bench_function("bus_4_tuned_spaces_512", |b| {
+        b.iter(|| {
+            let ins: [&[f32]; REVERB_SLOTS] = core::array::from_fn(|k| inputs[k].as_slice());
+            tuned.mix(black_box(ins), &mut l, &mut r);
+        });
+    });
     let mut idle = ReverbBus::new(ReverbBusSettings::default());
     let zeros = vec![0.0f32; BLOCK];
     g.bench_function("bus_idle_512", |b| {

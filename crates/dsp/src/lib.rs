@@ -66,7 +66,7 @@ pub use one_pole::{
     OnePoleHighPass, OnePoleLowPass, air_coefficient, air_cutoff_hz, lowpass_coefficient,
 };
 pub use pan::{StereoPanner, equal_power_pan};
-pub use reverb::{REVERB_SLOTS, ReverbBus, ReverbBusSettings, ReverbSlotSettings};
+pub use reverb::{DECAY_BANDS, REVERB_SLOTS, ReverbBus, ReverbBusSettings, ReverbSlotSettings};
 pub use shelf::OcclusionShelf;
 pub use smoothing::{LinearRamp, RAMP_SEGMENT, Ramp, Smoothed, SmoothedSet};
 pub use tap::{EchoTaps, MAX_TAPS, TapParams};

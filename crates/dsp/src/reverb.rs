@@ -1,6 +1,14 @@
-//! The late-reverb bus (acoustics.md §6): [`REVERB_SLOTS`] fixed slots, each a pre-delay,
-//! two series allpasses and four parallel combs with an in-loop one-pole; L = combs 0+2,
+//! The late-reverb bus (acoustics.md §6): [`REVERB_SLOTS`] slots, each a pre-delay, two
+//! series allpasses and four parallel combs with a three-band loop filter; L = combs 0+2,
 //! R = combs 1+3.
+//!
+//! Each slot's decay is set per band (low < 500 Hz, mid, high > 2 kHz) and can be retuned while
+//! it runs ([`ReverbBus::set_slot_decays`]): the engine tunes a slot to the decay of the space
+//! whose voices feed it, so the tail it renders is one exponential at the decay the engine
+//! reports (issue 30), not a cross-fade of two fixed decays (two slopes). A comb of delay `L`
+//! passes its loop through `F = g_h + (g_m − g_h)·LP_hi + (g_l − g_m)·LP_lo` (one-poles at
+//! [`LOW_CROSSOVER_HZ`] and [`HIGH_CROSSOVER_HZ`]) with `g_b = 10^(−3L/(T_b·fs))`: `g_l` at DC,
+//! `g_m` between the crossovers, `g_h` above, and `|F|` never above the largest `g_b`.
 //!
 //! Each slot is normalised when prepared so that its stereo impulse response carries unit
 //! energy, half in each channel ([`CHANNEL_ENERGY`]), then scaled by its `gain` (SPR's slot
@@ -9,7 +17,7 @@
 //! [`IDLE_THRESHOLD`] is zeroed and skipped until its input is non-zero again.
 
 use crate::denormal::{flush, flush_small};
-use crate::one_pole::air_coefficient;
+use crate::one_pole::lowpass_coefficient;
 use crate::smoothing::DEFAULT_SAMPLE_RATE;
 use crate::{sanitize, sanitize_sample_rate};
 
@@ -44,14 +52,29 @@ pub const IDLE_THRESHOLD: f32 = 1e-9;
 /// tail/click figures (room −7.7 dB, tunnel −11.7 dB) in any pan-independent measure.
 pub const CHANNEL_ENERGY: f64 = 0.5;
 /// Frames between idle checks and state flushes (a fixed grid, independent of block sizes).
+/// Retuned decays step on this grid too.
 pub const IDLE_CHECK_PERIOD: usize = 256;
+/// Bands of a slot's decay: low, mid, high.
+pub const DECAY_BANDS: usize = 3;
+/// Crossover of the loop filter's low band (Hz).
+pub const LOW_CROSSOVER_HZ: f32 = 300.0;
+/// Crossover of the loop filter's high band (Hz).
+pub const HIGH_CROSSOVER_HZ: f32 = 3000.0;
+/// Time constant (s) with which a running slot's decays follow a new setting (on a log scale,
+/// stepped every [`IDLE_CHECK_PERIOD`] frames); an idle slot takes a new setting at once.
+pub const DECAY_SLEW_S: f32 = 0.1;
+/// Shortest and longest decay a slot renders (s); settings are clamped here.
+pub const SLOT_DECAY_RANGE_S: (f32, f32) = (0.05, 30.0);
+/// Points of the energy quadrature ([`ReverbBus::set_slot_decays`] renormalises a retuned
+/// slot analytically): log-spaced from 10 Hz to Nyquist.
+const QUAD_POINTS: usize = 96;
 
 /// Settings of one reverb slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReverbSlotSettings {
     /// Broadband decay time T60 in seconds (clamped to `0.05..=30`).
     pub decay_s: f32,
-    /// 5 kHz decay time / `decay_s` (clamped to `0.05..=1`).
+    /// High-band (> 2 kHz) decay / `decay_s` at the nominal decays (clamped to `0.05..=1`).
     pub hf_ratio: f32,
     /// Output gain after energy normalisation (clamped to `0..=16`).
     pub gain: f32,
@@ -153,28 +176,120 @@ impl Ring {
 #[derive(Clone, Debug, Default)]
 struct Comb {
     ring: Ring,
-    /// Feedback `g = 10^(-3L/(T·fs))`.
-    g: f32,
-    /// Loop low-pass `s[n] = a·o[n] + c·s[n−1]` with `c = 1 − a`, run two steps ahead:
-    /// `s[n] = a·o[n] + c·a·o[n−1] + c²·s[n−2]` (two interleaved chains halve the
-    /// latency per frame). `a = 1, c = 0` passes `o` unchanged.
-    a: f32,
-    /// `c·a`.
-    ca: f32,
-    /// `c²`.
-    c2: f32,
-    /// Loop low-pass output one and two frames back.
-    s1: f32,
-    s2: f32,
-    /// Comb output one frame back.
-    o1: f32,
+    /// Loop gain above the high crossover, `g_h`.
+    gh: f32,
+    /// `g_m − g_h`, on the high crossover's low-pass.
+    bm: f32,
+    /// `g_l − g_m`, on the low crossover's low-pass.
+    bl: f32,
+    /// Low crossover low-pass state.
+    l1: f32,
+    /// High crossover low-pass state.
+    l2: f32,
 }
 
 impl Comb {
     fn clear_state(&mut self) {
-        self.s1 = 0.0;
-        self.s2 = 0.0;
-        self.o1 = 0.0;
+        self.l1 = 0.0;
+        self.l2 = 0.0;
+    }
+
+    /// Sets the band gains for decays `t` (s, low/mid/high) at `fs`.
+    fn tune(&mut self, t: [f32; DECAY_BANDS], fs: f32) {
+        let [gl, gm, gh] = band_gains(self.ring.buf.len(), t, fs);
+        self.gh = gh;
+        self.bm = gm - gh;
+        self.bl = gl - gm;
+    }
+}
+
+/// Loop gains `10^(−3L/(T_b·fs))` of a comb of `len` frames for band decays `t`.
+fn band_gains(len: usize, t: [f32; DECAY_BANDS], fs: f32) -> [f32; DECAY_BANDS] {
+    let l = len as f32;
+    t.map(|tb| 10f32.powf(-3.0 * l / (tb * fs)))
+}
+
+/// Decays clamped to [`SLOT_DECAY_RANGE_S`] (NaN → `fallback`).
+fn sanitize_decays(t: [f32; DECAY_BANDS], fallback: [f32; DECAY_BANDS]) -> [f32; DECAY_BANDS] {
+    let (lo, hi) = SLOT_DECAY_RANGE_S;
+    core::array::from_fn(|b| sanitize(t[b], lo, hi, fallback[b]))
+}
+
+/// The loop filter's low-pass responses at the quadrature frequencies and the quadrature
+/// weights (`Δf/(fs/2)`), worked out at `prepare`.
+#[derive(Clone, Debug)]
+struct Quadrature {
+    /// `LP_lo(ω_i)` (re, im).
+    lo: [(f32, f32); QUAD_POINTS],
+    /// `LP_hi(ω_i)` (re, im).
+    hi: [(f32, f32); QUAD_POINTS],
+    /// Weights, summing to 1 over 0..Nyquist.
+    w: [f32; QUAD_POINTS],
+}
+
+impl Default for Quadrature {
+    fn default() -> Self {
+        Self::new(DEFAULT_SAMPLE_RATE)
+    }
+}
+
+impl Quadrature {
+    fn new(fs: f32) -> Self {
+        let nyq = 0.5 * fs;
+        let f_lo = 10.0f32.min(nyq * 0.5);
+        let a1 = lowpass_coefficient(LOW_CROSSOVER_HZ, fs);
+        let a2 = lowpass_coefficient(HIGH_CROSSOVER_HZ, fs);
+        // One-pole `a/(1 − (1 − a)·e^{−iω})`.
+        let resp = |a: f32, w: f32| {
+            let c = 1.0 - a;
+            let (re, im) = (1.0 - c * w.cos(), c * w.sin());
+            let d = re * re + im * im;
+            (a * re / d, -a * im / d)
+        };
+        let mut q = Self {
+            lo: [(0.0, 0.0); QUAD_POINTS],
+            hi: [(0.0, 0.0); QUAD_POINTS],
+            w: [0.0; QUAD_POINTS],
+        };
+        let ratio = (nyq / f_lo).ln();
+        let edge = |i: usize| {
+            if i == 0 {
+                0.0
+            } else {
+                f_lo * (ratio * (i - 1) as f32 / (QUAD_POINTS - 1) as f32).exp()
+            }
+        };
+        for i in 0..QUAD_POINTS {
+            let (e0, e1) = (edge(i), edge(i + 1));
+            let f = if i == 0 { 0.5 * e1 } else { (e0 * e1).sqrt() };
+            let w = core::f32::consts::TAU * f / fs;
+            q.lo[i] = resp(a1, w);
+            q.hi[i] = resp(a2, w);
+            q.w[i] = (e1 - e0) / nyq;
+        }
+        q
+    }
+
+    /// Mean energy gain of a comb with band gains `g` over the spectrum, `Σ w_i/(1 − |F(ω_i)|²)`
+    /// (the mean of `1/|1 − F·e^{−iωL}|²` over the comb's ripples is `1/(1 − |F|²)`).
+    fn comb_energy(&self, g: [f32; DECAY_BANDS]) -> f64 {
+        let [gl, gm, gh] = g;
+        let (bm, bl) = (gm - gh, gl - gm);
+        let mut e = 0.0f64;
+        for i in 0..QUAD_POINTS {
+            let re = gh + bm * self.hi[i].0 + bl * self.lo[i].0;
+            let im = bm * self.hi[i].1 + bl * self.lo[i].1;
+            let m2 = f64::from(re * re + im * im).min(1.0 - 1e-9);
+            e += f64::from(self.w[i]) / (1.0 - m2);
+        }
+        e
+    }
+
+    /// Left and right energies (combs 0+2, 1+3) of a slot with comb lengths `lens`, decays `t`.
+    fn slot_energy(&self, lens: [usize; COMBS], t: [f32; DECAY_BANDS], fs: f32) -> (f64, f64) {
+        let e: [f64; COMBS] =
+            core::array::from_fn(|j| self.comb_energy(band_gains(lens[j], t, fs)));
+        (e[0] + e[2], e[1] + e[3])
     }
 }
 
@@ -185,8 +300,19 @@ struct Slot {
     allpass: [Ring; ALLPASSES],
     ap_gain: f32,
     combs: [Comb; COMBS],
+    /// Low and high crossover coefficients.
+    a1: f32,
+    a2: f32,
     gain_left: f32,
     gain_right: f32,
+    /// Decays rendered now (low, mid, high), s.
+    decays: [f32; DECAY_BANDS],
+    /// Decays aimed at.
+    target: [f32; DECAY_BANDS],
+    /// `gain²·CHANNEL_ENERGY` × (analytic / measured energy) at the nominal decays: the
+    /// output gain is `sqrt(norm / analytic energy)`, exact at the nominal decays.
+    norm_left: f64,
+    norm_right: f64,
     idle: bool,
     /// True if the slot input or a comb output reached [`IDLE_THRESHOLD`] since the
     /// last idle check.
@@ -198,27 +324,14 @@ impl Slot {
         let s = &settings.slots[k];
         let frames = |sec: f32| (sec * fs).round() as usize;
         let pre_frames = frames(s.pre_delay_s);
+        let nominal = nominal_decays(s);
         let combs = core::array::from_fn(|j| {
-            let len = frames(settings.comb_delays_s[j]).max(1);
-            let l = len as f32;
-            let t = s.decay_s * fs;
-            let g = 10f32.powf(-3.0 * l / t);
-            // 5 kHz loop gain making the 5 kHz decay T·ratio (acoustics.md §6).
-            let h = 10f32.powf(-3.0 * l / t * (1.0 / s.hf_ratio - 1.0));
-            let (a, c) = match air_coefficient(h, fs) {
-                Some(a) => (a, 1.0 - a),
-                None => (1.0, 0.0),
+            let mut c = Comb {
+                ring: Ring::with_len(frames(settings.comb_delays_s[j]).max(1)),
+                ..Comb::default()
             };
-            Comb {
-                ring: Ring::with_len(len),
-                g,
-                a,
-                ca: c * a,
-                c2: c * c,
-                s1: 0.0,
-                s2: 0.0,
-                o1: 0.0,
-            }
+            c.tune(nominal, fs);
+            c
         });
         Self {
             pre: (pre_frames > 0).then(|| Ring::with_len(pre_frames)),
@@ -227,11 +340,63 @@ impl Slot {
             }),
             ap_gain: settings.allpass_gain,
             combs,
+            a1: lowpass_coefficient(LOW_CROSSOVER_HZ, fs),
+            a2: lowpass_coefficient(HIGH_CROSSOVER_HZ, fs),
             gain_left: 1.0,
             gain_right: 1.0,
+            decays: nominal,
+            target: nominal,
+            norm_left: 1.0,
+            norm_right: 1.0,
             idle: true,
             window_loud: false,
         }
+    }
+
+    fn comb_lens(&self) -> [usize; COMBS] {
+        core::array::from_fn(|j| self.combs[j].ring.buf.len())
+    }
+
+    /// Renders decays `t` from now: retunes the combs and renormalises the output gains.
+    fn retune(&mut self, t: [f32; DECAY_BANDS], fs: f32, quad: &Quadrature) {
+        self.decays = t;
+        for c in &mut self.combs {
+            c.tune(t, fs);
+        }
+        let (el, er) = quad.slot_energy(self.comb_lens(), t, fs);
+        let g = |norm: f64, e: f64| {
+            if e > 0.0 {
+                (norm / e).sqrt() as f32
+            } else {
+                0.0
+            }
+        };
+        self.gain_left = g(self.norm_left, el);
+        self.gain_right = g(self.norm_right, er);
+    }
+
+    /// One step of the decays toward the target (log scale, [`DECAY_SLEW_S`]); an idle slot
+    /// jumps. Retunes when they moved.
+    fn follow(&mut self, fs: f32, quad: &Quadrature) {
+        if self.decays == self.target {
+            return;
+        }
+        let next = if self.idle {
+            self.target
+        } else {
+            let k = 1.0 - (-(IDLE_CHECK_PERIOD as f32) / (DECAY_SLEW_S * fs)).exp();
+            core::array::from_fn(|b| {
+                let (now, want) = (self.decays[b], self.target[b]);
+                let step = now * ((want / now).ln() * k).exp();
+                // Snap once within 0.1 %: the slot then renders the target exactly.
+                if (step / want - 1.0).abs() < 1e-3 {
+                    want
+                } else {
+                    step
+                }
+            })
+        };
+        self.retune(next, fs, quad);
     }
 
     fn clear(&mut self) {
@@ -255,11 +420,7 @@ impl Slot {
             m = m.max(a.peak());
         }
         for c in &self.combs {
-            m = m
-                .max(c.ring.peak())
-                .max(c.s1.abs())
-                .max(c.s2.abs())
-                .max(c.o1.abs());
+            m = m.max(c.ring.peak()).max(c.l1.abs()).max(c.l2.abs());
         }
         m
     }
@@ -279,6 +440,7 @@ impl Slot {
         }
         self.window_loud |= combs_through(
             &mut self.combs,
+            (self.a1, self.a2),
             work,
             left,
             right,
@@ -290,9 +452,8 @@ impl Slot {
     /// Called on the idle-check grid.
     fn check_idle(&mut self) {
         for c in &mut self.combs {
-            c.s1 = flush_small(c.s1);
-            c.s2 = flush_small(c.s2);
-            c.o1 = flush_small(c.o1);
+            c.l1 = flush_small(c.l1);
+            c.l2 = flush_small(c.l2);
         }
         if !self.idle && !self.window_loud && self.state_peak() < IDLE_THRESHOLD {
             self.clear();
@@ -338,16 +499,17 @@ const COMB_CHUNK: usize = 128;
 
 /// The four combs. Per piece (no longer than any comb's distance to its wrap point, and
 /// shorter than every comb delay, so reads never see this piece's writes):
-/// 1. the four in-loop one-pole recursions run side by side in one loop (the only serial
-///    part);
-/// 2. outputs (L = combs 0+2, R = 1+3) are summed and checked against the idle threshold
-///    in a vectorisable pass;
-/// 3. the lines are written `flush(x + g·s)` in vectorisable passes.
+/// 1. the eight crossover low-passes (two per comb) run side by side in one loop, each step
+///    one multiply-add on the chain (`l = c·l + a·o`, the only serial part);
+/// 2. outputs (L = combs 0+2, R = 1+3) are summed and checked against the idle threshold,
+///    and the lines written `flush(x + g_h·o + (g_m − g_h)·l_hi + (g_l − g_m)·l_lo)`, in a
+///    vectorisable pass.
 ///
 /// Returns true if any comb output reached [`IDLE_THRESHOLD`].
 #[inline]
 fn combs_through(
     combs: &mut [Comb; COMBS],
+    (a1, a2): (f32, f32),
     work: &[f32],
     left: &mut [f32],
     right: &mut [f32],
@@ -357,7 +519,9 @@ fn combs_through(
     let mut loud = false;
     let mut done = 0;
     let n = work.len();
-    let mut sv = [[0.0f32; COMB_CHUNK]; COMBS];
+    let (c1, c2) = (1.0 - a1, 1.0 - a2);
+    let mut s_lo = [[0.0f32; COMB_CHUNK]; COMBS];
+    let mut s_hi = [[0.0f32; COMB_CHUNK]; COMBS];
     while done < n {
         let m = combs.iter().fold((n - done).min(COMB_CHUNK), |m, c| {
             m.min(c.ring.run()).min(c.ring.buf.len())
@@ -365,41 +529,29 @@ fn combs_through(
         let x = &work[done..done + m];
         let lo = &mut left[done..done + m];
         let ro = &mut right[done..done + m];
-        let [c0, c1, c2, c3] = combs;
+        let [c0, k1, k2, k3] = combs;
+        let gh = [c0.gh, k1.gh, k2.gh, k3.gh];
+        let bm = [c0.bm, k1.bm, k2.bm, k3.bm];
+        let bl = [c0.bl, k1.bl, k2.bl, k3.bl];
         let b0 = &mut c0.ring.buf[c0.ring.idx..c0.ring.idx + m];
-        let b1 = &mut c1.ring.buf[c1.ring.idx..c1.ring.idx + m];
-        let b2 = &mut c2.ring.buf[c2.ring.idx..c2.ring.idx + m];
-        let b3 = &mut c3.ring.buf[c3.ring.idx..c3.ring.idx + m];
+        let b1 = &mut k1.ring.buf[k1.ring.idx..k1.ring.idx + m];
+        let b2 = &mut k2.ring.buf[k2.ring.idx..k2.ring.idx + m];
+        let b3 = &mut k3.ring.buf[k3.ring.idx..k3.ring.idx + m];
         {
-            let [v0, v1, v2, v3] = &mut sv;
-            let (v0, v1, v2, v3) = (&mut v0[..m], &mut v1[..m], &mut v2[..m], &mut v3[..m]);
-            let a = [c0.a, c1.a, c2.a, c3.a];
-            let ca = [c0.ca, c1.ca, c2.ca, c3.ca];
-            let cc = [c0.c2, c1.c2, c2.c2, c3.c2];
-            let mut p1 = [c0.s1, c1.s1, c2.s1, c3.s1];
-            let mut p2 = [c0.s2, c1.s2, c2.s2, c3.s2];
-            let mut q1 = [c0.o1, c1.o1, c2.o1, c3.o1];
+            let mut l1 = [c0.l1, k1.l1, k2.l1, k3.l1];
+            let mut l2 = [c0.l2, k1.l2, k2.l2, k3.l2];
             for i in 0..m {
                 let o = [b0[i], b1[i], b2[i], b3[i]];
-                let mut s = [0.0f32; COMBS];
                 for k in 0..COMBS {
-                    s[k] = a[k] * o[k] + ca[k] * q1[k] + cc[k] * p2[k];
+                    l1[k] = c1 * l1[k] + a1 * o[k];
+                    l2[k] = c2 * l2[k] + a2 * o[k];
+                    s_lo[k][i] = l1[k];
+                    s_hi[k][i] = l2[k];
                 }
-                q1 = o;
-                p2 = p1;
-                p1 = s;
-                v0[i] = s[0];
-                v1[i] = s[1];
-                v2[i] = s[2];
-                v3[i] = s[3];
             }
-            (c0.s1, c1.s1, c2.s1, c3.s1) = (p1[0], p1[1], p1[2], p1[3]);
-            (c0.s2, c1.s2, c2.s2, c3.s2) = (p2[0], p2[1], p2[2], p2[3]);
-            (c0.o1, c1.o1, c2.o1, c3.o1) = (q1[0], q1[1], q1[2], q1[3]);
+            (c0.l1, k1.l1, k2.l1, k3.l1) = (l1[0], l1[1], l1[2], l1[3]);
+            (c0.l2, k1.l2, k2.l2, k3.l2) = (l2[0], l2[1], l2[2], l2[3]);
         }
-        let [v0, v1, v2, v3] = &sv;
-        let (v0, v1, v2, v3) = (&v0[..m], &v1[..m], &v2[..m], &v3[..m]);
-        let (g0, g1, g2, g3) = (c0.g, c1.g, c2.g, c3.g);
         for i in 0..m {
             let (o0, o1, o2, o3) = (b0[i], b1[i], b2[i], b3[i]);
             lo[i] += (o0 + o2) * gl;
@@ -409,10 +561,10 @@ fn combs_through(
                 | (o2.abs() >= IDLE_THRESHOLD)
                 | (o3.abs() >= IDLE_THRESHOLD);
             let xi = x[i];
-            b0[i] = flush(xi + g0 * v0[i]);
-            b1[i] = flush(xi + g1 * v1[i]);
-            b2[i] = flush(xi + g2 * v2[i]);
-            b3[i] = flush(xi + g3 * v3[i]);
+            b0[i] = flush(xi + gh[0] * o0 + bm[0] * s_hi[0][i] + bl[0] * s_lo[0][i]);
+            b1[i] = flush(xi + gh[1] * o1 + bm[1] * s_hi[1][i] + bl[1] * s_lo[1][i]);
+            b2[i] = flush(xi + gh[2] * o2 + bm[2] * s_hi[2][i] + bl[2] * s_lo[2][i]);
+            b3[i] = flush(xi + gh[3] * o3 + bm[3] * s_hi[3][i] + bl[3] * s_lo[3][i]);
         }
         for c in combs.iter_mut() {
             c.ring.advance(m);
@@ -443,6 +595,7 @@ pub struct ReverbBus {
     slots: [Slot; REVERB_SLOTS],
     work: Vec<f32>,
     phase: usize,
+    quad: Quadrature,
 }
 
 impl ReverbBus {
@@ -455,6 +608,7 @@ impl ReverbBus {
             slots: Default::default(),
             work: Vec::new(),
             phase: 0,
+            quad: Quadrature::default(),
         };
         bus.prepare(DEFAULT_SAMPLE_RATE, 512);
         bus
@@ -469,22 +623,55 @@ impl ReverbBus {
         let block = max_block.clamp(1, 1 << 16);
         self.work = vec![0.0; block];
         self.phase = 0;
+        self.quad = Quadrature::new(self.sample_rate);
         for k in 0..REVERB_SLOTS {
             let mut slot = Slot::build(&self.settings, k, self.sample_rate);
             let (el, er) = impulse_energy(&mut slot, &self.settings.slots[k], self.sample_rate);
-            let gain = self.settings.slots[k].gain;
-            let norm = |e: f64| {
-                if e > 0.0 {
-                    gain * (CHANNEL_ENERGY / e).sqrt() as f32
+            let (al, ar) = self
+                .quad
+                .slot_energy(slot.comb_lens(), slot.decays, self.sample_rate);
+            let gain = f64::from(self.settings.slots[k].gain);
+            // Output gain² × analytic energy = gain² × CHANNEL_ENERGY × analytic/measured: the
+            // measured level at the nominal decays, following the analytic energy when retuned.
+            let norm = |measured: f64, analytic: f64| {
+                if measured > 0.0 {
+                    gain * gain * CHANNEL_ENERGY * analytic / measured
                 } else {
                     0.0
                 }
             };
-            slot.gain_left = norm(el);
-            slot.gain_right = norm(er);
+            slot.norm_left = norm(el, al);
+            slot.norm_right = norm(er, ar);
+            let decays = slot.decays;
+            slot.retune(decays, self.sample_rate, &self.quad);
             slot.clear();
             self.slots[k] = slot;
         }
+    }
+
+    /// Sets the decays (s; low < 500 Hz, mid, high > 2 kHz) slot `k` renders from the next
+    /// point of the [`IDLE_CHECK_PERIOD`] grid on (so the output does not depend on how the
+    /// calls are cut): an idle slot takes them there at once, a running one follows with
+    /// [`DECAY_SLEW_S`] on a log scale. Values are clamped to [`SLOT_DECAY_RANGE_S`]; NaN keeps
+    /// the current value. Never allocates; a retune costs a few thousand operations, an
+    /// unchanged setting nothing.
+    pub fn set_slot_decays(&mut self, k: usize, decays: [f32; DECAY_BANDS]) {
+        if let Some(slot) = self.slots.get_mut(k) {
+            slot.target = sanitize_decays(decays, slot.target);
+        }
+    }
+
+    /// Decays slot `k` renders now (low, mid, high), s; `None` for `k >= 4`.
+    #[must_use]
+    pub fn slot_decays(&self, k: usize) -> Option<[f32; DECAY_BANDS]> {
+        self.slots.get(k).map(|s| s.decays)
+    }
+
+    /// The decays of slot `k` with nothing set: its `decay_s` in the low and mid bands and
+    /// `decay_s·hf_ratio` in the high band; `None` for `k >= 4`.
+    #[must_use]
+    pub fn nominal_decays(&self, k: usize) -> Option<[f32; DECAY_BANDS]> {
+        self.settings.slots.get(k).map(nominal_decays)
     }
 
     /// The sanitised settings in use.
@@ -525,6 +712,11 @@ impl ReverbBus {
         let frames = left.len().min(right.len());
         let mut done = 0;
         while done < frames {
+            if self.phase == 0 {
+                for slot in &mut self.slots {
+                    slot.follow(self.sample_rate, &self.quad);
+                }
+            }
             let n = (frames - done)
                 .min(IDLE_CHECK_PERIOD - self.phase)
                 .min(self.work.len());
@@ -560,6 +752,11 @@ impl ReverbBus {
         }
         self.phase = 0;
     }
+}
+
+/// A slot's decays with nothing set: `[decay_s, decay_s, decay_s·hf_ratio]`.
+fn nominal_decays(s: &ReverbSlotSettings) -> [f32; DECAY_BANDS] {
+    [s.decay_s, s.decay_s, s.decay_s * s.hf_ratio]
 }
 
 /// Energy of the slot's left and right impulse responses with unit output gains.

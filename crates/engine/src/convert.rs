@@ -12,7 +12,8 @@ use resound_acoustics::{AcousticResult, Tap as EchoTap};
 use resound_ambient::sound_manager::sound_buf_play;
 use resound_mixer::pan::db_to_amplitude;
 use resound_mixer::{
-    MAX_DISTANCE, MAX_GAIN, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS, Pan, SENDS, Tap, VoiceParams,
+    MAX_DISTANCE, MAX_GAIN, MAX_REVERB_DECAY, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS,
+    MIN_REVERB_DECAY, Pan, REVERB_DECAY_BANDS, SENDS, Tap, VoiceParams,
 };
 
 use crate::source::{Listener, Orientation, Source};
@@ -121,6 +122,7 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
         shelf_hf: 1.0,
         pan: Pan::EqualPower(pan_towards(direction, &orientation)),
         sends: [0.0; SENDS],
+        reverb_decay: [0.0; REVERB_DECAY_BANDS],
     };
     let mut out = Converted {
         params,
@@ -141,6 +143,17 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
                 params.pan = Pan::EqualPower(pan_towards(r.apparent_direction, &orientation));
             }
             params.sends = r.sends.map(|s| finite_or(s, 0.0, 0.0, MAX_GAIN));
+            // The space's decays, which the slot the sends feed is tuned to (all 0, or any
+            // value out of range: the slots' nominal decays).
+            params.reverb_decay = if r
+                .decay_bands
+                .iter()
+                .all(|d| (MIN_REVERB_DECAY..=MAX_REVERB_DECAY).contains(d))
+            {
+                r.decay_bands
+            } else {
+                [0.0; REVERB_DECAY_BANDS]
+            };
             out.params = params;
             for t in r.taps.iter().take(MAX_TAPS) {
                 if let Some(tap) = tap(t, &orientation) {
@@ -200,6 +213,8 @@ pub struct Applied {
     pub pan: f32,
     /// The four reverb sends.
     pub sends: [f32; SENDS],
+    /// The decays (s; low, mid, high) the sends ring with; all 0 for the slots' nominal ones.
+    pub reverb_decay: [f32; REVERB_DECAY_BANDS],
     /// The echo taps applied (empty unless the voice holds an echo set).
     pub taps: Vec<AppliedTap>,
 }
@@ -235,6 +250,7 @@ impl Converted {
             hf: p.shelf_hf,
             pan,
             sends: p.sends,
+            reverb_decay: p.reverb_decay,
             taps,
         }
     }

@@ -67,8 +67,8 @@ pub use handle::{
     MAX_SAMPLE_MAGNITUDE, MAX_SOUND_FRAMES, MAX_SOUND_RATE, MixerHandle, PlaySettings, VoiceId,
 };
 pub use params::{
-    MAX_DISTANCE, MAX_GAIN, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS, Pan, SENDS, Tap, VoiceParams,
-    distance_gain,
+    MAX_DISTANCE, MAX_GAIN, MAX_REVERB_DECAY, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS,
+    MIN_REVERB_DECAY, Pan, REVERB_DECAY_BANDS, SENDS, Tap, VoiceParams, distance_gain,
 };
 pub use renderer::MixerRenderer;
 pub use settings::{CAPACITY_LIMIT, Capacities, MAX_BLOCK_LIMIT, MixerSettings};

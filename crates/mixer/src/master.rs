@@ -1,6 +1,7 @@
-//! The master section: the 4-slot reverb bus fed by the voices' sends, and the peak limiter.
+//! The master section: the 4-slot reverb bus fed by the voices' sends (each slot tuned to the
+//! decay its voices report), and the peak limiter.
 
-use resound_dsp::{PeakLimiter, REVERB_SLOTS, ReverbBus, ReverbBusSettings};
+use resound_dsp::{DECAY_BANDS, PeakLimiter, REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 
 use crate::params::SENDS;
 
@@ -43,6 +44,16 @@ impl Master {
         if self.limiter_enabled {
             self.limiter.process(left, right);
         }
+    }
+
+    /// Tunes slot `k` to `decays` (s per band; see `ReverbBus::set_slot_decays`).
+    pub(crate) fn set_slot_decays(&mut self, k: usize, decays: [f32; DECAY_BANDS]) {
+        self.bus.set_slot_decays(k, decays);
+    }
+
+    /// The nominal decays of slot `k` (all 4 slots exist).
+    pub(crate) fn nominal_decays(&self, k: usize) -> [f32; DECAY_BANDS] {
+        self.bus.nominal_decays(k).unwrap_or([1.0; DECAY_BANDS])
     }
 
     /// Limiter engagements since the mixer was built.

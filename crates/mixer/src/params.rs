@@ -52,10 +52,23 @@ pub struct VoiceParams {
     pub shelf_hf: f32,
     /// Stereo placement.
     pub pan: Pan,
-    /// Sends into the four reverb slots (0.15/0.55/1.68/4.14 s), each 0..=[`MAX_GAIN`],
+    /// Sends into the four reverb slots (nominal 0.15/0.55/1.68/4.14 s, each tuned to the
+    /// [`reverb_decay`](Self::reverb_decay) of the voices sending to it), each 0..=[`MAX_GAIN`],
     /// taken after the shelf; the voice volume multiplies them, the distance gain does not.
     pub sends: [f32; SENDS],
+    /// Decays (s; low < 500 Hz, mid, high > 2 kHz) of the space this voice's sends are to ring
+    /// with, each 0 or [`MIN_REVERB_DECAY`]..=[`MAX_REVERB_DECAY`]. A slot renders the send-weighted
+    /// mean (log scale) of the decays of the voices feeding it and keeps it once they stop; all
+    /// 0 (the default) counts as the slot's nominal decays.
+    pub reverb_decay: [f32; REVERB_DECAY_BANDS],
 }
+
+/// Bands of [`VoiceParams::reverb_decay`].
+pub const REVERB_DECAY_BANDS: usize = resound_dsp::DECAY_BANDS;
+/// Shortest non-zero [`VoiceParams::reverb_decay`] (s).
+pub const MIN_REVERB_DECAY: f32 = resound_dsp::reverb::SLOT_DECAY_RANGE_S.0;
+/// Longest [`VoiceParams::reverb_decay`] (s).
+pub const MAX_REVERB_DECAY: f32 = resound_dsp::reverb::SLOT_DECAY_RANGE_S.1;
 
 impl Default for VoiceParams {
     fn default() -> Self {
@@ -67,6 +80,7 @@ impl Default for VoiceParams {
             shelf_hf: 1.0,
             pan: Pan::default(),
             sends: [0.0; SENDS],
+            reverb_decay: [0.0; REVERB_DECAY_BANDS],
         }
     }
 }
@@ -114,6 +128,8 @@ fn check(field: &'static str, v: f32, lo: f32, hi: f32) -> Result<(), ParamError
 }
 
 const SEND_FIELDS: [&str; SENDS] = ["sends[0]", "sends[1]", "sends[2]", "sends[3]"];
+const DECAY_FIELDS: [&str; REVERB_DECAY_BANDS] =
+    ["reverb_decay[0]", "reverb_decay[1]", "reverb_decay[2]"];
 
 impl VoiceParams {
     /// Checks every field: NaN/infinite values and values out of range are rejected.
@@ -134,6 +150,11 @@ impl VoiceParams {
         for (s, field) in self.sends.iter().zip(SEND_FIELDS) {
             check(field, *s, 0.0, MAX_GAIN)?;
         }
+        for (d, field) in self.reverb_decay.iter().zip(DECAY_FIELDS) {
+            if *d != 0.0 {
+                check(field, *d, MIN_REVERB_DECAY, MAX_REVERB_DECAY)?;
+            }
+        }
         Ok(())
     }
 
@@ -149,6 +170,7 @@ impl VoiceParams {
             shelf_gain: self.shelf_gain,
             shelf_hf: self.shelf_hf,
             sends: self.sends.map(|s| s * self.volume),
+            decay: self.reverb_decay,
             left: dry * l,
             right: dry * r,
         }
@@ -237,6 +259,8 @@ pub(crate) struct VoiceTargets {
     pub shelf_hf: f32,
     /// Send levels (volume applied).
     pub sends: [f32; SENDS],
+    /// Decays the sends ring with (all 0: the slots' nominal decays).
+    pub decay: [f32; REVERB_DECAY_BANDS],
     /// Dry left gain (volume · distance gain · pan).
     pub left: f32,
     /// Dry right gain.

@@ -14,7 +14,7 @@ use rtrb::{Consumer, Producer};
 use crate::block::ParamBlock;
 use crate::command::{Command, Returned};
 use crate::master::Master;
-use crate::params::SENDS;
+use crate::params::{REVERB_DECAY_BANDS, SENDS};
 use crate::sound::SoundData;
 use crate::status::MixerStatus;
 use crate::tap::TapSetState;
@@ -242,6 +242,7 @@ impl MixerRenderer {
             }
         }
 
+        self.tune_reverb_slots();
         self.master
             .process(&self.bus_in, &mut self.mix_l[..n], &mut self.mix_r[..n]);
         self.status.busy_reverb_slots = self.master.busy_slots();
@@ -262,6 +263,46 @@ impl MixerRenderer {
 
         self.retire_finished();
         self.frame += n as u64;
+    }
+
+    /// Tunes each reverb slot to the decay of the voices sending to it: the mean of their
+    /// `reverb_decay` on a log scale, weighted by their send's energy (a voice with no decay
+    /// set counts as the slot's nominal decays). A voice counts from its start until its voice
+    /// slot is reused, ended or not: its tail rings on at the decay it began with, and the
+    /// tuning changes only when targets do (at play and parameter changes), never at the
+    /// block where an end is noticed, which depends on how the calls are cut. A slot no voice
+    /// has sent to keeps its decays. One pass over the voices' targets.
+    fn tune_reverb_slots(&mut self) {
+        let mut sum = [[0.0f32; REVERB_DECAY_BANDS]; SENDS];
+        let mut weight = [0.0f32; SENDS];
+        let nominal: [[f32; REVERB_DECAY_BANDS]; SENDS] =
+            std::array::from_fn(|k| self.master.nominal_decays(k));
+        for v in &self.voices {
+            if v.generation == 0 {
+                continue;
+            }
+            let t = &v.targets;
+            for k in 0..SENDS {
+                let w = t.sends[k] * t.sends[k];
+                if w > 0.0 {
+                    let d = if t.decay.iter().all(|d| *d > 0.0) {
+                        t.decay
+                    } else {
+                        nominal[k]
+                    };
+                    for b in 0..REVERB_DECAY_BANDS {
+                        sum[k][b] += w * d[b].ln();
+                    }
+                    weight[k] += w;
+                }
+            }
+        }
+        for k in 0..SENDS {
+            if weight[k] > 0.0 {
+                let d = sum[k].map(|s| (s / weight[k]).exp());
+                self.master.set_slot_decays(k, d);
+            }
+        }
     }
 
     #[cfg(test)]

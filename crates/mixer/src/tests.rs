@@ -139,6 +139,7 @@ fn lazy_smoothers_match_eager_ones() {
         shelf_gain: 1.0,
         shelf_hf: 1.0,
         sends: [0.0; 4],
+        decay: [0.0; 3],
         left: 0.6,
         right: 0.3,
     };
@@ -235,6 +236,7 @@ fn moving_voices_match_eager_ones() {
                 shelf_gain: 1.0,
                 shelf_hf: 1.0,
                 sends: [0.0; 4],
+                decay: [0.0; 3],
                 left: next(),
                 right: next(),
             };

@@ -48,6 +48,8 @@ fn params(rng: &mut Lcg) -> VoiceParams {
         shelf_hf: rng.next(),
         pan: Pan::EqualPower(2.0 * rng.next() - 1.0),
         sends: [rng.next(), rng.next(), rng.next(), rng.next()],
+        // Retuning slots must not allocate either.
+        reverb_decay: [0.2 + 3.0 * rng.next(); 3],
     }
 }
 

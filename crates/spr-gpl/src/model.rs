@@ -201,6 +201,8 @@ fn room_of(eval: &SprEvaluation, slots: &[ReverbSlot; 4], telemetry: Telemetry) 
         space: Space::default(),
         wet: total.clamp(0.0, 1.0),
         decay,
+        // The SPR slots at their nominal decays, cross-faded (spr.md §1.9).
+        decay_bands: [0.0; 3],
         sends,
         effective_decay: decay,
         telemetry,

@@ -120,6 +120,9 @@ impl RenderReport<'_> {
                 "wet": room.map(|x| x.wet),
                 "decay": room.map(|x| x.decay),
                 "effective_decay": room.map(|x| x.effective_decay),
+                // The decay the bus renders, per band (issue 30): mid, and low/mid/high.
+                "decay_s": room.map(|x| x.decay),
+                "decay_bands_s": room.map(|x| x.decay_bands.to_vec()),
             },
             "status": status_json(&r.status),
         })
@@ -182,12 +185,15 @@ impl fmt::Display for RenderReport<'_> {
                 } else if let Some(x) = &a.result {
                     writeln!(
                         o,
-                        "room: enclosure {:.3}  size {:.1}  reflectivity {:.2}  wet {:.3}  decay {:.2} s  predicted (effective) decay {:.2} s",
+                        "room: enclosure {:.3}  size {:.1}  reflectivity {:.2}  wet {:.3}  decay {:.2} s (bands low/mid/high {:.2}/{:.2}/{:.2} s)  predicted (effective) decay {:.2} s",
                         x.space.enclosure,
                         x.space.size,
                         x.space.reflectivity,
                         x.wet,
                         x.decay,
+                        x.decay_bands[0],
+                        x.decay_bands[1],
+                        x.decay_bands[2],
                         x.effective_decay
                     )?;
                 }

@@ -34,7 +34,8 @@ macro_rules! builtin_scenes {
 }
 
 builtin_scenes!(
-    "C", "D", "E1", "E2", "E3", "F", "G", "P", "R", "T", "U", "W0", "W1", "W2", "W3"
+    "BB", "BS", "BW", "C", "D", "E1", "E2", "E3", "F", "G", "P", "R", "T", "U", "W0", "W1", "W2",
+    "W3"
 );
 
 /// How to render a scene.

@@ -109,7 +109,10 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         );
     }
     let started = Instant::now();
-    let renderer = EngineRenderer::new(opts.model)?;
+    let mut renderer = EngineRenderer::new(opts.model)?;
+    if fault == Some(fault::Fault::SlotTuningOff) {
+        renderer.untune_bus();
+    }
     std::fs::create_dir_all(&opts.out)
         .with_context(|| format!("cannot create {}", opts.out.display()))?;
     let outcome = run::run(&renderer, &jobs, fault, &opts.out)?;

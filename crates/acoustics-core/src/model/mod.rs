@@ -251,8 +251,12 @@ pub struct RoomResult {
     pub space: Space,
     /// Wet level.
     pub wet: f32,
-    /// Space decay (s).
+    /// Space decay (s), mid band.
     pub decay: f32,
+    /// Space decay per band (low < 500 Hz, mid, high > 2 kHz), s: the decays the bus is to
+    /// render this sound's tail with. All 0: the model leaves the slots at their nominal
+    /// decays (SPR's fixed-slot cross-fade).
+    pub decay_bands: [f32; 3],
     /// The 4 slot sends.
     pub sends: [f32; 4],
     /// Predicted decay of the slot mix (s).
@@ -274,8 +278,11 @@ pub struct AcousticResult {
     pub taps: Vec<Tap>,
     /// The 4 reverb sends.
     pub sends: [f32; 4],
-    /// Space decay (s).
+    /// Space decay (s), mid band.
     pub decay: f32,
+    /// Space decay per band (low, mid, high), s; all 0 for nominal slots (see
+    /// [`RoomResult::decay_bands`]).
+    pub decay_bands: [f32; 3],
     /// Predicted decay of the slot mix (s).
     pub effective_decay: f32,
     /// Wet level.
@@ -299,6 +306,7 @@ impl AcousticResult {
             taps: Vec::new(),
             sends: [0.0; 4],
             decay: 0.0,
+            decay_bands: [0.0; 3],
             effective_decay: 0.0,
             wet: 0.0,
             space: Space::default(),
@@ -415,6 +423,7 @@ pub trait AcousticModel {
         if let Some(room) = room {
             out.sends = room.sends;
             out.decay = room.decay;
+            out.decay_bands = room.decay_bands;
             out.effective_decay = room.effective_decay;
             out.wet = room.wet;
             out.space = room.space;

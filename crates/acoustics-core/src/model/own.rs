@@ -17,7 +17,7 @@ use crate::echo::{EchoSettings, Plane, golden_spiral};
 use crate::ray::dda::CentreRay;
 use crate::ray::dda::WalkEnd;
 use crate::ray::occlusion::{OcclusionSettings, OcclusionTrace, trace_occlusion};
-use crate::room::{LISTENER_SHARE, Space, measure_space_from, reverb, room_rays};
+use crate::room::{DecayModel, LISTENER_SHARE, Space, measure_space_from, reverb, room_rays};
 use crate::world::material::MaterialTable;
 use crate::world::probe::WorldProbe;
 
@@ -55,6 +55,12 @@ pub struct OwnModel {
     room_rays: Arc<[CentreRay]>,
     /// Planes added to every echo search (tests and diagnostics, e.g. scene E3).
     pub extra_planes: Vec<Plane>,
+    /// How the room's decay is derived ([`DecayModel::Physical`] by default).
+    pub decay_model: DecayModel,
+    /// True (the default): results carry the decay bands the bus tunes the sound's slot to.
+    /// False leaves them 0, so the slots ring at their nominal decays while the result still
+    /// reports the space's decay: the pre-issue-30 bus, for `verify`'s `slot-tuning-off` fault.
+    pub tune_bus: bool,
 }
 
 impl Default for OwnModel {
@@ -76,7 +82,16 @@ impl OwnModel {
             },
             room_rays: room_rays(),
             extra_planes: Vec::new(),
+            decay_model: DecayModel::default(),
+            tune_bus: true,
         }
+    }
+
+    /// The model with its room decay derived by `decay_model`.
+    #[must_use]
+    pub fn with_decay_model(mut self, decay_model: DecayModel) -> Self {
+        self.decay_model = decay_model;
+        self
     }
 
     /// Traces the direct paths and returns the least occluded one (first on ties), its
@@ -203,13 +218,18 @@ impl AcousticModel for OwnModel {
         }
         let source = s.map(|s| s.space);
         let space = source.map_or(l.space, |s| Space::mix(l.space, s, LISTENER_SHARE));
-        let rv = reverb(&space, request.distance(), request.range);
+        let rv = reverb(&space, request.distance(), request.range, self.decay_model);
         Ok(RoomResult {
             listener: l.space,
             source,
             space,
             wet: rv.wet as f32,
             decay: rv.decay as f32,
+            decay_bands: if self.tune_bus {
+                rv.decay_bands.map(|d| d as f32)
+            } else {
+                [0.0; 3]
+            },
             sends: rv.sends.map(|s| s as f32),
             effective_decay: rv.effective_decay as f32,
             telemetry,

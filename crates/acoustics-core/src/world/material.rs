@@ -37,6 +37,72 @@ pub struct Material {
     pub high_db_per_occ: f64,
     /// Liquids reflect but do not occlude in v1 (spec §2.5, §11 open items).
     pub liquid: bool,
+    /// Random-incidence absorption coefficient per band (low < 500 Hz, mid, high > 2 kHz),
+    /// from [`ABSORPTION_TABLE`] by name ([`band_absorption`]); the physical decay model reads it.
+    #[serde(default = "default_absorption")]
+    pub absorption: [f64; 3],
+}
+
+/// Absorption coefficients of the measured-material table, octave bands 125, 250, 500, 1k,
+/// 2k, 4k Hz (typical published figures: Kuttruff, *Room Acoustics*; Everest, *Master Handbook
+/// of Acoustics*; as listed in the project's `physics-reference.md`). `air` is an opening: it
+/// returns nothing (coefficient 1).
+pub const ABSORPTION_TABLE: &[(&str, [f64; 6])] = &[
+    ("stone", [0.01, 0.01, 0.02, 0.02, 0.02, 0.03]),
+    ("brick", [0.03, 0.03, 0.03, 0.04, 0.05, 0.07]),
+    ("wood", [0.15, 0.11, 0.10, 0.07, 0.06, 0.07]),
+    ("glass", [0.35, 0.25, 0.18, 0.12, 0.07, 0.04]),
+    ("water", [0.01, 0.01, 0.01, 0.015, 0.02, 0.025]),
+    ("grass", [0.11, 0.26, 0.60, 0.69, 0.92, 0.99]),
+    ("soil", [0.15, 0.25, 0.40, 0.55, 0.60, 0.60]),
+    ("snow", [0.45, 0.75, 0.90, 0.95, 0.95, 0.95]),
+    ("sand", [0.15, 0.35, 0.40, 0.50, 0.55, 0.80]),
+    ("cloth", [0.08, 0.24, 0.57, 0.69, 0.71, 0.73]),
+    ("foliage", [0.03, 0.06, 0.11, 0.17, 0.27, 0.31]),
+    ("air", [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),
+];
+
+/// Which row of [`ABSORPTION_TABLE`] a material of the standard table reads. Hard blocks
+/// without a row of their own (metal, bone, calcite…) read `stone` (hard, smooth, nearly
+/// reflecting); `default` reads `brick` (a generic masonry block: the table's next-hardest
+/// building material); loose ground (`dirt`, `gravel`) reads `soil`; plants read `foliage`.
+#[must_use]
+pub fn absorption_row(material: &str) -> &'static str {
+    match material.to_ascii_lowercase().as_str() {
+        "wood" | "ladders" => "wood",
+        "glass" => "glass",
+        "water" => "water",
+        "grass" => "grass",
+        "dirt" | "gravel" | "soil" => "soil",
+        "snow" => "snow",
+        "sand" => "sand",
+        "wool" | "cloth" => "cloth",
+        "leaves" | "plants" | "vines" | "crops" | "foliage" => "foliage",
+        "air" => "air",
+        "default" | "brick" | "nether_bricks" => "brick",
+        _ => "stone",
+    }
+}
+
+/// The three-band absorption of a table row: low = mean of 125 and 250 Hz, mid = mean of 500
+/// Hz and 1 kHz, high = mean of 2 and 4 kHz. An unknown row reads `brick`.
+#[must_use]
+pub fn band_absorption(row: &str) -> [f64; 3] {
+    let o = ABSORPTION_TABLE
+        .iter()
+        .find(|(n, _)| *n == row)
+        .or_else(|| ABSORPTION_TABLE.iter().find(|(n, _)| *n == "brick"))
+        .map_or([0.03; 6], |(_, o)| *o);
+    [
+        (o[0] + o[1]) / 2.0,
+        (o[2] + o[3]) / 2.0,
+        (o[4] + o[5]) / 2.0,
+    ]
+}
+
+/// The absorption of a material deserialised without one: the default material's (`brick`).
+fn default_absorption() -> [f64; 3] {
+    band_absorption("brick")
 }
 
 impl Material {
@@ -50,6 +116,7 @@ impl Material {
             low_db_per_occ: LOW_DB_PER_OCC,
             high_db_per_occ: HIGH_DB_PER_OCC,
             liquid: false,
+            absorption: band_absorption(absorption_row(name)),
         }
     }
 
@@ -161,7 +228,11 @@ impl MaterialTable {
             material.low_db_per_occ,
             material.high_db_per_occ,
         ];
-        if values.iter().any(|v| !v.is_finite() || *v < 0.0) {
+        let absorption_ok = material
+            .absorption
+            .iter()
+            .all(|a| a.is_finite() && (0.0..=1.0).contains(a));
+        if !absorption_ok || values.iter().any(|v| !v.is_finite() || *v < 0.0) {
             return Err(AddMaterialError::BadValue(material.name));
         }
         if self.by_name(&material.name).is_some() {

@@ -200,3 +200,56 @@ proptest! {
         }
     }
 }
+
+/// Seconds between the first crossings of `a` and `b` dB of the EDC of `x`.
+fn edc_span(x: &[f32], a: f64, b: f64) -> Option<f64> {
+    let edc = resound_dsp::analysis::energy_decay_curve_db(x);
+    let ia = edc.iter().position(|&d| d <= a)?;
+    let ib = edc.iter().position(|&d| d <= b)?;
+    Some((ib - ia) as f64 / f64::from(FS))
+}
+
+#[test]
+fn a_tuned_slot_renders_its_decay_with_one_slope() {
+    // Issue 30: T30 within 10 % of the set decay, and the EDC's decay rate between −5 and −25
+    // dB within 15 % of the rate between −25 and −45 dB, for decays 0.3–4 s in every slot.
+    let mut bus = ReverbBus::new(ReverbBusSettings::default());
+    bus.prepare(FS, 512);
+    for k in 0..REVERB_SLOTS {
+        for t in [0.3f32, 0.5, 0.8, 1.2, 1.7, 2.5, 3.3, 4.1] {
+            bus.reset();
+            bus.set_slot_decays(k, [t; 3]);
+            let mut amps = [0.0; REVERB_SLOTS];
+            amps[k] = 1.0;
+            let (l, r) = impulse_response(&mut bus, amps, t * 1.2 + 0.3);
+            // Taken at the first grid point, before the impulse passed (the slot was idle).
+            assert_eq!(bus.slot_decays(k), Some([t; 3]));
+            let m: Vec<f32> = l.iter().zip(&r).map(|(a, b)| a.hypot(*b)).collect();
+            let t30 = f64::from(schroeder_t30(&m, FS).expect("decays"));
+            let early = edc_span(&m, -5.0, -25.0).unwrap();
+            let late = edc_span(&m, -25.0, -45.0).unwrap();
+            eprintln!(
+                "slot {k} T {t}: T30 {t30:.3} ({:.3}), slopes {early:.3}/{late:.3} ({:.3})",
+                t30 / f64::from(t),
+                late / early
+            );
+            assert!(
+                (t30 / f64::from(t) - 1.0).abs() < 0.1,
+                "slot {k} T {t}: {t30}"
+            );
+            assert!(
+                (late / early - 1.0).abs() < 0.15,
+                "slot {k} T {t}: {early} {late}"
+            );
+            // Unit stereo energy × gain², whatever the decay.
+            let e: f64 = m.iter().map(|v| f64::from(*v).powi(2)).sum();
+            let g = bus.settings().slots[k].gain;
+            let want = f64::from(g * g);
+            eprintln!("   energy {:.4} want {want:.4}", e);
+            assert!(
+                (e / want - 1.0).abs() < 0.25,
+                "slot {k} T {t}: energy {e} vs {want}"
+            );
+        }
+    }
+}

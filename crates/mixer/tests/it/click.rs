@@ -150,6 +150,33 @@ fn send_step_is_click_free() {
 }
 
 #[test]
+fn walking_from_the_field_into_the_hall_is_click_free() {
+    // Issue 30: the field (no sends) → a hall whose slot is tuned to its own decay.
+    let a = VoiceParams::default();
+    let b = VoiceParams {
+        sends: [0.0, 0.0, 0.0, 1.0],
+        reverb_decay: [4.14, 4.14, 3.4],
+        ..a
+    };
+    check("field → hall", 40.0, true, a, b, 1.0);
+}
+
+#[test]
+fn retuning_a_ringing_slot_is_click_free() {
+    // The same slot, fed all along, retuned from a short room to a long hall.
+    let a = VoiceParams {
+        sends: [0.0, 0.0, 1.0, 0.0],
+        reverb_decay: [0.4, 0.5, 0.3],
+        ..VoiceParams::default()
+    };
+    let b = VoiceParams {
+        reverb_decay: [4.0, 3.5, 2.5],
+        ..a
+    };
+    check("retune", 40.0, true, a, b, 1.0);
+}
+
+#[test]
 fn tap_set_change_is_click_free() {
     let tap = |delay, level, pan| Tap {
         delay,

@@ -29,6 +29,11 @@ fn params(rng: &mut Lcg) -> VoiceParams {
         shelf_hf: rng.next(),
         pan: Pan::EqualPower(2.0 * rng.next() - 1.0),
         sends: [rng.next() * 0.5, rng.next() * 0.5, 0.0, rng.next() * 0.3],
+        // Slots retuned as the voices change (the sum must not depend on the call size).
+        reverb_decay: {
+            let d = 0.3 + 2.0 * rng.next();
+            [d, d, 0.7 * d]
+        },
     }
 }
 

@@ -116,3 +116,86 @@ pub fn slot_mix_tail_to_click_db(sends: &[f64; 4], gains: &[f64; 4], distance_ga
 
 #[cfg(test)]
 mod tests;
+
+/// Octave and wider bands the per-band decay is read in (Hz): the 250 Hz octave (low), 500
+/// Hz–2 kHz (mid, the band the engine's `decay_s` names) and the 4 kHz octave (high).
+pub const DECAY_BANDS_HZ: [(f64, f64); 3] = [
+    (
+        250.0 / std::f64::consts::SQRT_2,
+        250.0 * std::f64::consts::SQRT_2,
+    ),
+    (500.0, 2000.0),
+    (
+        4000.0 / std::f64::consts::SQRT_2,
+        4000.0 * std::f64::consts::SQRT_2,
+    ),
+];
+
+/// Width of the band edges of [`band_limit`]: the gain rises over `lo/EDGE..lo` and falls over
+/// `hi..hi·EDGE`.
+pub const EDGE: f64 = 1.25;
+
+/// `x` band-limited to `lo..hi` Hz: one real FFT of the whole signal, each bin scaled by the
+/// band's gain (1 inside, 0 outside, a smootherstep `6u⁵ − 15u⁴ + 10u³` over the edges of
+/// [`EDGE`]) and back, zero-padded so nothing wraps round. Zero phase; the smooth edges keep the mask's ringing to milliseconds
+/// and far below the tail (a brick wall rings as `1/t`, a floor that reads as a slow second
+/// decay).
+pub fn band_limit(x: &[f32], sample_rate: f32, lo: f64, hi: f64) -> Vec<f32> {
+    if x.is_empty() {
+        return Vec::new();
+    }
+    // Zero-padded to twice the length: the zero-phase mask's response reaches back in time,
+    // and without the padding the onset's share would wrap round onto the end of the tail.
+    let n = 2 * x.len();
+    let mut planner = realfft::RealFftPlanner::<f64>::new();
+    let fwd = planner.plan_fft_forward(n);
+    let inv = planner.plan_fft_inverse(n);
+    let mut input = fwd.make_input_vec();
+    for (slot, &v) in input.iter_mut().zip(x) {
+        *slot = f64::from(v);
+    }
+    let mut spectrum = fwd.make_output_vec();
+    if fwd.process(&mut input, &mut spectrum).is_err() {
+        return vec![0.0; x.len()];
+    }
+    let bin_hz = f64::from(sample_rate) / n as f64;
+    let smoother = |u: f64| {
+        let u = u.clamp(0.0, 1.0);
+        u * u * u * (u * (u * 6.0 - 15.0) + 10.0)
+    };
+    for (k, c) in spectrum.iter_mut().enumerate() {
+        let f = k as f64 * bin_hz;
+        let rise = smoother((f - lo / EDGE) / (lo - lo / EDGE));
+        let fall = 1.0 - smoother((f - hi) / (hi * EDGE - hi));
+        *c *= rise.min(fall);
+    }
+    let mut out = inv.make_output_vec();
+    if inv.process(&mut spectrum, &mut out).is_err() {
+        return vec![0.0; x.len()];
+    }
+    out.iter()
+        .take(x.len())
+        .map(|v| (v / n as f64) as f32)
+        .collect()
+}
+
+/// `sqrt(L² + R²)` per frame of interleaved stereo, each channel band-limited to `lo..hi` Hz
+/// first ([`band_limit`]).
+pub fn band_magnitude(stereo: &[f32], sample_rate: f32, lo: f64, hi: f64) -> Vec<f32> {
+    let left: Vec<f32> = stereo.iter().step_by(2).copied().collect();
+    let right: Vec<f32> = stereo.iter().skip(1).step_by(2).copied().collect();
+    let (l, r) = (
+        band_limit(&left, sample_rate, lo, hi),
+        band_limit(&right, sample_rate, lo, hi),
+    );
+    l.iter().zip(&r).map(|(a, b)| a.hypot(*b)).collect()
+}
+
+/// The two slopes of an energy decay curve (dB per sample, one value per sample): the time the
+/// EDC takes from −25 to −45 dB over the time from −5 to −25 dB. 1 for one exponential; above
+/// 1 when the decay slows (fast, then slow). `None` when it never reaches −45 dB.
+pub fn slope_ratio(edc_db: &[f64]) -> Option<f64> {
+    let at = |db: f64| edc_db.iter().position(|&d| d <= db);
+    let (a, b, c) = (at(-5.0)?, at(-25.0)?, at(-45.0)?);
+    (b > a).then(|| (c - b) as f64 / (b - a) as f64)
+}

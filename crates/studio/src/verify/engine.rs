@@ -58,6 +58,14 @@ impl EngineRenderer {
         Ok(Self { model, choice })
     }
 
+    /// The `slot-tuning-off` fault: the own model reports its decays but does not tune the
+    /// bus to them (no effect on the SPR model, whose slots are never tuned).
+    pub fn untune_bus(&mut self) {
+        if let Model::Own(m) = &mut self.model {
+            m.tune_bus = false;
+        }
+    }
+
     /// What the engine reported about the source's voice (`acoustics`) and the run.
     fn reported(&self, acoustics: Option<&VoiceAcoustics>, status: &Status) -> Reported {
         let result = acoustics.and_then(|a| a.result.as_ref());
@@ -74,6 +82,7 @@ impl EngineRenderer {
                 .unwrap_or_default(),
             space_decay_s: result.map(|r| f64::from(r.decay)),
             effective_decay_s: result.map(|r| f64::from(r.effective_decay)),
+            decay_bands_s: result.map(|r| r.decay_bands.map(f64::from)),
             limiter_engagements: Some(status.limiter_engagements),
             peak: Some(f64::from(status.peak)),
             sends: acoustics.map(|a| a.applied.sends.map(f64::from)),

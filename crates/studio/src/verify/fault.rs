@@ -1,4 +1,5 @@
-//! Debug faults: `RESOUND_VERIFY_FAULT=echo-delay-x2|shelf-bypass|decay-half` breaks one thing
+//! Debug faults: `RESOUND_VERIFY_FAULT=echo-delay-x2|shelf-bypass|decay-half|slot-tuning-off`
+//! breaks one thing
 //! on the way from the engine to the checks, so a test can see `verify` fail on the right rows.
 //!
 //! - `echo-delay-x2` stretches the mono signal the echo analysis reads ×2 after the direct
@@ -6,7 +7,10 @@
 //! - `shelf-bypass` renders the direct-sound scenes (W, D, P) with acoustics `off`, so no shelf
 //!   muffles them;
 //! - `decay-half` compresses the reverb tail the decay analysis reads ×2 in time after the
-//!   direct peak, scaled so it keeps its energy: the decay runs twice as fast.
+//!   direct peak, scaled so it keeps its energy: the decay runs twice as fast;
+//! - `slot-tuning-off` renders with the own model's `tune_bus` off: the engine still reports
+//!   the space's decay but the bus is not tuned to it (its slots ring at their nominal decays,
+//!   the bus before issue 30), so the rendered tail misses the reported decay.
 
 use anyhow::bail;
 
@@ -22,11 +26,18 @@ pub enum Fault {
     ShelfBypass,
     /// The reverb decay halved.
     DecayHalf,
+    /// The bus not tuned to the reported decay.
+    SlotTuningOff,
 }
 
 impl Fault {
     /// Every fault, for the tests.
-    pub const ALL: [Fault; 3] = [Fault::EchoDelayX2, Fault::ShelfBypass, Fault::DecayHalf];
+    pub const ALL: [Fault; 4] = [
+        Fault::EchoDelayX2,
+        Fault::ShelfBypass,
+        Fault::DecayHalf,
+        Fault::SlotTuningOff,
+    ];
 
     /// The name the environment variable takes.
     pub fn name(self) -> &'static str {
@@ -34,6 +45,7 @@ impl Fault {
             Fault::EchoDelayX2 => "echo-delay-x2",
             Fault::ShelfBypass => "shelf-bypass",
             Fault::DecayHalf => "decay-half",
+            Fault::SlotTuningOff => "slot-tuning-off",
         }
     }
 
@@ -42,7 +54,7 @@ impl Fault {
         match Fault::ALL.iter().find(|f| f.name() == name) {
             Some(&f) => Ok(f),
             None => bail!(
-                "unknown {ENV} value `{name}` (expected echo-delay-x2, shelf-bypass or decay-half)"
+                "unknown {ENV} value `{name}` (expected echo-delay-x2, shelf-bypass, decay-half or slot-tuning-off)"
             ),
         }
     }

@@ -13,6 +13,8 @@ pub struct Reported {
     pub space_decay_s: Option<f64>,
     /// The predicted RT60 from the sends (§6 `effective_decay`), s.
     pub effective_decay_s: Option<f64>,
+    /// The space's decay per band (low, mid, high), s, as the engine reports it.
+    pub decay_bands_s: Option<[f64; 3]>,
     /// Master limiter engagements.
     pub limiter_engagements: Option<u64>,
     /// Master output peak (before the limiter), linear.
