@@ -122,6 +122,21 @@ mod tests {
         );
     }
 
+    /// The runtime carries no tool code: no plotting and no JSON library in the engine's build
+    /// (the studio has them).
+    #[test]
+    fn the_engine_builds_without_plotting_or_json() {
+        let engine = closure("resound-engine", &[]);
+        let tools: Vec<&String> = engine
+            .iter()
+            .filter(|p| p.starts_with("plotters ") || p.starts_with("serde_json "))
+            .collect();
+        assert!(
+            tools.is_empty(),
+            "resound-engine's build pulls in tool crates: {tools:?}"
+        );
+    }
+
     /// The check sees what it must: the engine with its default features links ALSA on Linux.
     #[test]
     #[cfg(target_os = "linux")]

@@ -70,8 +70,10 @@ pub mod echo;
 pub mod model;
 pub mod queue;
 pub mod ray;
+#[cfg(feature = "json")]
 pub mod report;
 pub mod room;
+#[cfg(feature = "json")]
 pub mod scene;
 pub mod world;
 

@@ -10,6 +10,7 @@
 //! | `plan` | the renders (scene, mode, signal, length, folder) and the expected figures |
 //! | `engine` | the `resound-engine` adapter (`render::Renderer` for the engine) |
 //! | `render` | the renderer trait and what a render returns |
+//! | `reverb_checks` | the reverb rows: tail against the reported decay (T30, one slope, band order, Eyring), §6 ranges, decay plots |
 //! | `run` | rendering in parallel (rayon), faults, WAVs, analyses → check rows, pictures |
 //! | `spectrum` | band energies (realfft), fractional-octave spectra |
 //! | `echo` | echo peaks from the mono envelope |
@@ -32,6 +33,7 @@ mod plan;
 mod plot;
 mod render;
 mod report;
+mod reverb_checks;
 mod run;
 mod spectrum;
 
