@@ -7,7 +7,7 @@ use crate::testkit;
 
 /// `SoundManager::GetAttenuation` @ 0x00550020: the spec's worked values (volume 1, slider 1).
 #[test]
-fn get_attenuation() {
+fn attenuation_gives_the_specs_worked_values() {
     let s = SoundSettings::default();
     let db = |d: f32| super::get_attenuation(d, 1.0, true, &s).map(|(_, db)| db);
     let expected = [0, 0, 0, 0, 0, -3, -5, -8, -10, -12];
