@@ -29,6 +29,8 @@
 mod demo;
 mod fresh;
 mod instructions;
+#[cfg(test)]
+mod metadata;
 mod prereq;
 mod test;
 mod tidy;

@@ -46,39 +46,8 @@ mod tests {
     use super::{ALLOWED, ONLY_IN};
     use std::collections::{BTreeMap, BTreeSet};
 
-    /// Workspace package → its normal/build dependencies (by package name).
     fn graph() -> BTreeMap<String, BTreeSet<String>> {
-        let root = crate::workspace_root();
-        let out = std::process::Command::new(env!("CARGO"))
-            .args([
-                "metadata",
-                "--format-version",
-                "1",
-                "--no-deps",
-                "--offline",
-            ])
-            .current_dir(&root)
-            .output()
-            .expect("cargo metadata runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
-        let mut graph = BTreeMap::new();
-        for package in doc["packages"].as_array().expect("packages") {
-            let name = package["name"].as_str().expect("name").to_string();
-            let deps = package["dependencies"]
-                .as_array()
-                .expect("dependencies")
-                .iter()
-                .filter(|d| d["kind"].as_str() != Some("dev"))
-                .map(|d| d["name"].as_str().expect("dep name").to_string())
-                .collect();
-            graph.insert(name, deps);
-        }
-        graph
+        crate::metadata::workspace_graph()
     }
 
     #[test]

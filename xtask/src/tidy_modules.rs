@@ -135,31 +135,11 @@ mod tests {
 
     #[test]
     fn only_the_engine_talks_to_the_mixer() {
-        let out = std::process::Command::new(env!("CARGO"))
-            .args([
-                "metadata",
-                "--format-version",
-                "1",
-                "--no-deps",
-                "--offline",
-            ])
-            .current_dir(crate::workspace_root())
-            .output()
-            .expect("cargo metadata runs");
-        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
-        let mut users = Vec::new();
-        for package in doc["packages"].as_array().expect("packages") {
-            let name = package["name"].as_str().unwrap_or_default();
-            let uses_mixer = package["dependencies"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|d| d["kind"].as_str() != Some("dev"))
-                .any(|d| d["name"] == "resound-mixer");
-            if uses_mixer {
-                users.push(name.to_owned());
-            }
-        }
+        let users: Vec<String> = crate::metadata::workspace_graph()
+            .into_iter()
+            .filter(|(_, deps)| deps.contains("resound-mixer"))
+            .map(|(name, _)| name)
+            .collect();
         assert_eq!(
             users,
             ["resound-engine"],

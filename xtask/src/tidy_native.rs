@@ -30,18 +30,7 @@ mod tests {
 
     /// Every package built on this host that declares `links`: `name version` → the library.
     fn linking_packages() -> BTreeMap<String, String> {
-        let out = std::process::Command::new(env!("CARGO"))
-            .args(["metadata", "--format-version", "1", "--locked", "--offline"])
-            .args(["--filter-platform", &host()])
-            .current_dir(crate::workspace_root())
-            .output()
-            .expect("cargo metadata runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+        let doc = crate::metadata::cargo_metadata(&["--locked", "--filter-platform", &host()]);
         let mut linking = BTreeMap::new();
         for pkg in doc["packages"].as_array().expect("packages") {
             if let Some(lib) = pkg["links"].as_str() {
