@@ -40,6 +40,7 @@ fn mixer(rate: u32) -> (resound_engine::mixer::MixerHandle, MixerRenderer) {
             .load_sound(SoundData {
                 samples,
                 sample_rate: 22_050,
+                stereo: None,
             })
             .unwrap();
         let params = VoiceParams {
@@ -52,6 +53,7 @@ fn mixer(rate: u32) -> (resound_engine::mixer::MixerHandle, MixerRenderer) {
             PlaySettings {
                 looping: true,
                 params,
+                ..PlaySettings::default()
             },
         )
         .unwrap();

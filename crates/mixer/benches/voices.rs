@@ -91,6 +91,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                 .load_sound(SoundData {
                     samples: tone(220.0, 22_050, 1.3),
                     sample_rate: 22_050,
+                    stereo: None,
                 })
                 .expect("load");
             for i in 0..VOICES {
@@ -102,6 +103,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                     PlaySettings {
                         looping: true,
                         params: p,
+                        ..PlaySettings::default()
                     },
                 )
                 .expect("play");
@@ -112,6 +114,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                 .load_sound(SoundData {
                     samples: tone(330.0, 22_050, 12.0),
                     sample_rate: 22_050,
+                    stereo: None,
                 })
                 .expect("load");
             for i in 0..8 {
@@ -121,6 +124,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                         PlaySettings {
                             looping: false,
                             params: params(i, false, false),
+                            ..PlaySettings::default()
                         },
                     )
                     .expect("play");
@@ -302,6 +306,7 @@ fn build_motion(motion: Motion) -> Moving {
             h.load_sound(SoundData {
                 samples,
                 sample_rate,
+                stereo: None,
             })
             .expect("load")
         })
@@ -322,6 +327,7 @@ fn build_motion(motion: Motion) -> Moving {
                 PlaySettings {
                     looping: !motion.oneshots,
                     params: p,
+                    ..PlaySettings::default()
                 },
             )
             .expect("play");

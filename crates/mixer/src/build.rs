@@ -30,6 +30,14 @@ pub fn build(settings: MixerSettings) -> Result<(MixerHandle, MixerRenderer), Bu
         status_in,
         &settings,
     );
-    let handle = MixerHandle::new(cmd_tx, ret_rx, params_in, status_out, block, c.sounds);
+    let handle = MixerHandle::new(
+        cmd_tx,
+        ret_rx,
+        params_in,
+        status_out,
+        block,
+        c.sounds,
+        settings.sample_rate,
+    );
     Ok((handle, renderer))
 }

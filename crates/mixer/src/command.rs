@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::control::{Control, Easing};
 use crate::params::VoiceTargets;
 use crate::sound::SoundData;
 
@@ -16,13 +17,38 @@ pub(crate) enum Command {
     LoadSound { slot: u32, sound: Arc<SoundData> },
     /// Stop every voice playing `slot` (with the stop fade) and return the sound.
     UnloadSound { slot: u32 },
-    /// Start a voice.
+    /// Start a voice (at renderer frame `start`, or at once if it has passed).
     Play {
         slot: u32,
         generation: u32,
         sound: u32,
         looping: bool,
         targets: VoiceTargets,
+        start: u64,
+        controls: StartControls,
+    },
+    /// Tween one of a voice's controls toward `target` over `frames` along `easing`.
+    Tween {
+        slot: u32,
+        generation: u32,
+        control: Control,
+        target: f32,
+        frames: u64,
+        easing: Easing,
+    },
+    /// Fade a voice to silence over `frames` and hold it (`pause`), or fade it back in.
+    Pause {
+        slot: u32,
+        generation: u32,
+        pause: bool,
+        frames: u64,
+    },
+    /// Tween a track's gain.
+    TrackGain {
+        track: u8,
+        target: f32,
+        frames: u64,
+        easing: Easing,
     },
     /// Fade a voice out and end it.
     Stop { slot: u32, generation: u32 },
@@ -39,4 +65,17 @@ pub(crate) enum Returned {
     SoundReleased { slot: u32, sound: Arc<SoundData> },
     /// A cleared tap set has faded out; its slot may be reused.
     TapSetReleased { slot: u32 },
+}
+
+/// A voice's game controls at its start.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct StartControls {
+    /// Game gain (amplitude).
+    pub gain: f32,
+    /// Playback rate.
+    pub rate: f32,
+    /// Sub-mix track.
+    pub track: u8,
+    /// Play a stereo sound's two channels (a mono sound plays mono).
+    pub stereo: bool,
 }

@@ -71,6 +71,9 @@ pub enum LoadSoundError {
         /// Index of the first bad sample.
         index: usize,
     },
+    /// A stereo sound's channels differ in length from each other or from its mono signal.
+    #[error("stereo channels differ in length")]
+    ChannelLengths,
     /// The command ring is full; call again after the renderer has run.
     #[error("command queue full")]
     CommandQueueFull,
@@ -104,6 +107,9 @@ pub enum PlayError {
     /// The command ring is full; call again after the renderer has run.
     #[error("command queue full")]
     CommandQueueFull,
+    /// The track index is not below [`TRACKS`](crate::TRACKS).
+    #[error("unknown track")]
+    UnknownTrack,
 }
 
 /// Changing a playing voice failed.
@@ -122,6 +128,12 @@ pub enum UpdateError {
     /// Taps were given to a looping voice (only one-shots take echo taps).
     #[error("looping voices take no echo taps")]
     LoopingVoice,
+    /// The command ring is full; call again after the renderer has run.
+    #[error("command queue full")]
+    CommandQueueFull,
+    /// The track index is not below [`TRACKS`](crate::TRACKS).
+    #[error("unknown track")]
+    UnknownTrack,
 }
 
 /// Stopping voices failed.

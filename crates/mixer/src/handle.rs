@@ -9,8 +9,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rtrb::{Consumer, Producer};
 
 use crate::block::ParamBlock;
-use crate::command::{Command, Returned};
-use crate::error::{LoadSoundError, PlayError, StopError, UnloadSoundError, UpdateError};
+use crate::command::{Command, Returned, StartControls};
+use crate::control::{Control, MAX_RATE, TRACKS, Tween};
+use crate::error::{
+    LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError, UpdateError,
+};
 use crate::params::{MAX_TAPS, Tap, TapSetTargets, VoiceParams, tap_targets, validate_taps};
 use crate::sound::{SoundData, SoundId};
 use crate::status::MixerStatus;
@@ -40,12 +43,56 @@ impl VoiceId {
 }
 
 /// How to start a voice.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlaySettings {
     /// Loop the sample forever (until stopped) instead of playing it once.
     pub looping: bool,
     /// Initial parameters; the voice starts at them (no ramp).
     pub params: VoiceParams,
+    /// The renderer frame (frames rendered since build, [`MixerStatus::frames_rendered`]) of
+    /// the voice's first sample; `None` or a frame already rendered: the next block's start.
+    /// Sample-accurate.
+    pub start_frame: Option<u64>,
+    /// The game's gain (amplitude, 0..=[`MAX_GAIN`](crate::MAX_GAIN)) at the start; tween it
+    /// with [`MixerHandle::tween`].
+    pub gain: f32,
+    /// Playback rate at the start, 0..=[`MAX_RATE`] (2 = an octave up and twice as fast).
+    pub rate: f32,
+    /// The sub-mix track (0..[`TRACKS`]) whose gain the voice follows; 0 is the main track.
+    pub track: u8,
+    /// Play a stereo sound's two channels (left to left, right to right; the pan is a
+    /// balance). A mono sound plays mono. Stereo voices take no occlusion shelf and no taps.
+    pub stereo: bool,
+}
+
+impl Default for PlaySettings {
+    fn default() -> Self {
+        Self {
+            looping: false,
+            params: VoiceParams::default(),
+            start_frame: None,
+            gain: 1.0,
+            rate: 1.0,
+            track: 0,
+            stereo: false,
+        }
+    }
+}
+
+fn check_control(field: &'static str, v: f32, hi: f32) -> Result<(), ParamError> {
+    if !v.is_finite() {
+        return Err(ParamError {
+            field,
+            problem: ParamProblem::NotFinite,
+        });
+    }
+    if !(0.0..=hi).contains(&v) {
+        return Err(ParamError {
+            field,
+            problem: ParamProblem::OutOfRange,
+        });
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone)]
@@ -64,6 +111,7 @@ struct HandleVoice {
     tap_set: Option<u32>,
     stopping: bool,
     looping: bool,
+    stereo: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +144,7 @@ pub struct MixerHandle {
     next_generation: u32,
     /// Voices the renderer reported ended and nobody has taken yet ([`MixerHandle::drain_ended`]).
     ended: Vec<VoiceId>,
+    sample_rate: u32,
 }
 
 fn get<T>(m: &mut Mutex<T>) -> &mut T {
@@ -110,6 +159,7 @@ impl MixerHandle {
         status_out: triple_buffer::Output<MixerStatus>,
         block: ParamBlock,
         sounds: usize,
+        sample_rate: u32,
     ) -> Self {
         let voices = block.voices.len();
         let taps = block.tap_sets.len();
@@ -126,6 +176,7 @@ impl MixerHandle {
             tap_slots: vec![TapSlot::Free; taps],
             next_generation: 1,
             ended: Vec::with_capacity(voices),
+            sample_rate,
         }
     }
 
@@ -227,15 +278,17 @@ impl MixerHandle {
         if sound.sample_rate == 0 || sound.sample_rate > MAX_SOUND_RATE {
             return Err(LoadSoundError::SampleRate(sound.sample_rate));
         }
-        if let Some(index) = sound.samples.iter().position(|s| !s.is_finite()) {
-            return Err(LoadSoundError::NonFiniteSample { index });
-        }
-        if let Some(index) = sound
-            .samples
-            .iter()
-            .position(|s| s.abs() > MAX_SAMPLE_MAGNITUDE)
-        {
-            return Err(LoadSoundError::SampleTooLarge { index });
+        let channels = std::iter::once(&sound.samples).chain(sound.stereo.iter().flatten());
+        for ch in channels {
+            if ch.len() != sound.samples.len() {
+                return Err(LoadSoundError::ChannelLengths);
+            }
+            if let Some(index) = ch.iter().position(|s| !s.is_finite()) {
+                return Err(LoadSoundError::NonFiniteSample { index });
+            }
+            if let Some(index) = ch.iter().position(|s| s.abs() > MAX_SAMPLE_MAGNITUDE) {
+                return Err(LoadSoundError::SampleTooLarge { index });
+            }
         }
         let slot = self
             .sounds
@@ -298,22 +351,36 @@ impl MixerHandle {
     pub fn play(&mut self, sound: SoundId, settings: PlaySettings) -> Result<VoiceId, PlayError> {
         self.collect();
         settings.params.validate()?;
+        check_control("gain", settings.gain, crate::MAX_GAIN)?;
+        check_control("rate", settings.rate, MAX_RATE)?;
+        if usize::from(settings.track) >= TRACKS {
+            return Err(PlayError::UnknownTrack);
+        }
         if !self.sound_loaded(sound) {
             return Err(PlayError::UnknownSound);
         }
+        let stereo = settings.stereo
+            && matches!(&self.sounds[sound.slot as usize], SoundSlot::Loaded(d) if d.stereo.is_some());
         let slot = self
             .voices
             .iter()
             .position(Option::is_none)
             .ok_or(PlayError::Full)?;
         let generation = self.next_generation;
-        let targets = settings.params.targets(generation);
+        let targets = settings.params.targets_for(generation, stereo);
         self.push(Command::Play {
             slot: slot as u32,
             generation,
             sound: sound.slot,
             looping: settings.looping,
             targets,
+            start: settings.start_frame.unwrap_or(0),
+            controls: StartControls {
+                gain: settings.gain,
+                rate: settings.rate,
+                track: settings.track,
+                stereo,
+            },
         })
         .map_err(|_| PlayError::CommandQueueFull)?;
         self.next_generation = self.next_generation.wrapping_add(1).max(1);
@@ -331,6 +398,7 @@ impl MixerHandle {
             tap_set: None,
             stopping: false,
             looping: settings.looping,
+            stereo,
         });
         self.block.voices[slot] = targets;
         self.dirty = true;
@@ -371,7 +439,7 @@ impl MixerHandle {
         let v = self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
         v.params = params;
         let v = *v;
-        self.block.voices[id.slot as usize] = params.targets(id.generation);
+        self.block.voices[id.slot as usize] = params.targets_for(id.generation, v.stereo);
         if let Some(set) = v.tap_set {
             let (taps, count) = tap_targets(&v.taps[..v.tap_count], &params);
             let e = &mut self.block.tap_sets[set as usize];
@@ -393,7 +461,7 @@ impl MixerHandle {
         self.collect();
         validate_taps(taps)?;
         let v = *self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
-        if v.looping && !taps.is_empty() {
+        if (v.looping || v.stereo) && !taps.is_empty() {
             return Err(UpdateError::LoopingVoice);
         }
         let set = match (v.tap_set, taps.is_empty()) {
@@ -436,6 +504,92 @@ impl MixerHandle {
         }
         self.dirty = true;
         Ok(())
+    }
+
+    /// Tweens a voice's game gain (amplitude, 0..=[`MAX_GAIN`](crate::MAX_GAIN)) or its
+    /// playback rate (0..=[`MAX_RATE`]) toward `target`, starting at the renderer's next
+    /// block. The gain multiplies the acoustics' gains (distance, occlusion, sends, taps).
+    ///
+    /// # Errors
+    /// [`UpdateError`]: bad value or tween, unknown voice, ring full.
+    pub fn tween(
+        &mut self,
+        id: VoiceId,
+        control: VoiceControl,
+        target: f32,
+        tween: Tween,
+    ) -> Result<(), UpdateError> {
+        self.collect();
+        tween.validate()?;
+        let (control, hi, field) = match control {
+            VoiceControl::Gain => (Control::Gain, crate::MAX_GAIN, "gain"),
+            VoiceControl::Rate => (Control::Rate, MAX_RATE, "rate"),
+        };
+        check_control(field, target, hi)?;
+        self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
+        let frames = tween.frames(self.sample_rate);
+        self.push(Command::Tween {
+            slot: id.slot,
+            generation: id.generation,
+            control,
+            target,
+            frames,
+            easing: tween.easing,
+        })
+        .map_err(|_| UpdateError::CommandQueueFull)
+    }
+
+    /// Pauses a voice: it fades out over `fade` and holds its place (its taps hold too);
+    /// [`resume`](Self::resume) fades it back in from there.
+    ///
+    /// # Errors
+    /// [`UpdateError`]: bad fade, unknown voice, ring full.
+    pub fn pause(&mut self, id: VoiceId, fade: Tween) -> Result<(), UpdateError> {
+        self.pause_command(id, true, fade)
+    }
+
+    /// Resumes a paused voice with a fade in over `fade`.
+    ///
+    /// # Errors
+    /// [`UpdateError`]: bad fade, unknown voice, ring full.
+    pub fn resume(&mut self, id: VoiceId, fade: Tween) -> Result<(), UpdateError> {
+        self.pause_command(id, false, fade)
+    }
+
+    fn pause_command(&mut self, id: VoiceId, pause: bool, fade: Tween) -> Result<(), UpdateError> {
+        self.collect();
+        fade.validate()?;
+        self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
+        let frames = fade.frames(self.sample_rate);
+        self.push(Command::Pause {
+            slot: id.slot,
+            generation: id.generation,
+            pause,
+            frames,
+        })
+        .map_err(|_| UpdateError::CommandQueueFull)
+    }
+
+    /// Tweens a sub-mix track's gain (amplitude, 0..=[`MAX_GAIN`](crate::MAX_GAIN)); every
+    /// voice on the track follows it, its sends and taps included.
+    ///
+    /// # Errors
+    /// [`UpdateError`]: unknown track, bad value or tween, ring full.
+    pub fn tween_track(&mut self, track: u8, target: f32, tween: Tween) -> Result<(), UpdateError> {
+        self.collect();
+        if usize::from(track) >= TRACKS {
+            return Err(UpdateError::UnknownTrack);
+        }
+        tween.validate()?;
+        check_control("track gain", target, crate::MAX_GAIN)?;
+        let frames = tween.frames(self.sample_rate);
+        self.push(Command::TrackGain {
+            track,
+            target,
+            frames,
+            easing: tween.easing,
+        })
+        .map_err(|_| UpdateError::CommandQueueFull)
     }
 
     /// Fades a voice out (the stop fade from the settings) and ends it.
@@ -493,4 +647,19 @@ impl MixerHandle {
     pub fn status(&mut self) -> MixerStatus {
         *self.status_out.read()
     }
+
+    /// The output sample rate in Hz.
+    #[must_use]
+    pub fn sample_rate(&self) -> u32 {
+        self.sample_rate
+    }
+}
+
+/// A voice's game control that [`MixerHandle::tween`] moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VoiceControl {
+    /// The game's gain (amplitude).
+    Gain,
+    /// The playback rate.
+    Rate,
 }

@@ -8,8 +8,10 @@
 //! retired voices and sample buffers the other) and `triple_buffer`s (the parameter block one
 //! way, [`MixerStatus`] the other). Capacities are fixed at build; a full one is a typed error.
 //!
-//! Voice chain (acoustics §7): linear-interpolation resample (`resound_dsp::interpolate`) → occlusion shelf → reverb sends →
-//! volume · distance gain → pan; voices summed in slot order, then echo taps, then the reverb
+//! Voice chain (acoustics §7): linear-interpolation resample (`resound_dsp::interpolate`, at
+//! the sound's rate times the voice's playback rate) → the game's controls (gain, pause fade,
+//! track gain: tweens on the renderer clock) → occlusion shelf → reverb sends → volume ·
+//! distance gain → pan (stereo voices: each channel to its side, no shelf); voices summed in slot order, then echo taps, then the reverb
 //! bus; master peak limiter.
 //!
 //! Architecture invariants: the renderer never allocates, locks, waits or frees after
@@ -24,6 +26,7 @@
 //! | `handle` | [`MixerHandle`] (game thread), [`PlaySettings`], [`VoiceId`] |
 //! | `renderer` | [`MixerRenderer`] (audio thread): `render(&mut [f32])` |
 //! | `params` | [`VoiceParams`], [`Pan`], [`Tap`], [`distance_gain`], validation |
+//! | `control` | [`Tween`], [`Easing`], [`TRACKS`]: the game's gain, rate, pause and track gains |
 //! | `command`, `block` | ring messages both ways; the triple-buffered parameter block |
 //! | `voice`, `tap`, `master` | renderer voices, echo-tap sets, reverb bus + limiter |
 //! | [`pan`] | equal-power and retail (DirectSound) pan laws, the retail dB limits |
@@ -35,7 +38,7 @@
 //!
 //! let (mut handle, mut renderer) = build(MixerSettings::default()).unwrap();
 //! let samples: Arc<[f32]> = (0..22_050).map(|i| (i as f32 * 0.05).sin()).collect();
-//! let sound = handle.load_sound(SoundData { samples, sample_rate: 22_050 }).unwrap();
+//! let sound = handle.load_sound(SoundData::mono(samples, 22_050)).unwrap();
 //! let voice = handle.play(sound, PlaySettings::default()).unwrap();
 //! let mut out = vec![0.0f32; 2 * 512];
 //! renderer.render(&mut out); // on the audio thread (or offline)
@@ -46,6 +49,7 @@
 mod block;
 mod build;
 mod command;
+mod control;
 mod error;
 mod handle;
 mod master;
@@ -59,12 +63,14 @@ mod tap;
 mod voice;
 
 pub use build::build;
+pub use control::{Easing, MAX_EASING_POWER, MAX_RATE, MAX_TWEEN_S, TRACKS, Tween};
 pub use error::{
     BuildError, LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError,
     UpdateError,
 };
 pub use handle::{
-    MAX_SAMPLE_MAGNITUDE, MAX_SOUND_FRAMES, MAX_SOUND_RATE, MixerHandle, PlaySettings, VoiceId,
+    MAX_SAMPLE_MAGNITUDE, MAX_SOUND_FRAMES, MAX_SOUND_RATE, MixerHandle, PlaySettings,
+    VoiceControl, VoiceId,
 };
 pub use params::{
     MAX_DISTANCE, MAX_GAIN, MAX_REVERB_DECAY, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS,

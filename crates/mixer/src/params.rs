@@ -158,9 +158,14 @@ impl VoiceParams {
         Ok(())
     }
 
-    /// Converts validated parameters into renderer targets.
-    pub(crate) fn targets(&self, generation: u32) -> VoiceTargets {
+    /// Converts validated parameters into renderer targets for a mono (`stereo == false`) or
+    /// a stereo voice. A stereo
+    /// voice's pan is a balance: at 0 each channel plays at full gain; toward one side the
+    /// other channel falls linearly to silence (an equal-power pan would leave the centre
+    /// 3 dB down).
+    pub(crate) fn targets_for(&self, generation: u32, stereo: bool) -> VoiceTargets {
         let (l, r) = match self.pan {
+            Pan::EqualPower(p) if stereo => ((1.0 - p).min(1.0), (1.0 + p).min(1.0)),
             Pan::EqualPower(p) => pan::equal_power(p),
             Pan::Retail(p) => pan::retail(p),
         };

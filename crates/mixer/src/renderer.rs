@@ -12,13 +12,14 @@ use resound_dsp::{OcclusionShelf, RAMP_SEGMENT};
 use rtrb::{Consumer, Producer};
 
 use crate::block::ParamBlock;
-use crate::command::{Command, Returned};
+use crate::command::{Command, Returned, StartControls};
+use crate::control::{TRACKS, Tweened};
 use crate::master::Master;
 use crate::params::{REVERB_DECAY_BANDS, SENDS};
 use crate::sound::SoundData;
 use crate::status::MixerStatus;
 use crate::tap::TapSetState;
-use crate::voice::{Voice, VoiceState};
+use crate::voice::{StartAt, Voice, VoiceState};
 use resound_dsp::interpolate::step_for;
 
 /// How many voices ahead of the one being rendered its sound's samples are prefetched: one
@@ -57,6 +58,10 @@ pub struct MixerRenderer {
     /// Sources of the voices whose shelves are filtered side by side (filtered in place),
     /// one buffer per lane.
     lane_bufs: [Vec<f32>; BANK_LANES],
+    /// A stereo voice's right channel and gain envelope.
+    stereo_bufs: [Vec<f32>; 2],
+    /// The tracks' gains.
+    tracks: [Tweened; TRACKS],
     master: Master,
     reset_bus_when_idle: bool,
     /// Frames rendered so far (block starts): new voices start on this grid phase.
@@ -100,6 +105,8 @@ impl MixerRenderer {
             mix_r: vec![0.0; mb],
             bus_in: std::array::from_fn(|_| vec![0.0; mb]),
             lane_bufs: std::array::from_fn(|_| vec![0.0; mb]),
+            stereo_bufs: std::array::from_fn(|_| vec![0.0; mb]),
+            tracks: [Tweened::constant(1.0); TRACKS],
             master: Master::new(fs, mb, settings.reverb, settings.limiter),
             reset_bus_when_idle: false,
             frame: 0,
@@ -174,20 +181,55 @@ impl MixerRenderer {
         }
         for i in 0..self.voices.len() {
             prefetch_voice(&self.voices, &self.sounds, i + PREFETCH_AHEAD, n);
+            let frame = self.frame;
             let v = &mut self.voices[i];
-            if !matches!(v.state, VoiceState::Playing | VoiceState::Stopping) {
-                v.active_frames = 0;
-                continue;
+            if v.state == VoiceState::Scheduled {
+                v.wake(frame, n);
             }
-            let samples: &[f32] = match self
+            match v.state {
+                VoiceState::Playing | VoiceState::Stopping => {}
+                VoiceState::Scheduled | VoiceState::Paused => {
+                    v.idle_block(n);
+                    continue;
+                }
+                VoiceState::Idle | VoiceState::Finished => {
+                    v.active_frames = 0;
+                    continue;
+                }
+            }
+            let data = self
                 .sounds
                 .get(v.sound as usize)
-                .and_then(|s| s.data.as_ref())
+                .and_then(|s| s.data.as_ref());
+            let samples: &[f32] = data.map_or(&[], |d| &d.samples);
+            let track = self.tracks[usize::from(v.track) % TRACKS];
+            let active = v.begin_block(samples.len(), n, frame, track);
+            if v.stereo
+                && let Some([l, r]) = data.and_then(|d| d.stereo.as_ref())
             {
-                Some(d) => &d.samples,
-                None => &[],
-            };
-            let active = v.begin_block(samples.len(), n);
+                lanes.flush(
+                    &mut self.voices,
+                    &mut self.lane_bufs,
+                    n,
+                    MixTargets {
+                        left: &mut self.mix_l[..n],
+                        right: &mut self.mix_r[..n],
+                        bus_in: &mut self.bus_in,
+                    },
+                );
+                let [b2, b3] = &mut self.stereo_bufs;
+                if let Some(v) = self.voices.get_mut(i) {
+                    v.render_stereo(
+                        [l, r],
+                        [&mut scratch[..active], &mut b2[..active], &mut b3[..active]],
+                        n,
+                        &mut self.mix_l,
+                        &mut self.mix_r,
+                        &mut self.bus_in,
+                    );
+                }
+                continue;
+            }
             let mix = MixTargets {
                 left: &mut self.mix_l[..n],
                 right: &mut self.mix_r[..n],
@@ -354,7 +396,45 @@ impl MixerRenderer {
                     sound,
                     looping,
                     targets,
-                } => self.start_voice(slot, generation, sound, looping, targets),
+                    start,
+                    controls,
+                } => self.start_voice(slot, generation, sound, looping, targets, (start, controls)),
+                Command::Tween {
+                    slot,
+                    generation,
+                    control,
+                    target,
+                    frames,
+                    easing,
+                } => {
+                    if let Some(v) = self.voices.get_mut(slot as usize)
+                        && v.generation == generation
+                    {
+                        v.tween(self.frame, control, target, frames, easing);
+                    }
+                }
+                Command::Pause {
+                    slot,
+                    generation,
+                    pause,
+                    frames,
+                } => {
+                    if let Some(v) = self.voices.get_mut(slot as usize)
+                        && v.generation == generation
+                    {
+                        v.pause(self.frame, pause, frames);
+                    }
+                }
+                Command::TrackGain {
+                    track,
+                    target,
+                    frames,
+                    easing,
+                } => {
+                    if let Some(t) = self.tracks.get_mut(usize::from(track)) {
+                        t.retarget(self.frame, target, frames, easing);
+                    }
+                }
                 Command::Stop { slot, generation } => {
                     if let Some(v) = self.voices.get_mut(slot as usize)
                         && v.generation == generation
@@ -379,6 +459,7 @@ impl MixerRenderer {
         sound: u32,
         looping: bool,
         t: crate::params::VoiceTargets,
+        (start, controls): (u64, StartControls),
     ) {
         let fs = self.sample_rate;
         let rate = match self.sounds.get_mut(sound as usize) {
@@ -391,7 +472,12 @@ impl MixerRenderer {
         match rate {
             Some(rate) if v.state == VoiceState::Idle => {
                 let phase = self.frame % RAMP_SEGMENT as u64;
-                v.start(generation, sound, looping, step_for(rate, fs), t, phase);
+                let at = StartAt {
+                    now: self.frame,
+                    frame: start,
+                    controls,
+                };
+                v.start(generation, sound, looping, step_for(rate, fs), t, phase, at);
                 if let Some(s) = self.sounds.get_mut(sound as usize) {
                     s.users += 1;
                 }

@@ -2,13 +2,54 @@
 
 use std::sync::Arc;
 
-/// A mono sample buffer at its own sample rate; shared (`Arc`) between the game and audio threads.
+/// A sample buffer at its own sample rate; shared (`Arc`) between the game and audio threads.
+///
+/// Every sound has a mono signal (`samples`): a mono sound's samples, or a stereo sound's
+/// downmix `(L + R) / 2`, which positional voices read. A stereo sound also keeps its two
+/// channels (`stereo`), which voices started with [`PlaySettings::stereo`](crate::PlaySettings)
+/// play as stereo.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SoundData {
-    /// The samples, −1..1 nominal; every sample finite.
+    /// The mono signal, −1..1 nominal; every sample finite.
     pub samples: Arc<[f32]>,
-    /// Sample rate of `samples` in Hz (any rate; the voice resamples linearly).
+    /// Sample rate of the buffers in Hz (any rate; the voice resamples).
     pub sample_rate: u32,
+    /// Left and right channels of a stereo sound, each as long as `samples`; `None` for mono.
+    pub stereo: Option<[Arc<[f32]>; 2]>,
+}
+
+impl SoundData {
+    /// A mono sound.
+    #[must_use]
+    pub fn mono(samples: Arc<[f32]>, sample_rate: u32) -> Self {
+        Self {
+            samples,
+            sample_rate,
+            stereo: None,
+        }
+    }
+
+    /// A stereo sound from its two channels (of equal length; the mono signal is their
+    /// mean). Unequal lengths are refused when the sound is loaded.
+    #[must_use]
+    pub fn stereo(left: Arc<[f32]>, right: Arc<[f32]>, sample_rate: u32) -> Self {
+        let samples: Arc<[f32]> = left
+            .iter()
+            .zip(right.iter())
+            .map(|(l, r)| 0.5 * (l + r))
+            .collect();
+        Self {
+            samples,
+            sample_rate,
+            stereo: Some([left, right]),
+        }
+    }
+
+    /// Frames in the sound.
+    #[must_use]
+    pub fn frames(&self) -> usize {
+        self.samples.len()
+    }
 }
 
 /// Id of a loaded sound. A stale id (the sound was unloaded) is detected, never aliased.

@@ -112,12 +112,13 @@ impl TapSetState {
         let position = voice.block_start as f64 * FIXED_SCALE;
         let step = voice.step as f64 * FIXED_SCALE;
         let n = voice.active_frames.min(mix_l.len());
+        let lead = voice.lead().min(n);
         self.taps.mix(
             &data.samples,
             position,
             step,
-            &mut mix_l[..n],
-            &mut mix_r[..n],
+            &mut mix_l[lead..n],
+            &mut mix_r[lead..n],
         );
     }
 

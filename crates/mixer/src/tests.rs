@@ -1,5 +1,6 @@
 //! Unit tests: pan laws, the DirectSound level law, validation.
 
+use crate::voice::StartAt;
 use resound_dsp::interpolate::step_for;
 
 use crate::{MixerSettings, Pan, ParamProblem, Tap, VoiceParams, distance_gain, pan};
@@ -160,7 +161,15 @@ fn lazy_smoothers_match_eager_ones() {
     let run = |eager: bool, split: usize, first: VoiceTargets| {
         let mut v = Voice::new(48_000.0, 0.01);
         v.eager = eager;
-        v.start(1, 0, true, step_for(22_050, 48_000), first, 0);
+        v.start(
+            1,
+            0,
+            true,
+            step_for(22_050, 48_000),
+            first,
+            0,
+            StartAt::immediate(),
+        );
         let (mut l, mut r) = (vec![0.0f32; 20_000], vec![0.0f32; 20_000]);
         let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 20_000]);
         let mut scratch = vec![0.0f32; split];
@@ -268,7 +277,15 @@ fn moving_voices_match_eager_ones() {
     let run = |eager: bool, split: usize, kind: usize| {
         let mut v = Voice::new(48_000.0, 0.01);
         v.eager = eager;
-        v.start(1, 0, true, step_for(11_025, 48_000), targets[0][kind], 17);
+        v.start(
+            1,
+            0,
+            true,
+            step_for(11_025, 48_000),
+            targets[0][kind],
+            17,
+            StartAt::immediate(),
+        );
         let (mut l, mut r) = (vec![0.0f32; total], vec![0.0f32; total]);
         let mut bus: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; total]);
         let mut scratch = vec![0.0f32; split];
@@ -330,6 +347,7 @@ fn shelves_in_lanes_match_shelves_one_by_one() {
             .load_sound(SoundData {
                 samples: samples.into(),
                 sample_rate: 22_050,
+                stereo: None,
             })
             .unwrap();
         let mut out = Vec::new();
@@ -361,7 +379,17 @@ fn shelves_in_lanes_match_shelves_one_by_one() {
                     ..VoiceParams::default()
                 };
                 let looping = i % 5 != 4;
-                ids.push(h.play(s, PlaySettings { looping, params }).unwrap());
+                ids.push(
+                    h.play(
+                        s,
+                        PlaySettings {
+                            looping,
+                            params,
+                            ..PlaySettings::default()
+                        },
+                    )
+                    .unwrap(),
+                );
             }
             if b == 4 {
                 // Ramping shelves on some voices.

@@ -7,8 +7,13 @@ use resound_dsp::mix::{self, SixOutputs, SixRamps};
 use resound_dsp::smoothing::{PAN_SMOOTHING_S, SEND_SMOOTHING_S, SmoothedSet, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, apply_ramp, mix_ramp};
 
+use crate::command::StartControls;
+use crate::control::{self, Control, Easing, Tweened};
 use crate::params::{SENDS, VoiceTargets};
 use resound_dsp::interpolate::{FRAC_BITS, resample, resample_mix};
+
+/// The tween grid in frames (the smoothing segment).
+const GRID: u64 = RAMP_SEGMENT as u64;
 
 /// The voice's gains, in the order of [`SixOutputs`]: dry left, dry right, sends 0..4.
 const GAINS: usize = 2 + SENDS;
@@ -32,8 +37,12 @@ fn grid_lag(clock: u64, synced: u64) -> usize {
 pub(crate) enum VoiceState {
     /// Slot unused.
     Idle,
+    /// Started with a start frame still ahead; silent until then.
+    Scheduled,
     /// Playing (or ringing out its tail).
     Playing,
+    /// Held silent after a pause fade; resumes where it stopped.
+    Paused,
     /// Fading out after a stop; ends when the fade (and any tap fade) is done.
     Stopping,
     /// Finished during this block; reported and freed at the end of the block.
@@ -55,8 +64,35 @@ pub(crate) struct Voice {
     pub block_start: u64,
     /// Frames the voice rendered in the current block (its taps render as many).
     pub active_frames: usize,
-    /// Fixed-point step per output frame.
+    /// Fixed-point step per output frame (the sound's rate at the mix rate, times the playback
+    /// rate).
     pub step: u64,
+    /// The step at playback rate 1.
+    base_step: u64,
+    /// The game's gain, pause fade and playback rate (tweened on the renderer's clock).
+    gain: Tweened,
+    pause: Tweened,
+    rate: Tweened,
+    /// Sub-mix track (index into the renderer's track gains).
+    pub track: u8,
+    /// Plays the sound's two channels (a stereo sound started as stereo).
+    pub stereo: bool,
+    /// Renderer frame at which a scheduled voice starts.
+    start_frame: u64,
+    /// Silent frames at the start of this block before the voice starts (its first block).
+    lead: usize,
+    /// The voice woke in this block (its `lead` is this block's).
+    woke: bool,
+    /// Renderer frame at the start of this block.
+    block_frame: u64,
+    /// This block's track gain, the game's controls as one factor, and whether the rate moves.
+    track_gain: Tweened,
+    ctl: Ctl,
+    rate_moving: bool,
+    /// Fixed-point source frames the voice advances over this block.
+    advance: u64,
+    /// The block ends early because the pause fade reached silence (not the voice's end).
+    pauses: bool,
     /// Longest delay of the voice's taps in fixed-point source frames: a one-shot rings this
     /// long after its last sample.
     pub tail: u64,
@@ -97,6 +133,21 @@ impl Voice {
             block_start: 0,
             active_frames: 0,
             step: 0,
+            base_step: 0,
+            gain: Tweened::constant(1.0),
+            pause: Tweened::constant(1.0),
+            rate: Tweened::constant(1.0),
+            track: 0,
+            stereo: false,
+            start_frame: 0,
+            lead: 0,
+            woke: false,
+            block_frame: 0,
+            track_gain: Tweened::constant(1.0),
+            ctl: Ctl::Unity,
+            rate_moving: false,
+            advance: 0,
+            pauses: false,
             tail: 0,
             targets: VoiceTargets::default(),
             clock: 0,
@@ -131,6 +182,7 @@ impl Voice {
     /// Starts the voice at its targets (no ramp), its smoothers' 64-frame grid at `phase`
     /// (the renderer's frame count modulo 64, so every voice's segments line up with every
     /// other's and shelves filtered side by side share their segment boundaries).
+    #[allow(clippy::too_many_arguments)] // the renderer's one call site
     pub(crate) fn start(
         &mut self,
         generation: u32,
@@ -139,15 +191,28 @@ impl Voice {
         step: u64,
         t: VoiceTargets,
         phase: u64,
+        start: StartAt,
     ) {
-        self.state = VoiceState::Playing;
+        self.state = if start.frame > start.now {
+            VoiceState::Scheduled
+        } else {
+            VoiceState::Playing
+        };
+        self.start_frame = start.frame;
+        self.lead = 0;
         self.generation = generation;
         self.sound = sound;
         self.looping = looping;
         self.pos = 0;
         self.played = 0;
         self.block_start = 0;
-        self.step = step;
+        self.base_step = step;
+        self.gain = Tweened::constant(start.controls.gain);
+        self.pause = Tweened::constant(1.0);
+        self.rate = Tweened::constant(start.controls.rate);
+        self.step = scaled_step(step, start.controls.rate);
+        self.track = start.controls.track;
+        self.stereo = start.controls.stereo;
         self.tail = 0;
         self.targets = t;
         // The smoothers start at a segment boundary (grid position 0) and lag `phase` frames
@@ -210,6 +275,11 @@ impl Voice {
     /// Begins the stop fade. A voice with echo taps lives on until its taps have faded
     /// (the tap set fades them when it sees the voice stopping).
     pub(crate) fn stop(&mut self) {
+        if matches!(self.state, VoiceState::Scheduled | VoiceState::Paused) {
+            // Nothing sounds: it ends at once.
+            self.state = VoiceState::Finished;
+            return;
+        }
         if self.state == VoiceState::Playing {
             self.state = VoiceState::Stopping;
             self.fade.set_target(0.0);
@@ -221,6 +291,59 @@ impl Voice {
                 dry
             };
         }
+    }
+
+    /// Tweens one of the game's controls, from its value at renderer frame `now`.
+    pub(crate) fn tween(
+        &mut self,
+        now: u64,
+        control: Control,
+        target: f32,
+        frames: u64,
+        e: Easing,
+    ) {
+        match control {
+            Control::Gain => self.gain.retarget(now, target, frames, e),
+            Control::Rate => self.rate.retarget(now, target, frames, e),
+        }
+    }
+
+    /// Fades the voice out and holds it (`pause`) or fades it back in, from renderer frame
+    /// `now` over `frames`. A paused voice resumes where it stopped.
+    pub(crate) fn pause(&mut self, now: u64, pause: bool, frames: u64) {
+        let target = if pause { 0.0 } else { 1.0 };
+        match self.state {
+            VoiceState::Paused if !pause => {
+                self.state = VoiceState::Playing;
+                self.pause = Tweened::constant(0.0);
+                self.pause.retarget(now, 1.0, frames, Easing::Linear);
+            }
+            VoiceState::Playing | VoiceState::Scheduled => {
+                self.pause.retarget(now, target, frames, Easing::Linear);
+            }
+            _ => {}
+        }
+    }
+
+    /// A block of `n` frames in which the voice does not sound (scheduled ahead, paused):
+    /// its smoothers' grid keeps step with the renderer.
+    pub(crate) fn idle_block(&mut self, n: usize) {
+        self.active_frames = 0;
+        self.lead = 0;
+        self.clock += n as u64;
+    }
+
+    /// A scheduled voice whose start falls in the block of `n` frames at renderer frame
+    /// `frame` starts: it is silent for the frames before its start. Returns `false` (still
+    /// waiting) otherwise.
+    pub(crate) fn wake(&mut self, frame: u64, n: usize) -> bool {
+        if self.start_frame >= frame + n as u64 {
+            return false;
+        }
+        self.state = VoiceState::Playing;
+        self.lead = self.start_frame.saturating_sub(frame) as usize;
+        self.woke = true;
+        true
     }
 
     #[cfg(test)]
@@ -238,6 +361,10 @@ impl Voice {
     fn is_plain(&self) -> bool {
         !self.is_eager()
             && self.state == VoiceState::Playing
+            && self.ctl == Ctl::Unity
+            && !self.rate_moving
+            && self.lead == 0
+            && !self.stereo
             && self.fade.is_settled()
             && self.fade.target() == 1.0
             && self.shelf.is_bypassed()
@@ -262,7 +389,7 @@ impl Voice {
         bus_in: &mut [Vec<f32>; SENDS],
     ) -> usize {
         let n = scratch.len();
-        let active = self.begin_block(samples.len(), n);
+        let active = self.begin_block(samples.len(), n, self.clock, Tweened::constant(1.0));
         self.render_active(samples, &mut scratch[..active], n, mix_l, mix_r, bus_in);
         active
     }
@@ -284,19 +411,135 @@ impl Voice {
 
     /// Starts a block of `n` frames: works out (and records) how many frames the voice
     /// renders in it. `samples_len` is the length of the voice's sound.
-    pub(crate) fn begin_block(&mut self, samples_len: usize, n: usize) -> usize {
+    ///
+    /// `frame` is the renderer's frame at the block start, `track` the gain of the voice's
+    /// track; together with the voice's own controls they decide this block's control factor
+    /// and read steps.
+    pub(crate) fn begin_block(
+        &mut self,
+        samples_len: usize,
+        n: usize,
+        frame: u64,
+        track: Tweened,
+    ) -> usize {
         self.block_start = self.played;
-        let mut active = n;
+        self.block_frame = frame;
+        if !std::mem::take(&mut self.woke) {
+            self.lead = 0;
+        }
+        self.track_gain = track;
+        let parts = [self.gain, self.pause, track];
+        self.ctl = if parts.iter().all(|p| p.settled_at(frame)) {
+            let c = parts.iter().map(Tweened::target).product::<f32>();
+            if c == 1.0 { Ctl::Unity } else { Ctl::Const(c) }
+        } else {
+            Ctl::Moving
+        };
+        self.rate_moving = !self.rate.settled_at(frame);
+        if !self.rate_moving {
+            self.step = scaled_step(self.base_step, self.rate.target());
+        }
+        let lead = self.lead.min(n);
+        let mut stop_at = n;
         if self.state == VoiceState::Stopping {
-            active = n.min(self.stop_left);
+            stop_at = n.min(self.stop_left);
         }
-        if !self.looping && self.step > 0 {
-            let end = ((samples_len as u64) << FRAC_BITS).saturating_add(self.tail);
-            let left = end.saturating_sub(self.played).div_ceil(self.step);
-            active = active.min(usize::try_from(left).unwrap_or(usize::MAX));
+        // The pause fade ends on the grid point at or after its end: the voice holds there.
+        self.pauses = false;
+        if self.pause.target() == 0.0 {
+            let end = self.pause.end().div_ceil(GRID) * GRID;
+            let pause_at = usize::try_from(end.saturating_sub(frame)).unwrap_or(usize::MAX);
+            if pause_at.max(lead) < stop_at {
+                stop_at = pause_at.max(lead);
+                self.pauses = true;
+            }
         }
+        let (active, advance) = self.plan_reads(samples_len, lead, stop_at);
+        if active < stop_at {
+            self.pauses = false;
+        }
+        self.advance = advance;
         self.active_frames = active;
         active
+    }
+
+    /// Frames rendered (at most `stop_at`, the first `lead` of them silent) before a
+    /// one-shot's end (its last sample plus its tail), and the fixed-point source frames
+    /// read over them.
+    fn plan_reads(&self, samples_len: usize, lead: usize, stop_at: usize) -> (usize, u64) {
+        let end = ((samples_len as u64) << FRAC_BITS).saturating_add(self.tail);
+        let reads = stop_at.saturating_sub(lead);
+        if !self.rate_moving {
+            let mut frames = reads;
+            if !self.looping && self.step > 0 {
+                let left = end.saturating_sub(self.played).div_ceil(self.step);
+                frames = frames.min(usize::try_from(left).unwrap_or(usize::MAX));
+            }
+            return (lead + frames, self.step.saturating_mul(frames as u64));
+        }
+        // A moving rate: segment by segment on the grid, as `read` steps.
+        let (mut done, mut advance) = (0usize, 0u64);
+        let f0 = self.block_frame + lead as u64;
+        while done < reads {
+            let f = f0 + done as u64;
+            let m = ((GRID - f % GRID) as usize).min(reads - done);
+            let step = scaled_step(self.base_step, self.rate.value(f - f % GRID));
+            if !self.looping && step > 0 {
+                let left = end.saturating_sub(self.played.saturating_add(advance));
+                let k = usize::try_from(left.div_ceil(step)).unwrap_or(usize::MAX);
+                if k < m {
+                    return (lead + done + k, advance + step * k as u64);
+                }
+            }
+            advance = advance.saturating_add(step.saturating_mul(m as u64));
+            done += m;
+        }
+        (lead + reads, advance)
+    }
+
+    /// Reads the sound into `x` (the block's active frames): `lead` silent frames, then the
+    /// samples at the voice's step (per grid segment while the rate moves).
+    fn read(&mut self, samples: &[f32], x: &mut [f32]) {
+        let lead = self.lead.min(x.len());
+        x[..lead].fill(0.0);
+        let x = &mut x[lead..];
+        if !self.rate_moving {
+            resample(samples, &mut self.pos, self.step, self.looping, x);
+            return;
+        }
+        let f0 = self.block_frame + lead as u64;
+        let mut done = 0;
+        while done < x.len() {
+            let f = f0 + done as u64;
+            let m = ((GRID - f % GRID) as usize).min(x.len() - done);
+            self.step = scaled_step(self.base_step, self.rate.value(f - f % GRID));
+            resample(
+                samples,
+                &mut self.pos,
+                self.step,
+                self.looping,
+                &mut x[done..done + m],
+            );
+            done += m;
+        }
+    }
+
+    /// Multiplies the block's active frames `x` by the game's controls (gain, pause fade,
+    /// track gain).
+    fn apply_controls(&self, x: &mut [f32]) {
+        match self.ctl {
+            Ctl::Unity => {}
+            Ctl::Const(c) => x.iter_mut().for_each(|v| *v *= c),
+            Ctl::Moving => {
+                let parts = [self.gain, self.pause, self.track_gain];
+                control::apply_product(x, self.block_frame, &parts);
+            }
+        }
+    }
+
+    /// Silent frames before the voice starts in this block.
+    pub(crate) fn lead(&self) -> usize {
+        self.lead
     }
 
     /// Renders the block's `x.len()` active frames (see [`Voice::render`]).
@@ -327,11 +570,72 @@ impl Voice {
         }
     }
 
+    /// [`Voice::render_active`] for a stereo voice: its two channels `ch` read into `x` and
+    /// `x2` (with `env` as scratch for the shared gain envelope), the left channel to the left
+    /// output and the right to the right (the gains' balance), their mean to the sends. No
+    /// occlusion shelf: stereo plays only for non-positional voices.
+    #[allow(clippy::too_many_arguments)] // the renderer's one call site
+    pub(crate) fn render_stereo(
+        &mut self,
+        ch: [&[f32]; 2],
+        bufs: [&mut [f32]; 3],
+        n: usize,
+        mix_l: &mut [f32],
+        mix_r: &mut [f32],
+        bus_in: &mut [Vec<f32>; SENDS],
+    ) {
+        let [x, x2, env] = bufs;
+        let active = x.len();
+        if active > 0 {
+            let (pos, step) = (self.pos, self.step);
+            self.read(ch[0], x);
+            let after = (self.pos, self.step);
+            (self.pos, self.step) = (pos, step);
+            self.read(ch[1], x2);
+            (self.pos, self.step) = after;
+            env.fill(1.0);
+            self.apply_controls(env);
+            if !self.fade.is_settled() || self.fade.target() != 1.0 {
+                let mut rest = &mut env[..];
+                while !rest.is_empty() {
+                    let k = rest.len().min(self.fade.frames_left());
+                    let (chunk, tail) = rest.split_at_mut(k);
+                    apply_ramp(chunk, self.fade.advance(k));
+                    rest = tail;
+                }
+            }
+            for ((l, r), e) in x.iter_mut().zip(x2.iter_mut()).zip(env.iter_mut()) {
+                *l *= *e;
+                *r *= *e;
+                *e = 0.5 * (*l + *r);
+            }
+            self.sync_gains();
+            let mut done = 0;
+            while done < active {
+                let m = self.gains.segment_left().min(active - done);
+                let g = self.gains.advance(m);
+                let range = done..done + m;
+                for (k, bus) in bus_in.iter_mut().enumerate() {
+                    if !self.send_silent(k) {
+                        let ramp = g.ramp(SEND0 + k);
+                        mix_ramp(&env[range.clone()], &mut bus[range.clone()], ramp);
+                    }
+                }
+                mix_ramp(&x[range.clone()], &mut mix_l[range.clone()], g.ramp(LEFT));
+                mix_ramp(&x2[range.clone()], &mut mix_r[range.clone()], g.ramp(RIGHT));
+                done += m;
+            }
+            self.gains_synced = self.clock + active as u64;
+        }
+        self.end_block(n, active);
+    }
+
     /// True when the voice's shelf can be filtered together with other voices' shelves
     /// ([`OcclusionShelf::process_bufs`]): a filtering shelf, steady or ramping (so the voice is
     /// not plain) and no stop fade in progress (its source is the plain resampled sound).
     pub(crate) fn lane_ready(&self) -> bool {
         !self.is_eager()
+            && !self.stereo
             && self.shelf.is_lane_ready()
             && self.fade.is_settled()
             && self.fade.target() == 1.0
@@ -341,13 +645,15 @@ impl Voice {
     /// into `x`, one sample per active frame. The caller then filters it with the voice's
     /// [`Voice::lane_shelf`] beside other voices' and finishes with [`Voice::finish_lane`].
     pub(crate) fn source_lane(&mut self, samples: &[f32], x: &mut [f32]) {
-        resample(samples, &mut self.pos, self.step, self.looping, x);
+        self.read(samples, x);
+        self.apply_controls(x);
     }
 
     /// The resampled, faded source of the block's active frames (`x.len()` of them) into `x`:
     /// the first step of the general path.
     fn source(&mut self, samples: &[f32], x: &mut [f32]) {
-        resample(samples, &mut self.pos, self.step, self.looping, x);
+        self.read(samples, x);
+        self.apply_controls(x);
         if !self.fade.is_settled() || self.fade.target() != 1.0 {
             let mut rest = &mut x[..];
             while !rest.is_empty() {
@@ -460,15 +766,19 @@ impl Voice {
 
     /// Ends a block of `n` frames of which the voice rendered `active`.
     pub(crate) fn end_block(&mut self, n: usize, active: usize) {
-        self.played = self
-            .played
-            .saturating_add(self.step.saturating_mul(active as u64));
-        self.clock += active as u64;
+        self.played = self.played.saturating_add(self.advance);
         if self.state == VoiceState::Stopping {
             self.stop_left -= active;
         }
-        if active < n {
+        if active < n && self.pauses {
+            // Held: the grid keeps step with the renderer while it waits.
+            self.state = VoiceState::Paused;
+            self.clock += n as u64;
+        } else if active < n {
+            self.clock += active as u64;
             self.state = VoiceState::Finished;
+        } else {
+            self.clock += active as u64;
         }
     }
 }
@@ -477,4 +787,49 @@ impl Voice {
 fn gain_targets(t: &VoiceTargets) -> [f32; GAINS] {
     let [s0, s1, s2, s3] = t.sends;
     [t.left, t.right, s0, s1, s2, s3]
+}
+
+/// This block's product of the game's controls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Ctl {
+    /// Exactly 1 all block: nothing to do.
+    Unity,
+    /// A constant other than 1.
+    Const(f32),
+    /// Moving: evaluated frame by frame on the grid.
+    Moving,
+}
+
+/// When a voice starts: renderer frame `frame` (now if it has passed), seen at frame `now`,
+/// with its controls.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StartAt {
+    pub now: u64,
+    pub frame: u64,
+    pub controls: StartControls,
+}
+
+#[cfg(test)]
+impl StartAt {
+    /// At once, with the default controls.
+    pub(crate) fn immediate() -> Self {
+        Self {
+            now: 0,
+            frame: 0,
+            controls: StartControls {
+                gain: 1.0,
+                rate: 1.0,
+                track: 0,
+                stereo: false,
+            },
+        }
+    }
+}
+
+/// The fixed-point step at playback rate `rate`.
+fn scaled_step(base: u64, rate: f32) -> u64 {
+    if rate == 1.0 {
+        return base;
+    }
+    (base as f64 * f64::from(rate.max(0.0))).round() as u64
 }

@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
 use resound_mixer::{
-    MixerHandle, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, VoiceId, VoiceParams,
-    build,
+    MixerHandle, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, Tween, VoiceControl,
+    VoiceId, VoiceParams, build,
 };
 
 #[global_allocator]
@@ -73,6 +73,7 @@ fn sound(h: &mut MixerHandle, freq: f32, rate: u32, seconds: f32) -> SoundId {
     h.load_sound(SoundData {
         samples,
         sample_rate: rate,
+        stereo: None,
     })
     .unwrap()
 }
@@ -82,6 +83,7 @@ struct Game {
     rng: Lcg,
     loops: [SoundId; 2],
     shot: SoundId,
+    stereo: SoundId,
     spare: Option<SoundId>,
     voices: Vec<VoiceId>,
     tick: usize,
@@ -96,11 +98,17 @@ impl Game {
         ];
         let shot = sound(&mut h, 500.0, 48_000, 0.4);
         let spare = Some(sound(&mut h, 120.0, 11_025, 1.0));
+        let left: Arc<[f32]> = (0..9600).map(|i| (i as f32 * 0.03).sin()).collect();
+        let right: Arc<[f32]> = (0..9600).map(|i| (i as f32 * 0.05).sin()).collect();
+        let stereo = h
+            .load_sound(SoundData::stereo(left, right, 32_000))
+            .unwrap();
         Self {
             h,
             rng: Lcg(7),
             loops,
             shot,
+            stereo,
             spare,
             voices: Vec::new(),
             tick: 0,
@@ -122,6 +130,7 @@ impl Game {
                         PlaySettings {
                             looping: true,
                             params: p,
+                            ..PlaySettings::default()
                         },
                     )
                     .unwrap(),
@@ -151,6 +160,7 @@ impl Game {
                 PlaySettings {
                     looping: false,
                     params: p,
+                    ..PlaySettings::default()
                 },
             ) {
                 let t = taps(&mut self.rng);
@@ -168,11 +178,37 @@ impl Game {
                 PlaySettings {
                     looping: true,
                     params: p,
+                    ..PlaySettings::default()
                 },
             ) {
                 self.voices.push(n);
             }
         }
+        // The game's controls: tweens of gain and rate, pause and resume, a track's gain, a
+        // scheduled stereo voice.
+        if let Some(v) = ids.get(self.tick % ids.len().max(1)) {
+            let tween = Tween::linear(0.02 * (self.tick % 4) as f32);
+            let _ = self.h.tween(*v, VoiceControl::Gain, 0.5, tween);
+            let _ = self.h.tween(*v, VoiceControl::Rate, 1.25, tween);
+            if self.tick.is_multiple_of(2) {
+                let _ = self.h.pause(*v, tween);
+            } else {
+                let _ = self.h.resume(*v, tween);
+            }
+        }
+        let _ = self
+            .h
+            .tween_track(1, 0.5 + 0.1 * (self.tick % 5) as f32, Tween::linear(0.03));
+        let at = self.h.status().frames_rendered + 700;
+        let _ = self.h.play(
+            self.stereo,
+            PlaySettings {
+                stereo: true,
+                track: 1,
+                start_frame: Some(at),
+                ..PlaySettings::default()
+            },
+        );
         if self.tick == 5
             && let Some(s) = self.spare.take()
         {

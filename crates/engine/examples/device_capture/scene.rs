@@ -32,12 +32,14 @@ pub fn mixer(rate: u32) -> Result<(MixerHandle, MixerRenderer), String> {
         .load_sound(SoundData {
             samples: sweep,
             sample_rate: 22_050,
+            stereo: None,
         })
         .map_err(|e| e.to_string())?;
     let b = h
         .load_sound(SoundData {
             samples: noise,
             sample_rate: 44_100,
+            stereo: None,
         })
         .map_err(|e| e.to_string())?;
     for (sound, pan, volume, hf) in [(a, -0.6, 0.5, 1.0), (b, 0.7, 0.3, 0.4)] {
@@ -52,6 +54,7 @@ pub fn mixer(rate: u32) -> Result<(MixerHandle, MixerRenderer), String> {
             PlaySettings {
                 looping: true,
                 params,
+                ..PlaySettings::default()
             },
         )
         .map_err(|e| e.to_string())?;

@@ -47,6 +47,7 @@ impl RetailPool {
             let settings = PlaySettings {
                 looping: false,
                 params,
+                ..PlaySettings::default()
             };
             mixer.play(sound, settings).ok()
         });

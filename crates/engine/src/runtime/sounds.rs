@@ -85,6 +85,7 @@ impl Sounds {
             .load_sound(SoundData {
                 samples,
                 sample_rate,
+                stereo: None,
             })
             .map_err(LoadError::Mixer)?;
         self.map.insert(

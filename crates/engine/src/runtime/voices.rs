@@ -234,6 +234,7 @@ impl Voices {
                 PlaySettings {
                     looping: source.looping,
                     params: converted.params,
+                    ..PlaySettings::default()
                 },
             )
             .map_err(PlayError::Mixer)?;

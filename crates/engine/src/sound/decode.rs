@@ -94,6 +94,7 @@ impl DecodedSound {
         SoundData {
             samples: Arc::from(self.to_mono()),
             sample_rate: self.sample_rate,
+            stereo: None,
         }
     }
 }

@@ -106,6 +106,7 @@ fn bypass_render() -> Vec<f32> {
             .load_sound(SoundData {
                 samples: Arc::from(v.signal),
                 sample_rate: RATE,
+                stereo: None,
             })
             .unwrap();
         let offset = v.position - LISTENER;
@@ -121,6 +122,7 @@ fn bypass_render() -> Vec<f32> {
                     pan: Pan::EqualPower(pan),
                     ..VoiceParams::default()
                 },
+                ..PlaySettings::default()
             },
         )
         .unwrap();

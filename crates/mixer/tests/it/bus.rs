@@ -18,6 +18,7 @@ fn zero_send_output_is_exactly_the_dry_path() {
                 volume: 0.5,
                 ..VoiceParams::default()
             },
+            ..PlaySettings::default()
         },
     )
     .unwrap();
@@ -44,6 +45,7 @@ fn sends_ring_on_after_the_voice_then_go_idle() {
             PlaySettings {
                 looping: false,
                 params: p,
+                ..PlaySettings::default()
             },
         )
         .unwrap();

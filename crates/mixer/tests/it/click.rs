@@ -36,6 +36,7 @@ fn run(
             PlaySettings {
                 looping,
                 params: start,
+                ..PlaySettings::default()
             },
         )
         .unwrap();

@@ -32,6 +32,7 @@ pub fn load(h: &mut MixerHandle, samples: Arc<[f32]>, rate: u32) -> SoundId {
     h.load_sound(SoundData {
         samples,
         sample_rate: rate,
+        stereo: None,
     })
     .unwrap()
 }

@@ -55,6 +55,7 @@ fn scene(call: usize) -> Vec<f32> {
                 PlaySettings {
                     looping: true,
                     params: p,
+                    ..PlaySettings::default()
                 },
             )
             .unwrap(),
@@ -75,6 +76,7 @@ fn scene(call: usize) -> Vec<f32> {
                 PlaySettings {
                     looping: true,
                     params: p,
+                    ..PlaySettings::default()
                 },
             )
             .unwrap()
@@ -95,6 +97,7 @@ fn scene(call: usize) -> Vec<f32> {
                     PlaySettings {
                         looping: false,
                         params: params(&mut rng),
+                        ..PlaySettings::default()
                     },
                 )
                 .unwrap();
@@ -175,6 +178,7 @@ fn motion_scene(call: usize) -> Vec<f32> {
                 PlaySettings {
                     looping: true,
                     params: VoiceParams::default(),
+                    ..PlaySettings::default()
                 },
             )
             .unwrap()
@@ -238,6 +242,7 @@ fn wide_motion_scene() -> Vec<u32> {
                 PlaySettings {
                     looping,
                     params: VoiceParams::default(),
+                    ..PlaySettings::default()
                 },
             )
             .unwrap();

@@ -20,6 +20,7 @@ fn full_capacities_return_typed_errors() {
     let more = h.load_sound(SoundData {
         samples: sine(1.0, FS, 0.1, 0.0),
         sample_rate: FS,
+        stereo: None,
     });
     assert_eq!(more, Err(LoadSoundError::Full));
     let a = h.play(s, PlaySettings::default()).unwrap();
@@ -63,7 +64,8 @@ fn bad_sounds_are_rejected() {
     assert_eq!(
         h.load_sound(SoundData {
             samples: empty,
-            sample_rate: FS
+            sample_rate: FS,
+            stereo: None,
         }),
         Err(LoadSoundError::Empty)
     );
@@ -71,7 +73,8 @@ fn bad_sounds_are_rejected() {
     assert_eq!(
         h.load_sound(SoundData {
             samples: nan,
-            sample_rate: FS
+            sample_rate: FS,
+            stereo: None,
         }),
         Err(LoadSoundError::NonFiniteSample { index: 1 })
     );
@@ -79,7 +82,8 @@ fn bad_sounds_are_rejected() {
     assert_eq!(
         h.load_sound(SoundData {
             samples: huge,
-            sample_rate: FS
+            sample_rate: FS,
+            stereo: None,
         }),
         Err(LoadSoundError::SampleTooLarge { index: 2 })
     );
@@ -87,7 +91,8 @@ fn bad_sounds_are_rejected() {
     assert_eq!(
         h.load_sound(SoundData {
             samples: ok,
-            sample_rate: 0
+            sample_rate: 0,
+            stereo: None,
         }),
         Err(LoadSoundError::SampleRate(0))
     );
@@ -106,7 +111,8 @@ fn non_finite_parameters_never_reach_the_renderer() {
             s,
             PlaySettings {
                 looping: true,
-                params: bad
+                params: bad,
+                ..PlaySettings::default()
             }
         ),
         Err(PlayError::Param(_))
@@ -246,6 +252,7 @@ fn stop_all_silences_everything_and_frees_voices() {
             PlaySettings {
                 looping: true,
                 params: p,
+                ..PlaySettings::default()
             },
         )
         .unwrap();
@@ -291,6 +298,7 @@ fn extreme_accepted_values_stay_finite() {
                 PlaySettings {
                     looping: false,
                     params: loud,
+                    ..PlaySettings::default()
                 },
             )
             .unwrap();
@@ -308,6 +316,7 @@ fn extreme_accepted_values_stay_finite() {
             PlaySettings {
                 looping: true,
                 params: loud,
+                ..PlaySettings::default()
             },
         )
         .unwrap();

@@ -6,6 +6,7 @@
 mod bus;
 mod click;
 mod common;
+mod controls;
 mod determinism;
 mod lifecycle;
 mod retail_law;

@@ -20,6 +20,7 @@ fn retail_levels_are_integer_db_with_the_directsound_pan() {
             pan: Pan::Retail(6),
             ..VoiceParams::default()
         },
+        ..PlaySettings::default()
     };
     h.play(s, settings).unwrap();
     let (l, rr) = render(&mut r, 1000);

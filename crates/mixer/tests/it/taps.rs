@@ -62,6 +62,7 @@ fn taps_respect_hf_gain_and_level() {
                     range: 100.0,
                     ..VoiceParams::default()
                 },
+                ..PlaySettings::default()
             },
         )
         .unwrap();
