@@ -25,7 +25,7 @@ use resound_engine::{Budgets, Engine, Mode, Orientation, Pacing, Source, VoiceHa
 use resound_studio::scene_render::{self as scene, SceneOptions};
 use resound_studio::test_signal::{looped, shot};
 
-fn scene_c(options: &SceneOptions) -> resound_engine::acoustics::scene::Scene {
+fn scene_c(options: &SceneOptions) -> resound_engine::advanced::acoustics::scene::Scene {
     scene::parse(scene::builtin("C").expect("built-in"), &options.model).expect("scene C")
 }
 
@@ -42,7 +42,7 @@ fn moving() -> Moving {
         ..SceneOptions::default()
     };
     let s = scene_c(&options);
-    let materials = resound_engine::acoustics::MaterialTable::standard();
+    let materials = resound_engine::advanced::acoustics::MaterialTable::standard();
     let world = s.build_world(&materials, 0).expect("world");
     let mut engine = Engine::builder()
         .mode(Mode::Full)

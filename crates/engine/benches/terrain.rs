@@ -12,11 +12,11 @@ use std::hint::black_box;
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use glam::{DVec3, Vec3};
 use resound_benchclock::ThreadCpuTime;
-use resound_engine::acoustics::ray::dda::{Flow, walk};
-use resound_engine::acoustics::{
+use resound_engine::advanced::acoustics::ray::dda::{Flow, walk};
+use resound_engine::advanced::acoustics::{
     AcousticModel, Budget, MaterialTable, OwnModel, Paths, SoundRequest,
 };
-use resound_engine::ambient::{MemoryLandBlocks, Position};
+use resound_engine::advanced::ambient::{MemoryLandBlocks, Position};
 use resound_engine::terrain::{EAR_HEIGHT, TerrainWorld, ac_to_voxel};
 use resound_fixture::{self as fixture, terrain as fx};
 

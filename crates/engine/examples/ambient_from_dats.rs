@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use resound_engine::ambient::Seeds;
+use resound_engine::advanced::ambient::Seeds;
 use resound_engine::sound::AmbientSettings;
 use resound_engine::terrain::ac_to_voxel;
 use resound_engine::terrain::position::parse_position;

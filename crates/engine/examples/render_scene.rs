@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use resound_engine::acoustics::{Cell, MaterialTable};
+use resound_engine::advanced::acoustics::{Cell, MaterialTable};
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{Engine, Mode, Orientation, Source};
 use resound_studio::test_signal as signal;

@@ -1,6 +1,6 @@
 //! A sound behind a wall: a 2 m stone wall between a gunshot and the listener muffles it.
 //! `cargo run -p resound-engine --example sound_behind_wall`
-use resound_engine::acoustics::{Cell, MaterialId};
+use resound_engine::advanced::acoustics::{Cell, MaterialId};
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{Engine, Mode, Orientation, Source};
 use resound_studio::test_signal as signal;

@@ -8,26 +8,42 @@ use resound_acoustics::Mode;
 use resound_acoustics::queue::QueueSettings;
 
 use crate::error::BuildError;
+use crate::game_world::GameWorld;
+use crate::material::Materials;
 use crate::model::Model;
 use crate::output::Output;
 
-/// Cell budgets (acoustics §3.3). Budgets count DDA steps, never time.
+/// Cell budgets (acoustics §3.3): how much tracing the engine may do. Budgets count voxel
+/// cells stepped through, never time, so offline renders do the same work on any machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budgets {
     /// Inline traces of new sounds on the host before their first buffer, cells per tick
     /// (live: 1 path; offline: the whole evaluation of the mode).
     pub inline_cells: u64,
-    /// The worker's per-tick budgets and per-job caps.
-    pub queue: QueueSettings,
+    /// The worker's occlusion cells per tick.
+    pub occlusion_cells: u64,
+    /// The worker's echo and room cells per tick.
+    pub echo_cells: u64,
+    /// Most cells one voice's direct (9-path) trace may take.
+    pub occlusion_job: u64,
+    /// Most cells one echo search may take.
+    pub echo_job: u64,
+    /// Most cells one room measurement may take.
+    pub room_job: u64,
 }
 
 impl Budgets {
     /// Live: inline 40 000 cells/tick; worker occlusion 400 000, echo + room 240 000 per tick.
     #[must_use]
     pub fn live() -> Self {
+        let q = QueueSettings::default();
         Self {
             inline_cells: 40_000,
-            queue: QueueSettings::default(),
+            occlusion_cells: q.occlusion_budget,
+            echo_cells: q.echo_budget,
+            occlusion_job: q.occlusion_job,
+            echo_job: q.echo_job,
+            room_job: q.room_job,
         }
     }
 
@@ -37,23 +53,31 @@ impl Budgets {
     pub fn offline() -> Self {
         Self {
             inline_cells: 600_000,
-            queue: QueueSettings {
-                occlusion_budget: 600_000,
-                echo_budget: 480_000,
-                ..QueueSettings::default()
-            },
+            occlusion_cells: 600_000,
+            echo_cells: 480_000,
+            ..Self::live()
+        }
+    }
+
+    /// The worker's queue settings.
+    pub(crate) fn queue(&self) -> QueueSettings {
+        QueueSettings {
+            occlusion_budget: self.occlusion_cells,
+            echo_budget: self.echo_cells,
+            occlusion_job: self.occlusion_job,
+            echo_job: self.echo_job,
+            room_job: self.room_job,
         }
     }
 
     fn validate(&self) -> Result<(), BuildError> {
-        let q = &self.queue;
         for (name, v) in [
             ("inline_cells", self.inline_cells),
-            ("occlusion_budget", q.occlusion_budget),
-            ("echo_budget", q.echo_budget),
-            ("occlusion_job", q.occlusion_job),
-            ("echo_job", q.echo_job),
-            ("room_job", q.room_job),
+            ("occlusion_cells", self.occlusion_cells),
+            ("echo_cells", self.echo_cells),
+            ("occlusion_job", self.occlusion_job),
+            ("echo_job", self.echo_job),
+            ("room_job", self.room_job),
         ] {
             if v == 0 {
                 return Err(BuildError::Budget(name));
@@ -131,6 +155,7 @@ pub struct EngineBuilder {
     pub(crate) limiter: bool,
     pub(crate) start_paused: bool,
     pub(crate) device_backend: Option<crate::output::InjectedBackend>,
+    pub(crate) world: Option<std::sync::Arc<dyn GameWorld>>,
 }
 
 impl Default for EngineBuilder {
@@ -151,11 +176,32 @@ impl Default for EngineBuilder {
             limiter: true,
             start_paused: false,
             device_backend: None,
+            world: None,
         }
     }
 }
 
 impl EngineBuilder {
+    /// The material table the engine's own model traces with (default: the standard
+    /// materials, [`crate::Material`]'s constants). The SPR model keeps its own table.
+    #[must_use]
+    pub fn materials(mut self, materials: Materials) -> Self {
+        #[allow(irrefutable_let_patterns)] // one variant without the `spr-gpl` feature
+        if let Model::Own(_) = self.model {
+            self.model = Model::Own(resound_acoustics::OwnModel::new(materials.table));
+        }
+        self
+    }
+
+    /// Traces the game's own world instead of the engine's voxel store (see [`GameWorld`]
+    /// for the recipe); [`crate::Engine::set_world`] and [`crate::Engine::world_changed`]
+    /// hand it newer snapshots.
+    #[must_use]
+    pub fn world(mut self, world: std::sync::Arc<dyn GameWorld>) -> Self {
+        self.world = Some(world);
+        self
+    }
+
     /// Output sample rate in Hz (default 48 000).
     #[must_use]
     pub fn sample_rate(mut self, hz: u32) -> Self {

@@ -115,7 +115,9 @@ fn geometry(source: &Source, listener: &Listener) -> (f64, DVec3, Orientation) {
 pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -> Converted {
     let (distance, direction, orientation) = geometry(source, listener);
     let mut params = VoiceParams {
-        volume: source.volume,
+        // The source's volume is the voice's game gain (tweened in the mixer), not part of
+        // the acoustics.
+        volume: 1.0,
         range: source.range,
         distance: (distance as f32).min(MAX_DISTANCE),
         shelf_gain: 1.0,

@@ -1,62 +1,69 @@
-//! Resound's game-facing engine: one API that joins the acoustic model, the worker scheduler,
-//! the mixer and the output (`ARCHITECTURE.md`, "The game-facing API"; spec `acoustics.md` §3,
-//! §7, §8).
+//! Resound: a game-audio engine whose sounds are muffled by walls, echo off cliffs with their
+//! true delays and ring with the room the listener stands in, and that plays the Asheron's
+//! Call client's ambient sound the way the retail client did.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use resound_engine::{Engine, Mode, Orientation, Source, glam::DVec3};
+//! use resound_engine::{Engine, Mode, Orientation, Source, Tween, Volume, glam::DVec3};
 //!
 //! let mut engine = Engine::builder().mode(Mode::Direct).build()?;
-//! let click: Arc<[f32]> = (0..4800).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
+//! let click: Arc<[f32]> = (0..4800).map(|i| if i % 480 == 0 { 0.5 } else { 0.0 }).collect();
 //! let sound = engine.load_mono(click, 48_000)?;
 //! engine.set_listener(DVec3::new(10.5, 1.5, 0.5), Orientation::default())?;
-//! let voice = engine.play(sound, Source { position: DVec3::new(0.5, 1.5, 0.5), ..Source::default() })?;
+//! let voice = engine.play(sound, Source {
+//!     position: DVec3::new(0.5, 1.5, 0.5),
+//!     looping: true,
+//!     ..Source::default()
+//! })?;
+//! engine.voice(voice)?.set_volume(Volume::Decibels(-6.0), Tween::linear(0.5))?;
 //! let mut out = vec![0.0f32; 2 * 4800];
-//! engine.render(&mut out)?; // offline: deterministic
+//! engine.render(&mut out)?; // offline: deterministic, bit for bit
 //! assert!(out.iter().any(|s| *s != 0.0));
-//! assert!(engine.status().ticks >= 1);
-//! # let _ = voice;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! | module | holds |
+//! # Units and axes
+//!
+//! Positions are metres in a right-handed voxel world: **one block (cell) is one metre**,
+//! **+Y is up**, and a listener with the default [`Orientation`] looks down **−Z** with **+X**
+//! to its right. Cell `(x, y, z)` covers `x..x+1` × `y..y+1` × `z..z+1`. Times are seconds,
+//! rates hertz, levels linear amplitude unless a [`Volume::Decibels`] says otherwise. The
+//! Asheron's Call mapping (landblock positions ↔ this world) is [`terrain::axes`].
+//!
+//! # What is here
+//!
+//! | topic | items |
 //! |---|---|
-//! | `builder` | [`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`] |
-//! | `runtime` | [`Engine`], the facade over its parts (`runtime/`: voices, tick, sounds, ambient, retail pool, terrain, shared state): sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status`; sounds from WAV/Wave/MP3 ([`SoundError`]), terrain as the world ([`Engine::attach_terrain`], [`Engine::place_box`]), the ambient runtime ([`Engine::attach_ambient`], [`AmbientStatus`]) |
-//! | `source` | [`Source`], [`Listener`], [`Orientation`] and their validation |
-//! | `schedule` | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
-//! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
-//! | `convert` | the one conversion: acoustic result → mixer voice parameters and taps |
-//! | `world` | [`WorldEdit`]: cells, boxes, sections, epoch, replacement; the traced world (store or terrain) and the worker's snapshot |
-//! | `output` | [`Output`] (`Offline`, `Device`) and the one place that resolves and opens it; the engine's side of a device (poll per `update`, status, paused start) |
-//! | [`device`] | live output: [`device::DeviceOutput`], the callback, the backends (cpal with the default feature `device`, test) |
-//! | `status` | [`Status`] counters |
-//! | `status_line` | the one-line texts of [`Status`] and [`AmbientStatus`] |
-//! | `error` | typed errors, one enum per kind of operation |
-//! | `model` | [`Model`]: own or (feature `spr-gpl`) SPR |
-//! | [`sound`] | decoding (WAV, DAT `Wave`, MP3), the wave cache, the ambient bridge (runtime event → play request) |
-//! | [`terrain`] | Asheron's Call landblocks as a voxel world; the one AC ↔ voxel axis mapping |
+//! | the engine | [`Engine`], [`Engine::builder`] ([`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`]) |
+//! | sounds | [`Engine::load_file`] (WAV/MP3 by content), [`Engine::load_wav`], [`Engine::load_mp3`], [`Engine::load_wave`], [`Engine::load_mono`]; [`SoundHandle`]; decoders in [`sound`] |
+//! | voices | [`Engine::play`] with a [`Source`] (position, volume, range, loop, [`StartTime`], rate, [`Track`], fade-in); [`Engine::voice`] → [`VoiceMut`]: volume ([`Volume`]) and rate with a [`Tween`] ([`Easing`]), position, pause/resume, stop with a fade |
+//! | tracks | [`Engine::add_track`], [`Engine::set_track_volume`]: sub-mixes a game controls |
+//! | the listener | [`Engine::set_listener`], [`Orientation`], [`Listener`] |
+//! | the world | the engine's own voxel world ([`Engine::world`] → [`WorldEdit`], cells of a [`Material`]), or the game's own ([`Engine::set_world`], [`GameWorld`]), or Asheron's Call terrain ([`Engine::attach_terrain`]) |
+//! | Asheron's Call ambient | [`Engine::attach_ambient`], [`AmbientStatus`] |
+//! | the game loop | [`Engine::update`] every frame (live), [`Engine::render`] (offline), [`Engine::status`], [`Engine::clock`] |
+//! | live output | [`Output::Device`], [`device`] |
+//! | errors | one enum per kind of operation, each message one plain line |
+//! | the layers beneath | [`advanced`]: the acoustic model, the mixer, the DSP, the DAT formats, the retail ambient runtime |
 //!
-//! The tools built on this API (verification scenes, the demo tour, test signals, WAV writing,
-//! JSON reports, walk renders) live in `resound-studio`.
+//! # Threads
 //!
-//! # Where things connect
-//!
-//! - **Sounds**: [`Engine::load_wav`], [`Engine::load_wave`] and [`Engine::load_mp3`] decode
-//!   through [`sound`] and load through [`Engine::load_mono`] (stereo downmixed).
-//! - **Terrain and ambient**: the engine's positions are voxel-world coordinates
-//!   (acoustics-core's axes, Y up); the one AC-position ↔ voxel mapping is
-//!   [`terrain::axes`]. [`Engine::attach_terrain`] traces AC landblocks instead of the store
-//!   (boxes placed over them with [`Engine::place_box`]); [`Engine::attach_ambient`] runs the
-//!   retail ambient runtime on every `update` with the listener as its camera.
-//! - **Mixer field names**: only `convert` names `VoiceParams`/`Tap` fields.
+//! [`Engine`] is `Send` and `Sync`: it can live in a game engine's resource (Bevy's `Resource`
+//! needs both) or move to an audio thread of the game's own. Every method that changes it
+//! takes `&mut self`; queries (`status`, `is_playing`, `live_voices`, `clock`, `voice_state`)
+//! take `&self` and answer as of the last [`Engine::update`] or render. The acoustics run on a
+//! worker thread the engine owns; the device callback owns the mixer's audio-thread half and
+//! never waits for either.
 
 mod builder;
 mod convert;
 pub mod device;
 mod error;
+mod game_world;
+mod material;
 mod model;
 mod output;
+mod playback;
 mod runtime;
 mod schedule;
 pub mod sound;
@@ -69,28 +76,52 @@ mod world;
 
 pub use builder::{AudioGuard, Budgets, Capacities, EngineBuilder, Pacing, VoicePolicy};
 pub use error::{
-    BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
-    WorldError,
+    BuildError, Cells, InputError, LoadError, PlayError, Problem, TickError, TrackError,
+    UnloadError, VoiceError, WorldError,
 };
+pub use game_world::GameWorld;
+pub use material::{Material, MaterialError, MaterialSpec, Materials};
 pub use model::Model;
 pub use output::{Output, OutputError};
+pub use playback::{
+    Easing, MAX_RATE, MAX_TRACKS, SILENCE_DB, StartTime, Track, Tween, VoiceMut, VoiceState, Volume,
+};
 pub use resound_acoustics::Mode;
 pub use runtime::{
-    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, SoundError, SoundHandle, VoiceAcoustics,
-    VoiceHandle, heading_orientation,
+    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, MAX_SOUND_FILE_BYTES, MAX_TRACK_NAME,
+    SoundError, SoundHandle, VoiceAcoustics, VoiceHandle, heading_orientation,
 };
 pub use schedule::Class;
 pub use source::{Listener, MAX_COORDINATE, MAX_POWER, MAX_RANGE, MAX_VOLUME, Orientation, Source};
 pub use status::{AmbientStatus, Status};
+pub use terrain::{TerrainError, TerrainWorld};
 pub use world::WorldEdit;
 
 pub use glam;
-pub use resound_acoustics as acoustics;
-pub use resound_ambient as ambient;
-pub use resound_datformat as datformat;
-pub use resound_dsp as dsp;
-pub use resound_mixer as mixer;
-/// The Sound Physics Remastered model (GNU GPL version 3 only; only with the `spr-gpl` feature).
-#[cfg(feature = "spr-gpl")]
-pub use resound_spr as spr;
-pub use terrain::{TerrainError, TerrainWorld};
+
+/// The layers beneath the engine, for tools and for games that need one directly: the
+/// acoustic model and voxel world ([`advanced::acoustics`]), the lock-free mixer
+/// ([`advanced::mixer`]), the DSP ([`advanced::dsp`]), the DAT formats
+/// ([`advanced::datformat`]) and the retail ambient runtime ([`advanced::ambient`]). Their APIs
+/// change more often than the engine's.
+pub mod advanced {
+    pub use resound_acoustics as acoustics;
+    pub use resound_ambient as ambient;
+    pub use resound_datformat as datformat;
+    pub use resound_dsp as dsp;
+    pub use resound_mixer as mixer;
+    /// The Sound Physics Remastered model (GNU GPL version 3 only; only with the `spr-gpl`
+    /// feature).
+    #[cfg(feature = "spr-gpl")]
+    pub use resound_spr as spr;
+}
+
+#[cfg(test)]
+mod send_sync {
+    fn send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn the_engine_is_send_and_sync() {
+        send_sync::<crate::Engine>();
+    }
+}

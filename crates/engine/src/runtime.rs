@@ -19,7 +19,7 @@
 //!
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use glam::{DVec3, IVec3};
 use resound_acoustics::{
@@ -36,15 +36,18 @@ use crate::error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
     WorldError,
 };
+use crate::game_world::GameWorld;
 use crate::output::{Live, Opened, Resolved, open};
+use crate::playback::{Tween, Volume};
 use crate::sound::{AmbientBridge, AmbientPlay, AmbientSettings, AttachError, WaveCache};
-use crate::source::{Listener, Orientation, Source, check_position, check_range, check_volume};
+use crate::source::{Listener, Orientation, Source, check_position};
 use crate::status::Status;
 use crate::terrain::{TerrainWorld, ac_to_voxel};
 use crate::worker::{CoreSpec, WorkerLink};
 use crate::world::WorldEdit;
 
 mod ambient;
+mod control;
 mod retail;
 mod shared;
 mod sounds;
@@ -55,12 +58,13 @@ mod voices;
 use self::ambient::{AmbientState, modern_source};
 use self::retail::{RetailPool, RetailRefused};
 use self::shared::Shared;
-use self::sounds::{Encoded, Sounds, decode_mono};
+use self::sounds::{Encoded, Sounds, decode, read_sound_file, sniff};
 use self::tick::Ticker;
 use self::voices::{NewVoice, Voices};
 
 pub use self::ambient::{AMBIENT_RANGE, heading_orientation};
-pub use self::sounds::{SoundError, SoundHandle};
+pub use self::control::MAX_TRACK_NAME;
+pub use self::sounds::{MAX_SOUND_FILE_BYTES, SoundError, SoundHandle};
 pub use self::terrain::AttachTerrainError;
 pub use self::voices::{VoiceAcoustics, VoiceHandle};
 pub use crate::status::AmbientStatus;
@@ -85,9 +89,12 @@ pub struct Engine {
     /// Voices the mixer reported ended that the ambient state has not seen yet.
     ended: Vec<VoiceId>,
     guard: Option<AudioGuard>,
-    renderer: Option<MixerRenderer>,
+    /// Offline: the mixer's audio half. In a `Mutex` only so that the engine is `Sync`: it is
+    /// reached through `get_mut` (`&mut self`), never locked. The device below is locked only
+    /// by `status` (`&self`) on the game thread; the callback never takes that lock.
+    renderer: Option<Mutex<MixerRenderer>>,
     /// The device output (the renderer lives in its callback).
-    device: Option<Live>,
+    device: Option<Mutex<Live>>,
 }
 
 impl EngineBuilder {
@@ -127,12 +134,13 @@ impl Engine {
         settings.capacities.voices = cap + STEAL_RESERVE;
         settings.capacities.sounds = b.capacities.sounds;
         settings.capacities.tap_sets = 2 * b.capacities.echo_voices;
-        let (mixer, renderer) = resound_mixer::build(settings).map_err(BuildError::Mixer)?;
+        let (mixer, renderer) =
+            resound_mixer::build(settings).map_err(|e| BuildError::Mixer(e.to_string()))?;
         let (renderer, device) = match open(output, renderer, b.start_paused)? {
-            Opened::Offline(r) => (Some(r), None),
-            Opened::Device(d) => (None, Some(d)),
+            Opened::Offline(r) => (Some(Mutex::new(r)), None),
+            Opened::Device(d) => (None, Some(Mutex::new(d))),
         };
-        let core = CoreSpec::new(b.model.clone(), budgets.queue, b.worker_delay);
+        let core = CoreSpec::new(b.model.clone(), budgets.queue(), b.worker_delay);
         let worker = WorkerLink::start(core, b.inline_worker).map_err(BuildError::Worker)?;
         let tick_frames = ((f64::from(rate) * b.tick_seconds).round() as u64).max(1);
         Ok(Self {
@@ -233,9 +241,27 @@ impl Engine {
         self.load_encoded(Encoded::Mp3(bytes))
     }
 
+    /// Loads a sound file, WAV or MP3 (told apart by its first bytes, not its name), of at
+    /// most [`MAX_SOUND_FILE_BYTES`](crate::MAX_SOUND_FILE_BYTES). A stereo file plays as stereo on
+    /// non-positional (relative) voices and as its downmix on positional ones.
+    ///
+    /// # Errors
+    /// [`SoundError::File`] (unreadable, not a regular file, too large),
+    /// [`SoundError::UnknownFormat`], [`SoundError::Decode`], [`SoundError::Load`].
+    pub fn load_file(
+        &mut self,
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<SoundHandle, SoundError> {
+        let bytes = read_sound_file(path.as_ref())?;
+        let encoded = sniff(&bytes).ok_or(SoundError::UnknownFormat)?;
+        self.load_encoded(encoded)
+    }
+
     fn load_encoded(&mut self, encoded: Encoded<'_>) -> Result<SoundHandle, SoundError> {
-        let (mono, rate) = decode_mono(encoded)?;
-        self.load_mono(mono, rate).map_err(SoundError::Load)
+        let data = decode(encoded)?;
+        self.sounds
+            .load_data(&mut self.shared.mixer, data)
+            .map_err(SoundError::Load)
     }
 
     /// Unloads a sound that no voice plays.
@@ -289,6 +315,9 @@ impl Engine {
     /// [`PlayError`]: a bad source field, an unknown (unloaded) sound, the voice limit.
     pub fn play(&mut self, sound: SoundHandle, source: Source) -> Result<VoiceHandle, PlayError> {
         source.validate()?;
+        if control::check_track(self.shared.tracks.len(), source.track).is_err() {
+            return Err(PlayError::UnknownTrack);
+        }
         let length_s = self.sounds.length(sound.0).ok_or(PlayError::UnknownSound)?;
         self.play_sound(sound.0, length_s, source)
     }
@@ -319,7 +348,7 @@ impl Engine {
         };
         let echo = self.voices.echo_at_start(&self.shared, &source, length_s);
         // A device stream that has not started waits for nothing: evaluate as offline.
-        let before_start = self.device.as_ref().is_some_and(|d| !d.started());
+        let before_start = self.device_mut().is_some_and(|d| !d.started());
         let inline = self
             .ticker
             .inline_trace(&mut self.shared, &source, echo, before_start);
@@ -366,55 +395,45 @@ impl Engine {
         self.voices.reap(&mut self.shared);
     }
 
-    /// True while the voice plays (as far as the engine has heard from the mixer).
-    pub fn is_playing(&mut self, h: VoiceHandle) -> bool {
-        self.voices.live(&mut self.shared, h).is_ok()
+    /// True while the voice plays or is paused, as of the last [`Engine::update`] or render.
+    #[must_use]
+    pub fn is_playing(&self, h: VoiceHandle) -> bool {
+        self.voices.get(h).is_some()
     }
 
-    /// Moves a voice (relative voices: an offset in the listener's frame).
+    /// Moves a voice: `engine.voice(h)?.set_position(position)`.
     ///
     /// # Errors
     /// [`VoiceError`]: a non-finite or out-of-world position, or the voice has ended.
     pub fn set_position(&mut self, h: VoiceHandle, position: DVec3) -> Result<(), VoiceError> {
-        check_position("position", position)?;
-        self.voices.live(&mut self.shared, h)?.source.position = position;
-        self.voices.push(&mut self.shared, h.0);
-        Ok(())
+        self.voice(h)?.set_position(position).map(|_| ())
     }
 
-    /// Sets a voice's volume.
+    /// Sets a voice's volume at once (linear): `engine.voice(h)?.set_volume(…)` tweens it.
     ///
     /// # Errors
     /// [`VoiceError`]: a non-finite, negative or too large volume, or the voice has ended.
     pub fn set_volume(&mut self, h: VoiceHandle, volume: f32) -> Result<(), VoiceError> {
-        check_volume(volume)?;
-        self.voices.live(&mut self.shared, h)?.source.volume = volume;
-        self.voices.push(&mut self.shared, h.0);
-        Ok(())
+        self.voice(h)?
+            .set_volume(Volume::Amplitude(volume), Tween::IMMEDIATE)
+            .map(|_| ())
     }
 
-    /// Sets a voice's range.
+    /// Sets a voice's range: `engine.voice(h)?.set_range(range)`.
     ///
     /// # Errors
     /// [`VoiceError`]: a non-finite, zero or negative range, or the voice has ended.
     pub fn set_range(&mut self, h: VoiceHandle, range: f32) -> Result<(), VoiceError> {
-        check_range(range)?;
-        self.voices.live(&mut self.shared, h)?.source.range = range;
-        self.voices.push(&mut self.shared, h.0);
-        Ok(())
+        self.voice(h)?.set_range(range).map(|_| ())
     }
 
-    /// Stops a voice (short fade).
+    /// Stops a voice with the mixer's short click-free fade: `engine.voice(h)?.stop(…)` stops
+    /// it with a fade of your choice.
     ///
     /// # Errors
-    /// [`VoiceError::Ended`] if it has ended already; `Mixer` if the command ring is full.
+    /// [`VoiceError::Ended`] if it has ended already; [`VoiceError::QueueFull`].
     pub fn stop(&mut self, h: VoiceHandle) -> Result<(), VoiceError> {
-        let mixer = self.voices.live(&mut self.shared, h)?.mixer;
-        self.shared.mixer.stop(mixer).map_err(VoiceError::Mixer)?;
-        self.voices.end(&mut self.shared, h.0, false);
-        // Retail: a stopped buffer no longer plays; its slot frees now.
-        self.retail.ended(mixer);
-        Ok(())
+        self.stop_with(h, Tween::IMMEDIATE)
     }
 
     /// Stops every voice; the reverb bus resets once they are gone.
@@ -422,7 +441,7 @@ impl Engine {
     /// # Errors
     /// `Mixer` if the command ring is full.
     pub fn stop_all(&mut self) -> Result<(), VoiceError> {
-        self.shared.mixer.stop_all().map_err(VoiceError::Mixer)?;
+        self.shared.mixer.stop_all()?;
         self.voices.end_all(&mut self.shared);
         self.retail.stopped_all();
         if let Some(st) = self.ambient.as_deref_mut() {
@@ -431,9 +450,9 @@ impl Engine {
         Ok(())
     }
 
-    /// Voices the engine counts as playing.
-    pub fn live_voices(&mut self) -> usize {
-        self.reap();
+    /// Voices the engine counts as playing (or paused), as of the last update or render.
+    #[must_use]
+    pub fn live_voices(&self) -> usize {
         self.voices.len()
     }
 
@@ -457,9 +476,35 @@ impl Engine {
 
     // ---- world -------------------------------------------------------------------------------
 
-    /// The voxel world, to edit (cells, boxes, sections, epoch, replacement).
+    /// The engine's voxel world, to edit (blocks, boxes, sections, epoch, replacement). While
+    /// the game's own world is traced ([`Engine::set_world`]) edits are refused with
+    /// [`WorldError::GameOwned`].
     pub fn world(&mut self) -> WorldEdit<'_> {
         WorldEdit::new(&mut self.shared.world)
+    }
+
+    /// Traces the game's own world ([`GameWorld`]: an immutable snapshot the worker reads)
+    /// instead of the engine's store or terrain; every voice is traced again at the next tick.
+    pub fn set_world(&mut self, world: Arc<dyn GameWorld>) {
+        self.shared.world.set_game(world);
+    }
+
+    /// The game's world changed: `world` is its new snapshot and `sections` the 16³ sections
+    /// (section coordinates: cell >> 4) whose cells changed. Cached results there are dropped
+    /// and the voices whose rays crossed them are traced again at the next tick.
+    ///
+    /// # Errors
+    /// [`WorldError::NotGameOwned`] when no game world is set ([`Engine::set_world`]).
+    pub fn world_changed(
+        &mut self,
+        world: Arc<dyn GameWorld>,
+        sections: &[IVec3],
+    ) -> Result<(), WorldError> {
+        if self.shared.world.game_changed(world, sections) {
+            Ok(())
+        } else {
+            Err(WorldError::NotGameOwned)
+        }
     }
 
     /// The voxel world, read-only.
@@ -689,7 +734,7 @@ impl Engine {
             return Err(InputError::new("dt", Problem::TooLarge).into());
         }
         self.shared.clock += dt;
-        if let Some(d) = self.device.as_mut() {
+        if let Some(d) = self.device_mut() {
             d.poll();
         }
         // Terrain ring and ambient sounds follow the listener before this tick's scheduling.
@@ -703,7 +748,16 @@ impl Engine {
             }
         };
         self.shared.mixer.flush();
+        self.observe();
         r.and(side)
+    }
+
+    /// After an update or a render: the voices the mixer reports ended leave the books, and
+    /// the mixer's counters and clock are kept for the `&self` queries.
+    fn observe(&mut self) {
+        self.reap();
+        self.shared.mixer_status = self.shared.mixer.status();
+        self.shared.audio_frames = self.shared.mixer_status.frames_rendered;
     }
 
     /// Waits for the worker to answer every tick sent and applies the results (tools, tests,
@@ -756,7 +810,11 @@ impl Engine {
             }
             self.shared.mixer.flush();
             let chunk = &mut out[pos..pos + 2 * frames];
-            if let Some(r) = self.renderer.as_mut() {
+            if let Some(r) = self
+                .renderer
+                .as_mut()
+                .map(|m| m.get_mut().unwrap_or_else(PoisonError::into_inner))
+            {
                 match self.guard {
                     Some(g) => g(&mut || r.render(chunk)),
                     None => r.render(chunk),
@@ -766,6 +824,7 @@ impl Engine {
             self.shared.frames += frames as u64;
         }
         self.shared.status.frames_rendered = self.shared.frames;
+        self.observe();
         result
     }
 
@@ -778,7 +837,7 @@ impl Engine {
     /// next `update`, as after a loss).
     pub fn start_output(&mut self) -> Result<(), crate::output::OutputError> {
         self.shared.mixer.flush();
-        match self.device.as_mut() {
+        match self.device_mut() {
             Some(d) => d.start(),
             None => Ok(()),
         }
@@ -798,15 +857,27 @@ impl Engine {
         Ok(out)
     }
 
+    /// The device output, when the engine plays live.
+    fn device_mut(&mut self) -> Option<&mut Live> {
+        self.device
+            .as_mut()
+            .map(|m| m.get_mut().unwrap_or_else(PoisonError::into_inner))
+    }
+
     // ---- status ------------------------------------------------------------------------------
 
-    /// Counters.
-    pub fn status(&mut self) -> Status {
-        self.reap();
-        let m = self.shared.mixer.status();
+    /// Counters, as of the last update or render.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        let m = self.shared.mixer_status;
         let mut s = self.shared.status.clone();
-        if let Some(d) = &self.device {
-            let ds = d.status();
+        // The device's own counters are read live: its lock is the engine's alone (the
+        // callback never takes it), so this never waits.
+        let device = self
+            .device
+            .as_ref()
+            .map(|m| m.lock().unwrap_or_else(PoisonError::into_inner).status());
+        if let Some(ds) = device {
             s.xruns = ds.xruns + ds.device_xruns;
             s.device = Some(ds);
         }

@@ -3,6 +3,7 @@
 //! Positions are voxel-world coordinates (acoustics-core's axes: 1 block = 1 m, **Y up**).
 //! Asheron's Call positions are converted by the terrain module's one mapping, not here.
 
+use crate::playback::{StartTime, Track, Tween, check_rate, check_tween};
 use glam::DVec3;
 use resound_acoustics::world::store::WORLD_LIMIT;
 
@@ -40,6 +41,14 @@ pub struct Source {
     /// Event id: voices with the same id are layers of one event and share one acoustic
     /// result (one echo set). `None`: the voice is its own event.
     pub event: Option<u64>,
+    /// When the first sample sounds (to the frame, on [`crate::Engine::clock`]).
+    pub start: StartTime,
+    /// Playback rate: 2 = an octave up and twice as fast (0..=[`crate::MAX_RATE`]).
+    pub rate: f64,
+    /// The sub-mix track the voice follows.
+    pub track: Track,
+    /// Fade in from silence to `volume` over this tween ([`Tween::IMMEDIATE`]: none).
+    pub fade_in: Tween,
 }
 
 impl Default for Source {
@@ -53,6 +62,10 @@ impl Default for Source {
             impulsive: false,
             power: 0.0,
             event: None,
+            start: StartTime::Now,
+            rate: 1.0,
+            track: Track::MAIN,
+            fade_in: Tween::IMMEDIATE,
         }
     }
 }
@@ -111,6 +124,13 @@ impl Source {
         }
         if self.power > MAX_POWER {
             return Err(InputError::new("power", Problem::TooLarge));
+        }
+        check_rate(self.rate)?;
+        check_tween(self.fade_in)?;
+        if let StartTime::At(t) = self.start
+            && !t.is_finite()
+        {
+            return Err(InputError::new("start", Problem::NotFinite));
         }
         Ok(())
     }

@@ -25,6 +25,7 @@ use resound_acoustics::{
 use resound_ambient::DatSource;
 
 use crate::error::WorldError;
+use crate::game_world::GameWorld;
 use crate::terrain::{TerrainError, TerrainWorld};
 
 /// The terrain the engine traces: the lazily loaded landblocks and the cell dat they come from.
@@ -47,6 +48,7 @@ impl TerrainState {
 pub(crate) struct World {
     store: WorldStore,
     terrain: Option<Box<TerrainState>>,
+    game: Option<GameState>,
     /// The revision whose changes the worker has been sent.
     sent_revision: u64,
     /// Times every voice had to be traced again (a new epoch, a replaced world, a terrain
@@ -59,13 +61,29 @@ pub(crate) struct World {
 pub(crate) enum Snapshot {
     Store(WorldSnapshot),
     Terrain(Arc<Heightfield>),
+    Game(Arc<dyn GameWorld>),
 }
 
+/// The game's own world: its latest snapshot and the changes it reported since the last tick.
+#[derive(Debug)]
+pub(crate) struct GameState {
+    pub(crate) probe: Arc<dyn GameWorld>,
+    pending: Vec<Change>,
+    /// The epoch the worker last saw (a different one starts over).
+    seen_epoch: u64,
+}
+
+/// Most section changes kept between two ticks; beyond it the next tick starts a new epoch.
+const MAX_PENDING_CHANGES: usize = 65_536;
+
 macro_rules! delegate_probe {
-    ($t:ty, $s:ident => $store:expr, $terrain:expr) => {
+    ($t:ty, $s:ident => $store:expr, $terrain:expr, $game:expr) => {
         impl WorldProbe for $t {
             fn section_class(&self, section: IVec3) -> SectionClass {
                 let $s = self;
+                if let Some(g) = $game {
+                    return g.section_class(section);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.section_class(section),
                     (Some(w), None) => w.section_class(section),
@@ -74,6 +92,9 @@ macro_rules! delegate_probe {
             }
             fn cell(&self, cell: IVec3) -> Cell {
                 let $s = self;
+                if let Some(g) = $game {
+                    return g.cell(cell);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.cell(cell),
                     (Some(w), None) => w.cell(cell),
@@ -82,6 +103,9 @@ macro_rules! delegate_probe {
             }
             fn section_cells(&self, section: IVec3) -> Option<&SectionCells> {
                 let $s = self;
+                if let Some(g) = $game {
+                    return g.section_cells(section);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.section_cells(section),
                     (Some(w), None) => w.section_cells(section),
@@ -90,6 +114,9 @@ macro_rules! delegate_probe {
             }
             fn section_sparse(&self, section: IVec3) -> Option<SparseCells<'_>> {
                 let $s = self;
+                if let Some(g) = $game {
+                    return g.section_sparse(section);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.section_sparse(section),
                     (Some(w), None) => w.section_sparse(section),
@@ -98,6 +125,9 @@ macro_rules! delegate_probe {
             }
             fn section_view(&self, section: IVec3) -> (SectionClass, Option<&SectionCells>) {
                 let $s = self;
+                if let Some(g) = $game {
+                    return g.section_view(section);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.section_view(section),
                     (Some(w), None) => w.section_view(section),
@@ -106,6 +136,9 @@ macro_rules! delegate_probe {
             }
             fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
                 let $s = self;
+                if let Some(g) = $game {
+                    return g.section_access(section);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.section_access(section),
                     (Some(w), None) => w.section_access(section),
@@ -118,6 +151,9 @@ macro_rules! delegate_probe {
             }
             fn epoch(&self) -> u64 {
                 let $s = self;
+                if let Some(g) = $game {
+                    return WorldProbe::epoch(&**g);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.epoch(),
                     (Some(w), None) => WorldProbe::epoch(w),
@@ -126,6 +162,9 @@ macro_rules! delegate_probe {
             }
             fn revision(&self) -> u64 {
                 let $s = self;
+                if let Some(g) = $game {
+                    return WorldProbe::revision(&**g);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => WorldProbe::revision(t),
                     (Some(w), None) => WorldProbe::revision(w),
@@ -134,6 +173,9 @@ macro_rules! delegate_probe {
             }
             fn section_revision(&self, section: IVec3) -> u64 {
                 let $s = self;
+                if let Some(g) = $game {
+                    return g.section_revision(section);
+                }
                 match ($store, $terrain) {
                     (_, Some(t)) => t.section_revision(section),
                     (Some(w), None) => w.section_revision(section),
@@ -144,13 +186,16 @@ macro_rules! delegate_probe {
     };
 }
 
-delegate_probe!(World, w => Some(&w.store), w.terrain.as_deref().map(|t| &*t.snapshot));
+delegate_probe!(World, w => Some(&w.store), w.terrain.as_deref().map(|t| &*t.snapshot), w.game.as_ref().map(|g| &g.probe));
 delegate_probe!(Snapshot, s => match s {
     Snapshot::Store(w) => Some(w),
-    Snapshot::Terrain(_) => None,
+    _ => None,
 }, match s {
     Snapshot::Terrain(t) => Some(&**t),
-    Snapshot::Store(_) => None,
+    _ => None,
+}, match s {
+    Snapshot::Game(g) => Some(g),
+    _ => None,
 });
 
 impl World {
@@ -160,6 +205,7 @@ impl World {
             sent_revision: WorldProbe::revision(&store),
             store,
             terrain: None,
+            game: None,
             retraces: 0,
         }
     }
@@ -179,6 +225,16 @@ impl World {
     /// from the log, or the terrain changed) a new epoch starts (every cache clears) and every
     /// voice is traced again.
     pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+        if let Some(g) = self.game.as_mut() {
+            let epoch = WorldProbe::epoch(&*g.probe);
+            if epoch != g.seen_epoch || g.pending.len() > MAX_PENDING_CHANGES {
+                g.seen_epoch = epoch;
+                g.pending.clear();
+                self.retraces += 1;
+                return Vec::new();
+            }
+            return std::mem::take(&mut g.pending);
+        }
         let changes = match self.changes_since(self.sent_revision) {
             Some(c) => c.to_vec(),
             None => {
@@ -224,6 +280,7 @@ impl World {
             .set_epoch(WorldProbe::epoch(self).max(terrain.snapshot.epoch()) + 1);
         terrain.refresh();
         self.terrain = Some(Box::new(terrain));
+        self.game = None;
         self.retrace_all();
     }
 
@@ -251,10 +308,42 @@ impl World {
     }
 
     pub(crate) fn snapshot(&self) -> Snapshot {
+        if let Some(g) = &self.game {
+            return Snapshot::Game(Arc::clone(&g.probe));
+        }
         match &self.terrain {
             Some(t) => Snapshot::Terrain(Arc::clone(&t.snapshot)),
             None => Snapshot::Store(self.store.snapshot()),
         }
+    }
+
+    /// Traces the game's own world from now on (terrain and store set aside): every voice is
+    /// traced again.
+    pub(crate) fn set_game(&mut self, probe: Arc<dyn GameWorld>) {
+        let seen_epoch = WorldProbe::epoch(&*probe);
+        self.game = Some(GameState {
+            probe,
+            pending: Vec::new(),
+            seen_epoch,
+        });
+        self.retrace_all();
+    }
+
+    /// The game's next snapshot, with the sections that changed since the last one.
+    /// `false` when no game world is set.
+    pub(crate) fn game_changed(&mut self, probe: Arc<dyn GameWorld>, sections: &[IVec3]) -> bool {
+        let Some(g) = self.game.as_mut() else {
+            return false;
+        };
+        let revision = WorldProbe::revision(&*probe);
+        g.probe = probe;
+        for s in sections.iter().take(MAX_PENDING_CHANGES + 1) {
+            g.pending.push(Change {
+                revision,
+                section: *s,
+            });
+        }
+        true
     }
 
     /// Replaces the world with a store (the terrain, if any, is detached): a new epoch, every
@@ -264,6 +353,7 @@ impl World {
         store.set_epoch(epoch);
         self.store = store;
         self.terrain = None;
+        self.game = None;
         self.sent_revision = self.revision();
         self.retrace_all();
     }
@@ -276,6 +366,9 @@ impl World {
         max: IVec3,
         value: Cell,
     ) -> Result<(), WorldError> {
+        if self.game.is_some() {
+            return Err(WorldError::GameOwned);
+        }
         match &mut self.terrain {
             None => Ok(self.store.fill_box(min, max, value)?),
             Some(t) => {
@@ -296,6 +389,9 @@ impl World {
     }
 
     fn store_for_sections(&mut self) -> Result<&mut WorldStore, WorldError> {
+        if self.game.is_some() {
+            return Err(WorldError::GameOwned);
+        }
         match self.terrain {
             None => Ok(&mut self.store),
             Some(_) => Err(WorldError::Terrain),
@@ -335,6 +431,32 @@ pub struct WorldEdit<'a> {
 impl<'a> WorldEdit<'a> {
     pub(crate) fn new(world: &'a mut World) -> Self {
         Self { world }
+    }
+
+    /// Sets one cell to a block of a [`Material`](crate::Material) (full or
+    /// [partial](crate::Material::partial); [`Material::AIR`](crate::Material::AIR) clears it).
+    ///
+    /// # Errors
+    /// [`WorldError`] for an out-of-world position or a material out of range.
+    pub fn set_block(
+        &mut self,
+        cell: IVec3,
+        block: impl Into<crate::material::Block>,
+    ) -> Result<(), WorldError> {
+        self.world.fill_box(cell, cell, block.into().into())
+    }
+
+    /// Fills the inclusive box `min..=max` with a block of a material.
+    ///
+    /// # Errors
+    /// [`WorldError`] for an inverted, oversized or out-of-world box or a material out of range.
+    pub fn fill(
+        &mut self,
+        min: IVec3,
+        max: IVec3,
+        block: impl Into<crate::material::Block>,
+    ) -> Result<(), WorldError> {
+        self.world.fill_box(min, max, block.into().into())
     }
 
     /// Sets one cell (over attached terrain: a one-cell box placed over it).

@@ -15,17 +15,17 @@
 use std::sync::Arc;
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
+use resound_engine::advanced::mixer::{
+    MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, VoiceParams, build,
+};
 use resound_engine::device::{
     Backend, DeviceConfig, DeviceOutput, LossKind, SampleFormat, TestBackend,
-};
-use resound_engine::mixer::{
-    MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, VoiceParams, build,
 };
 
 #[global_allocator]
 static A: AllocDisabler = AllocDisabler;
 
-fn mixer(rate: u32) -> (resound_engine::mixer::MixerHandle, MixerRenderer) {
+fn mixer(rate: u32) -> (resound_engine::advanced::mixer::MixerHandle, MixerRenderer) {
     let (mut h, r) = build(MixerSettings {
         sample_rate: rate,
         ..MixerSettings::default()

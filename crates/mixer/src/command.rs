@@ -36,12 +36,14 @@ pub(crate) enum Command {
         frames: u64,
         easing: Easing,
     },
-    /// Fade a voice to silence over `frames` and hold it (`pause`), or fade it back in.
+    /// Fade a voice to silence over `frames` and hold it (`pause`), or fade it back in; with
+    /// `end`, the voice ends where it falls silent (a stop with a chosen fade).
     Pause {
         slot: u32,
         generation: u32,
         pause: bool,
         frames: u64,
+        end: bool,
     },
     /// Tween a track's gain.
     TrackGain {

@@ -556,6 +556,33 @@ impl MixerHandle {
         self.pause_command(id, false, fade)
     }
 
+    /// Fades a voice out over `fade` and ends it (its echo taps fade out as on
+    /// [`stop`](Self::stop)). A stopping voice is left to its first fade.
+    ///
+    /// # Errors
+    /// [`UpdateError`]: bad fade, unknown voice, ring full.
+    pub fn stop_after(&mut self, id: VoiceId, fade: Tween) -> Result<(), UpdateError> {
+        self.collect();
+        fade.validate()?;
+        let v = self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
+        if v.stopping {
+            return Ok(());
+        }
+        let frames = fade.frames(self.sample_rate);
+        self.push(Command::Pause {
+            slot: id.slot,
+            generation: id.generation,
+            pause: true,
+            frames,
+            end: true,
+        })
+        .map_err(|_| UpdateError::CommandQueueFull)?;
+        if let Some(v) = self.voice_mut(id) {
+            v.stopping = true;
+        }
+        Ok(())
+    }
+
     fn pause_command(&mut self, id: VoiceId, pause: bool, fade: Tween) -> Result<(), UpdateError> {
         self.collect();
         fade.validate()?;
@@ -566,6 +593,7 @@ impl MixerHandle {
             generation: id.generation,
             pause,
             frames,
+            end: false,
         })
         .map_err(|_| UpdateError::CommandQueueFull)
     }

@@ -274,7 +274,27 @@ impl MixerRenderer {
                     .get(v.sound as usize)
                     .and_then(|s| s.data.as_ref())
             {
-                ts.render(v, data, &mut self.mix_l[..n], &mut self.mix_r[..n]);
+                if v.controls_unity() {
+                    ts.render(v, data, &mut self.mix_l[..n], &mut self.mix_r[..n]);
+                } else {
+                    // The taps follow the voice's gain, pause fade and track: rendered apart,
+                    // scaled, then mixed.
+                    let [tl, tr] = &mut self.stereo_bufs;
+                    let (tl, tr) = (&mut tl[..n], &mut tr[..n]);
+                    tl.fill(0.0);
+                    tr.fill(0.0);
+                    ts.render(v, data, tl, tr);
+                    v.scale_by_controls(tl, 0);
+                    v.scale_by_controls(tr, 0);
+                    for ((m, t), (mr, r)) in self.mix_l[..n]
+                        .iter_mut()
+                        .zip(tl.iter())
+                        .zip(self.mix_r[..n].iter_mut().zip(tr.iter()))
+                    {
+                        *m += *t;
+                        *mr += *r;
+                    }
+                }
             }
             ts.check_release();
         }
@@ -418,11 +438,12 @@ impl MixerRenderer {
                     generation,
                     pause,
                     frames,
+                    end,
                 } => {
                     if let Some(v) = self.voices.get_mut(slot as usize)
                         && v.generation == generation
                     {
-                        v.pause(self.frame, pause, frames);
+                        v.pause(self.frame, pause, frames, end);
                     }
                 }
                 Command::TrackGain {

@@ -93,6 +93,8 @@ pub(crate) struct Voice {
     advance: u64,
     /// The block ends early because the pause fade reached silence (not the voice's end).
     pauses: bool,
+    /// The pause under way ends the voice (a stop with a chosen fade).
+    ends_at_pause: bool,
     /// Longest delay of the voice's taps in fixed-point source frames: a one-shot rings this
     /// long after its last sample.
     pub tail: u64,
@@ -148,6 +150,7 @@ impl Voice {
             rate_moving: false,
             advance: 0,
             pauses: false,
+            ends_at_pause: false,
             tail: 0,
             targets: VoiceTargets::default(),
             clock: 0,
@@ -209,6 +212,7 @@ impl Voice {
         self.base_step = step;
         self.gain = Tweened::constant(start.controls.gain);
         self.pause = Tweened::constant(1.0);
+        self.ends_at_pause = false;
         self.rate = Tweened::constant(start.controls.rate);
         self.step = scaled_step(step, start.controls.rate);
         self.track = start.controls.track;
@@ -310,7 +314,13 @@ impl Voice {
 
     /// Fades the voice out and holds it (`pause`) or fades it back in, from renderer frame
     /// `now` over `frames`. A paused voice resumes where it stopped.
-    pub(crate) fn pause(&mut self, now: u64, pause: bool, frames: u64) {
+    /// With `end`, the voice ends (its taps fading as on a stop) once it is silent.
+    pub(crate) fn pause(&mut self, now: u64, pause: bool, frames: u64, end: bool) {
+        if end && self.state == VoiceState::Scheduled {
+            self.state = VoiceState::Finished;
+            return;
+        }
+        self.ends_at_pause = end && pause;
         let target = if pause { 0.0 } else { 1.0 };
         match self.state {
             VoiceState::Paused if !pause => {
@@ -446,7 +456,7 @@ impl Voice {
         }
         // The pause fade ends on the grid point at or after its end: the voice holds there.
         self.pauses = false;
-        if self.pause.target() == 0.0 {
+        if self.pause.target() == 0.0 && self.state == VoiceState::Playing {
             let end = self.pause.end().div_ceil(GRID) * GRID;
             let pause_at = usize::try_from(end.saturating_sub(frame)).unwrap_or(usize::MAX);
             if pause_at.max(lead) < stop_at {
@@ -533,6 +543,24 @@ impl Voice {
             Ctl::Moving => {
                 let parts = [self.gain, self.pause, self.track_gain];
                 control::apply_product(x, self.block_frame, &parts);
+            }
+        }
+    }
+
+    /// True when the game's controls leave this block's samples as they are.
+    pub(crate) fn controls_unity(&self) -> bool {
+        self.ctl == Ctl::Unity
+    }
+
+    /// Multiplies `x`, the frames from `offset` in this block, by the game's controls (the
+    /// voice's echo taps follow its gain, pause fade and track).
+    pub(crate) fn scale_by_controls(&self, x: &mut [f32], offset: usize) {
+        match self.ctl {
+            Ctl::Unity => {}
+            Ctl::Const(c) => x.iter_mut().for_each(|v| *v *= c),
+            Ctl::Moving => {
+                let parts = [self.gain, self.pause, self.track_gain];
+                control::apply_product(x, self.block_frame + offset as u64, &parts);
             }
         }
     }
@@ -771,9 +799,14 @@ impl Voice {
             self.stop_left -= active;
         }
         if active < n && self.pauses {
-            // Held: the grid keeps step with the renderer while it waits.
+            // Held (or, ending, stopped: silent, its taps fading): the grid keeps step with
+            // the renderer either way.
             self.state = VoiceState::Paused;
             self.clock += n as u64;
+            if self.ends_at_pause {
+                self.state = VoiceState::Playing;
+                self.stop();
+            }
         } else if active < n {
             self.clock += active as u64;
             self.state = VoiceState::Finished;

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use resound_engine::acoustics::Mode;
-use resound_engine::acoustics::scene::{Scene, mode_name};
+use resound_engine::advanced::acoustics::Mode;
+use resound_engine::advanced::acoustics::scene::{Scene, mode_name};
 
 use crate::scene_render::SceneRender;
 use resound_engine::device::{DeviceInfo, DeviceListing, DeviceStatus};

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use resound_engine::acoustics::scene::{Scene, SceneError};
-use resound_engine::acoustics::{AcousticModel, Cell, Mode, SectionData, section_of};
+use resound_engine::advanced::acoustics::scene::{Scene, SceneError};
+use resound_engine::advanced::acoustics::{AcousticModel, Cell, Mode, SectionData, section_of};
 use resound_engine::glam::{DVec3, IVec3};
 
 use crate::test_signal::Signal;
@@ -141,7 +141,7 @@ pub struct Prepared {
     pub voices: usize,
     /// Source–listener distance.
     pub distance: f64,
-    materials: resound_engine::acoustics::MaterialTable,
+    materials: resound_engine::advanced::acoustics::MaterialTable,
     expiring: BTreeSet<u64>,
     absent: Cell,
 }

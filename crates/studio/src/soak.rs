@@ -25,7 +25,7 @@ use std::time::Instant;
 use crate::test_signal as signal;
 use anyhow::{Context, anyhow, bail};
 use plotters::prelude::*;
-use resound_engine::acoustics::{Absent, Cell, MaterialTable, WorldStore};
+use resound_engine::advanced::acoustics::{Absent, Cell, MaterialTable, WorldStore};
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{Budgets, Engine, Mode, Orientation, SoundHandle, Source, VoiceHandle};
 

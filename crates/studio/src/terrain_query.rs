@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use resound_engine::acoustics::report::{Evaluation, Header};
-use resound_engine::acoustics::{Mode, Paths, RequestError, SoundRequest};
-use resound_engine::ambient::Position;
+use resound_engine::advanced::acoustics::report::{Evaluation, Header};
+use resound_engine::advanced::acoustics::{Mode, Paths, RequestError, SoundRequest};
+use resound_engine::advanced::ambient::Position;
 
 use resound_engine::terrain::{EAR_HEIGHT, ac_to_voxel, show_position};
 use resound_engine::{AttachTerrainError, Engine};

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use resound_engine::ambient::walk::Walk;
+use resound_engine::advanced::ambient::walk::Walk;
 
 use resound_engine::sound::{AmbientSettings, AttachError};
 use resound_engine::{AttachTerrainError, Engine};

@@ -1,14 +1,14 @@
 //! `resound acoustics`: evaluate a voxel acoustics scene file (spec `acoustics.md` §9), or two
 //! points on the Asheron's Call terrain of a cell dat (§12) through the engine's terrain world.
-//! The report is `resound_engine::acoustics::report`.
+//! The report is `resound_engine::advanced::acoustics::report`.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use resound_engine::Model;
-use resound_engine::acoustics::report::Evaluation;
-use resound_engine::acoustics::scene::{Scene, parse_mode};
-use resound_engine::acoustics::{AcousticModel, MaterialTable, Mode, Paths};
+use resound_engine::advanced::acoustics::report::Evaluation;
+use resound_engine::advanced::acoustics::scene::{Scene, parse_mode};
+use resound_engine::advanced::acoustics::{AcousticModel, MaterialTable, Mode, Paths};
 use resound_engine::terrain::parse_position;
 use resound_studio::capped_read::read_text_capped;
 use resound_studio::terrain_query::{TerrainQuery, evaluate_terrain_points};
@@ -31,7 +31,9 @@ impl ModelName {
         match self {
             Self::Own => Ok(Model::default()),
             #[cfg(feature = "spr-gpl")]
-            Self::Spr => Ok(Model::Spr(resound_engine::spr::SprModel::default())),
+            Self::Spr => Ok(Model::Spr(
+                resound_engine::advanced::spr::SprModel::default(),
+            )),
             #[cfg(not(feature = "spr-gpl"))]
             Self::Spr => bail!(
                 "the SPR model (Sound Physics Remastered) is licensed under the GNU GPL version 3 only and is not in this build; \

@@ -17,12 +17,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use resound_engine::ambient::walk::Walk;
-use resound_engine::ambient::{
+use resound_engine::advanced::ambient::walk::Walk;
+use resound_engine::advanced::ambient::{
     Ambient, Listener, Player, Position, PositionChange, RebuildReport, Seeds, SoundSettings,
 };
-use resound_engine::datformat::id::parse_region_id;
-use resound_engine::datformat::record::Region;
+use resound_engine::advanced::datformat::id::parse_region_id;
+use resound_engine::advanced::datformat::record::Region;
 use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
 use resound_engine::terrain::parse_position;
 use resound_studio::walk_render::render_ambient_walk;
@@ -229,7 +229,7 @@ fn parse_volume(text: &str) -> anyhow::Result<f32> {
 
 /// `--seconds`: a finite number of seconds ≥ 0 (the walk checks its frame limit).
 fn parse_seconds(text: &str) -> anyhow::Result<f64> {
-    let max = resound_engine::ambient::walk::MAX_FRAMES;
+    let max = resound_engine::advanced::ambient::walk::MAX_FRAMES;
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && (0.0..=max as f64).contains(&s) => Ok(s),
         _ => bail!(

@@ -6,12 +6,12 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use resound_engine::datformat::container::DatReader;
-use resound_engine::datformat::describe::Decoded;
-use resound_engine::datformat::entry_type::{RecordType, entry_type};
-use resound_engine::datformat::id::parse_id;
-use resound_engine::datformat::listing::Listing;
-use resound_engine::datformat::record::{Record, Wave};
+use resound_engine::advanced::datformat::container::DatReader;
+use resound_engine::advanced::datformat::describe::Decoded;
+use resound_engine::advanced::datformat::entry_type::{RecordType, entry_type};
+use resound_engine::advanced::datformat::id::parse_id;
+use resound_engine::advanced::datformat::listing::Listing;
+use resound_engine::advanced::datformat::record::{Record, Wave};
 
 use resound_studio::capped_read::open_regular;
 

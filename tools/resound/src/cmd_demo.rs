@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use resound_engine::acoustics::scene::parse_mode;
+use resound_engine::advanced::acoustics::scene::parse_mode;
 use resound_studio::tour::{self, Live, TourSettings};
 use resound_studio::wav_write::WavFormat;
 

@@ -13,7 +13,7 @@ use resound_studio::describe;
 use resound_studio::scene_render as scene;
 
 use crate::cmd_render::{SceneArgs, setup};
-use resound_engine::acoustics::scene::mode_name;
+use resound_engine::advanced::acoustics::scene::mode_name;
 
 /// Arguments of `resound play`.
 #[derive(clap::Args, Debug)]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::Model;
-use resound_engine::acoustics::scene::{Scene, parse_mode};
+use resound_engine::advanced::acoustics::scene::{Scene, parse_mode};
 use resound_studio::describe::RenderReport;
 use resound_studio::scene_render::{self as scene, SceneOptions};
 use resound_studio::test_signal::Signal;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use resound_engine::datformat::check::report::{CheckReport, DatReport, check_entry};
+use resound_engine::advanced::datformat::check::report::{CheckReport, DatReport, check_entry};
 
 use crate::cmd_dat::open;
 use crate::report::one_line;

@@ -3,8 +3,8 @@
 //! refusal naming its cap in one plain line.
 
 use anyhow::bail;
-use resound_engine::acoustics::scene::Scene;
-use resound_engine::acoustics::world::store::WORLD_LIMIT;
+use resound_engine::advanced::acoustics::scene::Scene;
+use resound_engine::advanced::acoustics::world::store::WORLD_LIMIT;
 use resound_engine::{MAX_COORDINATE, MAX_RANGE, MAX_VOLUME};
 
 use crate::report::num;

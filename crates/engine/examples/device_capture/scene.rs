@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use resound_engine::mixer::{
+use resound_engine::advanced::mixer::{
     MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, VoiceParams, build,
 };
 

@@ -17,7 +17,7 @@
 //! ```no_run
 //! use std::time::Instant;
 //! use resound_engine::device::{DeviceConfig, DeviceOutput, resolve};
-//! use resound_engine::mixer::{MixerSettings, build};
+//! use resound_engine::advanced::mixer::{MixerSettings, build};
 //!
 //! let device = resolve(&DeviceConfig::default())?; // cpal's default device, its own rate
 //! let settings = MixerSettings { sample_rate: device.sample_rate, ..MixerSettings::default() };

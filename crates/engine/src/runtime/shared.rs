@@ -41,6 +41,12 @@ pub(crate) struct Shared {
     pub(crate) frames: u64,
     /// The sum of the `dt`s given to `update`.
     pub(crate) clock: f64,
+    /// Frames the mixer had rendered at the last update or render (the engine's clock).
+    pub(crate) audio_frames: u64,
+    /// Track names by index (0 is `"main"`).
+    pub(crate) tracks: Vec<String>,
+    /// The mixer's counters at the last update or render.
+    pub(crate) mixer_status: resound_mixer::MixerStatus,
     /// Unknown steps over the results counted (for the unknown share).
     unknown_steps: u64,
     /// Cells over the results counted (for the unknown share).
@@ -70,6 +76,9 @@ impl Shared {
             mixer,
             status: Status::default(),
             frames: 0,
+            audio_frames: 0,
+            tracks: vec!["main".to_owned()],
+            mixer_status: resound_mixer::MixerStatus::default(),
             clock: 0.0,
             unknown_steps: 0,
             result_cells: 0,

@@ -8,11 +8,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use glam::DVec3;
 use resound_acoustics::cache::RETRACE_AFTER_TICKS;
 use resound_acoustics::{AcousticResult, Mode, Paths};
-use resound_mixer::{PlaySettings, SoundId, VoiceId};
+use resound_mixer::{PlaySettings, SoundId, VoiceControl, VoiceId};
 
 use super::shared::Shared;
 use crate::convert::{Acoustics, Applied, Converted, convert};
 use crate::error::{PlayError, VoiceError};
+use crate::playback::StartTime;
 use crate::schedule::{Class, EchoFacts, deserves_echo, loudness};
 use crate::source::Source;
 
@@ -105,6 +106,8 @@ pub(crate) struct VoiceState {
     /// smaller count than the world's makes the voice dirty.
     pub(crate) retraces: u64,
     pub(crate) converted: Option<Converted>,
+    /// Paused by the game (or fading out to pause).
+    pub(crate) paused: bool,
 }
 
 impl VoiceState {
@@ -166,6 +169,11 @@ impl Voices {
         self.map.values().any(|v| v.sound == sound)
     }
 
+    /// The voice behind `h` as of the last reap.
+    pub(crate) fn get(&self, h: VoiceHandle) -> Option<&VoiceState> {
+        self.map.get(&h.0)
+    }
+
     /// The mixer voice behind `h`, while it is tracked.
     pub(crate) fn mixer_id(&self, h: VoiceHandle) -> Option<VoiceId> {
         self.map.get(&h.0).map(|v| v.mixer)
@@ -189,7 +197,7 @@ impl Voices {
     /// Starts a voice in the mixer with the acoustics it starts with, and tracks it.
     ///
     /// # Errors
-    /// [`PlayError::Mixer`] when the mixer refuses the voice.
+    /// [`PlayError::Full`] or [`PlayError::QueueFull`] when the mixer refuses the voice.
     pub(crate) fn start(
         &mut self,
         shared: &mut Shared,
@@ -227,17 +235,30 @@ impl Voices {
             (None, _, _) => Acoustics::Free,
         };
         let converted = convert(&source, &listener, acoustics);
-        let mixer_id = shared
-            .mixer
-            .play(
-                sound,
-                PlaySettings {
-                    looping: source.looping,
-                    params: converted.params,
-                    ..PlaySettings::default()
-                },
-            )
-            .map_err(PlayError::Mixer)?;
+        let start_frame = match source.start {
+            StartTime::Now => None,
+            StartTime::At(t) => Some((t.max(0.0) * f64::from(shared.rate)).round() as u64),
+        };
+        let fades_in = source.fade_in.duration > 0.0;
+        let mixer_id = shared.mixer.play(
+            sound,
+            PlaySettings {
+                looping: source.looping,
+                params: converted.params,
+                start_frame,
+                gain: if fades_in { 0.0 } else { source.volume },
+                rate: source.rate as f32,
+                track: source.track.0,
+                // Non-positional voices play a stereo sound's two channels.
+                stereo: source.relative,
+            },
+        )?;
+        if fades_in {
+            shared
+                .mixer
+                .tween(mixer_id, VoiceControl::Gain, source.volume, source.fade_in)
+                .map_err(|_| PlayError::QueueFull)?;
+        }
         self.next += 1;
         self.map.insert(
             id,
@@ -262,6 +283,7 @@ impl Voices {
                 dirty: false,
                 retraces: shared.world.retraces(),
                 converted: Some(converted),
+                paused: false,
             },
         );
         if echo {

@@ -6,10 +6,11 @@
 //! is bounded by [`DecodeLimits::max_frames`] (checked against the header's own length claim
 //! before anything is reserved, and again while MP3 frames are appended).
 //!
-//! Channels: mono and stereo are decoded; the result keeps them interleaved. The mixer plays
-//! mono buffers (3-D voices are points), so [`DecodedSound::to_mono`] downmixes a stereo sound
-//! to the average of its two channels (a centred, correlated signal keeps its level; nothing is
-//! truncated or dropped). More than two channels is [`DecodeError::UnsupportedChannels`].
+//! Channels: mono and stereo are decoded; the result keeps them interleaved. 3-D voices are
+//! points, so [`DecodedSound::to_mono`] downmixes a stereo sound to the average of its two
+//! channels (a centred, correlated signal keeps its level; nothing is truncated or dropped);
+//! [`DecodedSound::to_stereo_sound_data`] keeps both channels beside that downmix, for
+//! non-positional voices that play stereo. More than two channels is [`DecodeError::UnsupportedChannels`].
 
 use std::io::Cursor;
 use std::sync::Arc;
@@ -86,6 +87,18 @@ impl DecodedSound {
                     .collect()
             }
         }
+    }
+
+    /// The mixer's buffer keeping a stereo sound's channels (and their downmix for positional
+    /// voices); a mono sound as [`to_sound_data`](Self::to_sound_data).
+    #[must_use]
+    pub fn to_stereo_sound_data(&self) -> SoundData {
+        if self.channels != 2 {
+            return self.to_sound_data();
+        }
+        let left: Arc<[f32]> = self.samples.iter().step_by(2).copied().collect();
+        let right: Arc<[f32]> = self.samples.iter().skip(1).step_by(2).copied().collect();
+        SoundData::stereo(left, right, self.sample_rate)
     }
 
     /// The mixer's buffer: [`to_mono`](Self::to_mono) at the sound's rate.

@@ -10,8 +10,8 @@ use std::path::Path;
 use resound_ambient::Position;
 use resound_ambient::glam::Vec3;
 use resound_ambient::walk::Walk;
-use resound_engine::acoustics::{Cell, MaterialId, SoundRequest};
-use resound_engine::datformat::record::Record as _;
+use resound_engine::advanced::acoustics::{Cell, MaterialId, SoundRequest};
+use resound_engine::advanced::datformat::record::Record as _;
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::sound::{AmbientPolicy, AmbientSettings};
 use resound_engine::terrain::{EAR_HEIGHT, ac_to_voxel};
@@ -346,9 +346,10 @@ fn sounds_load_from_wav_wave_and_mp3_bytes() {
     assert!((e.sound_length(mono).unwrap() - 0.5).abs() < 1e-9);
     // A fixture Wave record (PCM) loads; a broken one is a typed error and the mix goes on.
     let world = fixture::write_world_with(&fixture::FixtureOptions::default()).unwrap();
-    let mut portal =
-        resound_engine::datformat::container::DatReader::new(std::io::Cursor::new(world.portal))
-            .unwrap();
+    let mut portal = resound_engine::advanced::datformat::container::DatReader::new(
+        std::io::Cursor::new(world.portal),
+    )
+    .unwrap();
     let wave_id = portal
         .entries()
         .unwrap()
@@ -357,7 +358,7 @@ fn sounds_load_from_wav_wave_and_mp3_bytes() {
         .find(|id| id >> 24 == 0x0A)
         .unwrap();
     let bytes = portal.read(wave_id).unwrap().unwrap();
-    let mut wave = resound_engine::datformat::record::Wave::from_bytes(&bytes).unwrap();
+    let mut wave = resound_engine::advanced::datformat::record::Wave::from_bytes(&bytes).unwrap();
     let loaded = e.load_wave(&wave).unwrap();
     assert!(e.sound_length(loaded).unwrap() > 0.0);
     wave.header.truncate(8);

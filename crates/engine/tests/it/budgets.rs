@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use resound_engine::acoustics::Cell;
+use resound_engine::advanced::acoustics::Cell;
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{Budgets, Class, Engine, Mode, Orientation, Pacing, Source, VoiceHandle};
 use resound_studio::test_signal::{looped, shot};
 
 fn field(e: &mut Engine) {
-    let table = resound_engine::acoustics::MaterialTable::standard();
+    let table = resound_engine::advanced::acoustics::MaterialTable::standard();
     let default = table.by_name("default").unwrap();
     let stone = table.by_name("stone").unwrap();
     let mut w = e.world();
@@ -77,15 +77,15 @@ fn hundred_moving_sources_stay_within_budgets_and_the_queue_drains() {
         e.render(&mut out).unwrap();
         let s = e.status();
         assert!(
-            s.last_tick_occlusion_cells <= budgets.queue.occlusion_budget,
+            s.last_tick_occlusion_cells <= budgets.occlusion_cells,
             "{s:?}"
         );
-        assert!(s.last_tick_echo_cells <= budgets.queue.echo_budget, "{s:?}");
+        assert!(s.last_tick_echo_cells <= budgets.echo_cells, "{s:?}");
         max_queue = max_queue.max(s.queue_len);
     }
     let moving = e.status();
-    assert!(moving.max_tick_occlusion_cells <= budgets.queue.occlusion_budget);
-    assert!(moving.max_tick_echo_cells <= budgets.queue.echo_budget);
+    assert!(moving.max_tick_occlusion_cells <= budgets.occlusion_cells);
+    assert!(moving.max_tick_echo_cells <= budgets.echo_cells);
     assert!(moving.max_tick_occlusion_cells > 0);
     assert!(moving.cells > 0 && moving.rays > 0);
     // Classes: 16 Full, the rest Direct.
@@ -111,7 +111,7 @@ fn only_the_eight_loudest_of_100_shots_get_echoes() {
     let mut e = Engine::builder().mode(Mode::Reflect).build().unwrap();
     field(&mut e);
     // A wall behind the listener to reflect from.
-    let table = resound_engine::acoustics::MaterialTable::standard();
+    let table = resound_engine::advanced::acoustics::MaterialTable::standard();
     let stone = table.by_name("stone").unwrap();
     e.world()
         .fill_box(
@@ -165,7 +165,7 @@ fn live_results_apply_at_the_next_update() {
         .pacing(Pacing::Update)
         .build()
         .unwrap();
-    let table = resound_engine::acoustics::MaterialTable::standard();
+    let table = resound_engine::advanced::acoustics::MaterialTable::standard();
     let stone = table.by_name("stone").unwrap();
     e.world()
         .fill_box(

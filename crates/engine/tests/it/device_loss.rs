@@ -201,7 +201,7 @@ fn the_callback_counts_its_overruns_and_late_starts() {
 #[test]
 fn the_output_can_move_to_another_thread() {
     fn send<T: Send>() {}
-    send::<DeviceOutput<resound_engine::mixer::MixerRenderer>>();
+    send::<DeviceOutput<resound_engine::advanced::mixer::MixerRenderer>>();
     send::<TestControl>();
 }
 

@@ -6,12 +6,12 @@ use std::io::Cursor;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use resound_engine::acoustics::{Absent, Cell, MaterialTable, WorldStore};
-use resound_engine::ambient::Outcome;
-use resound_engine::datformat::container::{DatWriter, EntryOptions};
-use resound_engine::datformat::record::{Record, Wave};
+use resound_engine::advanced::acoustics::{Absent, Cell, MaterialTable, WorldStore};
+use resound_engine::advanced::ambient::Outcome;
+use resound_engine::advanced::datformat::container::{DatWriter, EntryOptions};
+use resound_engine::advanced::datformat::record::{Record, Wave};
+use resound_engine::advanced::mixer::MixerSettings;
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::mixer::{self, LoadSoundError, MixerSettings, StopError};
 use resound_engine::sound::AmbientSettings;
 use resound_engine::terrain::ac_to_voxel;
 use resound_engine::{
@@ -141,16 +141,13 @@ fn a_full_command_ring_is_a_typed_error_never_a_block() {
             "never fills"
         );
     };
-    assert_eq!(err, VoiceError::Mixer(StopError::CommandQueueFull));
+    assert_eq!(err, VoiceError::QueueFull);
     assert!(sent > 0);
     // Every other command entry refuses the same way, at once.
-    assert_eq!(
-        e.play(s, Source::default()),
-        Err(PlayError::Mixer(mixer::PlayError::CommandQueueFull))
-    );
+    assert_eq!(e.play(s, Source::default()), Err(PlayError::QueueFull));
     assert_eq!(
         e.load_mono(Arc::from(looped(48_000)), 48_000),
-        Err(LoadError::Mixer(LoadSoundError::CommandQueueFull))
+        Err(LoadError::QueueFull)
     );
     assert!(!e.is_playing(v));
     // Telemetry only: refusing thousands of commands took no waiting.
@@ -176,11 +173,12 @@ fn damaged_world() -> (FixtureWorld, Vec<u32>) {
     let mut portal = DatWriter::from_bytes(w.portal.clone()).unwrap();
     let mut damaged = Vec::new();
     for spec in fixture::WAVES.iter().step_by(2) {
-        let bytes = resound_engine::datformat::container::DatReader::new(Cursor::new(&w.portal))
-            .unwrap()
-            .read(spec.id)
-            .unwrap()
-            .unwrap();
+        let bytes =
+            resound_engine::advanced::datformat::container::DatReader::new(Cursor::new(&w.portal))
+                .unwrap()
+                .read(spec.id)
+                .unwrap()
+                .unwrap();
         let mut wave = Wave::from_bytes(&bytes).unwrap();
         wave.header[2] = 0;
         wave.header[3] = 0;
@@ -216,9 +214,9 @@ fn a_wave_that_fails_to_decode_skips_its_voice_and_is_reported() {
         .build()
         .unwrap();
     // A spot in the fixture valley, heard for 40 s at 60 ticks a second.
-    let spot = resound_engine::ambient::Position::new(
+    let spot = resound_engine::advanced::ambient::Position::new(
         0xA9B4_0025,
-        resound_engine::ambient::glam::Vec3::new(96.0, 96.0, 70.0),
+        resound_engine::advanced::ambient::glam::Vec3::new(96.0, 96.0, 70.0),
     );
     e.set_listener(ac_to_voxel(&spot), Orientation::default())
         .unwrap();

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use resound_engine::acoustics::Cell;
+use resound_engine::advanced::acoustics::Cell;
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{Class, Engine, Mode, Orientation, Source};
 use resound_studio::test_signal::looped;
@@ -11,7 +11,7 @@ use resound_studio::test_signal::looped;
 #[test]
 fn far_voices_are_free_with_air_absorption_only() {
     let mut e = Engine::builder().mode(Mode::Full).build().unwrap();
-    let table = resound_engine::acoustics::MaterialTable::standard();
+    let table = resound_engine::advanced::acoustics::MaterialTable::standard();
     let stone = table.by_name("stone").unwrap();
     e.world()
         .fill_box(

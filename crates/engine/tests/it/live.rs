@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use resound_engine::acoustics::Cell;
+use resound_engine::advanced::acoustics::Cell;
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{Engine, Mode, Orientation, Pacing, Source};
 use resound_studio::test_signal::looped;
@@ -18,7 +18,7 @@ fn superseded_results_are_dropped_and_the_latest_wins() {
         .worker_delay(Duration::from_millis(15))
         .build()
         .unwrap();
-    let table = resound_engine::acoustics::MaterialTable::standard();
+    let table = resound_engine::advanced::acoustics::MaterialTable::standard();
     let stone = table.by_name("stone").unwrap();
     // A wall between listener and source for x < 0 only.
     e.world()

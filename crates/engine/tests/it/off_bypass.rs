@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use resound_engine::advanced::mixer::{MixerSettings, Pan, PlaySettings, SoundData, VoiceParams};
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::mixer::{MixerSettings, Pan, PlaySettings, SoundData, VoiceParams};
 use resound_engine::{Engine, Mode, Orientation, Source};
 use resound_studio::test_signal::{click, looped, shot};
 
@@ -52,19 +52,19 @@ const LISTENER: DVec3 = DVec3::new(60.5, 1.5, 0.5);
 fn engine_render(mode: Mode, walls: bool, chunk: usize) -> Vec<f32> {
     let mut e = Engine::builder().mode(mode).build().unwrap();
     if walls {
-        let table = resound_engine::acoustics::MaterialTable::standard();
+        let table = resound_engine::advanced::acoustics::MaterialTable::standard();
         let stone = table.by_name("stone").unwrap();
         let mut w = e.world();
         w.fill_box(
             IVec3::new(-32, -1, -32),
             IVec3::new(95, -1, 31),
-            resound_engine::acoustics::Cell::solid(stone),
+            resound_engine::advanced::acoustics::Cell::solid(stone),
         )
         .unwrap();
         w.fill_box(
             IVec3::new(30, 0, -16),
             IVec3::new(31, 15, 15),
-            resound_engine::acoustics::Cell::solid(stone),
+            resound_engine::advanced::acoustics::Cell::solid(stone),
         )
         .unwrap();
     }
@@ -99,7 +99,7 @@ fn bypass_render() -> Vec<f32> {
     settings.capacities.voices = 320;
     settings.capacities.sounds = 1024;
     settings.capacities.tap_sets = 16;
-    let (mut h, mut r) = resound_engine::mixer::build(settings).unwrap();
+    let (mut h, mut r) = resound_engine::advanced::mixer::build(settings).unwrap();
     let right = DVec3::X; // default orientation looks down −z
     for v in voices() {
         let s = h
@@ -115,8 +115,9 @@ fn bypass_render() -> Vec<f32> {
             s,
             PlaySettings {
                 looping: v.looping,
+                // The engine gives a source's volume to the mixer as the voice's game gain.
+                gain: v.volume,
                 params: VoiceParams {
-                    volume: v.volume,
                     range: v.range,
                     distance: offset.length() as f32,
                     pan: Pan::EqualPower(pan),

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use resound_engine::acoustics::{Absent, Cell, MaterialTable, WorldStore};
+use resound_engine::advanced::acoustics::{Absent, Cell, MaterialTable, WorldStore};
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{
     Engine, InputError, Mode, Orientation, PlayError, Source, TickError, VoiceError,

@@ -121,7 +121,10 @@ fn retail_walk(world: &FixtureWorld, seconds: f64) -> (Bridge, WalkFigures) {
             // checked above) as a linear volume, the pan as the mixer's DirectSound law
             let params = p.params().expect("a retail play has fixed parameters");
             assert_eq!(params.volume, 10f32.powf(db as f32 / 20.0));
-            assert_eq!(params.pan, resound_engine::mixer::Pan::Retail(pan_db));
+            assert_eq!(
+                params.pan,
+                resound_engine::advanced::mixer::Pan::Retail(pan_db)
+            );
         }
         fig.plays += plays.len() as u64;
         fig.ticks += 1;

@@ -7,7 +7,7 @@
 #[test]
 fn spr_reverb_gain_sets_the_rendered_tail() {
     use resound_engine::Model;
-    use resound_engine::spr::{SprConfig, SprModel, spr_material_table};
+    use resound_engine::advanced::spr::{SprConfig, SprModel, spr_material_table};
     use resound_studio::scene_render::{self as scene, SceneOptions};
     let tail = |reverb_gain: f32| {
         let mut config = SprConfig::default();

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use resound_engine::acoustics::{Absent, Cell, WorldStore};
+use resound_engine::advanced::acoustics::{Absent, Cell, WorldStore};
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{Engine, Mode, Orientation, Source};
 use resound_studio::scene_render::{self as scene, SceneOptions};

@@ -351,3 +351,63 @@ fn bad_controls_are_refused() {
     };
     assert!(h.play(s, bad).is_err());
 }
+
+#[test]
+fn a_stop_with_a_fade_follows_it_and_ends_the_voice() {
+    let (mut h, mut r) = mixer();
+    let s = dc(&mut h, 48_000);
+    let v = h.play(s, looping()).unwrap();
+    render(&mut r, 512);
+    h.stop_after(v, Tween::linear(0.05)).unwrap();
+    let (l, _) = render(&mut r, 4096);
+    for k in (0..2400).step_by(64) {
+        let want = 1.0 - k as f32 / 2400.0;
+        assert!((l[k] / centre() - want).abs() < 1e-4, "frame {k}");
+    }
+    assert!(l[2432..].iter().all(|x| *x == 0.0));
+    assert!(!h.is_playing(v), "ended after its fade");
+}
+
+/// A one-shot click with one echo tap 10 ms behind, at game gain `gain`; returns the left
+/// channel.
+fn click_with_tap(gain: f32) -> Vec<f32> {
+    let (mut h, mut r) = mixer();
+    let mut click = vec![0.0f32; 4800];
+    click[0] = 0.5;
+    let s = load(&mut h, click.into(), FS);
+    let v = h
+        .play(
+            s,
+            PlaySettings {
+                gain,
+                ..PlaySettings::default()
+            },
+        )
+        .unwrap();
+    let tap = resound_mixer::Tap {
+        delay: 0.01,
+        level: 0.5,
+        path: 0.0,
+        hf: 1.0,
+        pan: 0.0,
+    };
+    h.set_taps(v, &[tap]).unwrap();
+    h.flush();
+    render(&mut r, 9600).0
+}
+
+#[test]
+fn echo_taps_follow_the_voices_gain() {
+    let full = click_with_tap(1.0);
+    let half = click_with_tap(0.5);
+    // The tap fades in over 50 ms: compare the whole echo region, frame by frame.
+    let echo = 400..9600;
+    assert!(
+        full[echo.clone()].iter().any(|x| x.abs() > 1e-4),
+        "the tap sounds"
+    );
+    for i in echo {
+        assert!((half[i] - 0.5 * full[i]).abs() < 1e-6, "frame {i}");
+    }
+    assert!((half[0] - 0.5 * full[0]).abs() < 1e-7);
+}

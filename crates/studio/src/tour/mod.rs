@@ -30,10 +30,10 @@ use std::io::BufReader;
 use std::path::Path;
 use std::sync::Arc;
 
-use resound_engine::acoustics::SoundRequest;
-use resound_engine::ambient::{DatSource, Outcome, Seeds};
-use resound_engine::datformat::container::DatReader;
-use resound_engine::datformat::record::Region;
+use resound_engine::advanced::acoustics::SoundRequest;
+use resound_engine::advanced::ambient::{DatSource, Outcome, Seeds};
+use resound_engine::advanced::datformat::container::DatReader;
+use resound_engine::advanced::datformat::record::Region;
 use resound_engine::glam::{DVec2, DVec3};
 
 pub use playback::{Live, Playback, play_live};
@@ -120,7 +120,7 @@ pub enum TourError {
     NoTerrain,
     /// A world section could not be stored.
     #[error("world: {0}")]
-    World(resound_engine::acoustics::EditError),
+    World(resound_engine::advanced::acoustics::EditError),
     /// The engine could not be built.
     #[error("engine: {0}")]
     Build(#[from] BuildError),

@@ -2,10 +2,10 @@
 //! are in order, and on the fixture world the structures stand where the walk goes (the ear in
 //! the tunnel and the hall is in air, their walls are stone, the gorge is open to the sky).
 
-use resound_engine::acoustics::{Cell, WorldProbe};
-use resound_engine::ambient::DatSource;
-use resound_engine::datformat::container::DatReader;
-use resound_engine::datformat::record::Region;
+use resound_engine::advanced::acoustics::{Cell, WorldProbe};
+use resound_engine::advanced::ambient::DatSource;
+use resound_engine::advanced::datformat::container::DatReader;
+use resound_engine::advanced::datformat::record::Region;
 use resound_engine::glam::DVec2;
 
 use super::script::{EVENTS, PATH, STAGES, STRUCTURES, position_at, stage_at};

@@ -6,9 +6,9 @@
 //! [`TerrainWorld`] stays centred on the area so the walk, the event points and the map have
 //! heights everywhere.
 
-use resound_engine::acoustics::{Cell, MaterialTable, PlacedBox, WorldProbe};
-use resound_engine::ambient::{LandBlockSource, Position};
-use resound_engine::datformat::record::Region;
+use resound_engine::advanced::acoustics::{Cell, MaterialTable, PlacedBox, WorldProbe};
+use resound_engine::advanced::ambient::{LandBlockSource, Position};
+use resound_engine::advanced::datformat::record::Region;
 use resound_engine::glam::{DVec2, DVec3, IVec3};
 
 use super::TourError;
@@ -21,7 +21,7 @@ pub struct TourWorld {
     terrain: TerrainWorld,
     /// Height (AC z, metres) of the structures' common floor.
     pub floor: f64,
-    water: Option<resound_engine::acoustics::MaterialId>,
+    water: Option<resound_engine::advanced::acoustics::MaterialId>,
     boxes: Vec<PlacedBox>,
 }
 
@@ -120,7 +120,7 @@ impl TourWorld {
 
     /// The §12 probe (terrain and structures).
     #[must_use]
-    pub fn probe(&self) -> &resound_engine::acoustics::Heightfield {
+    pub fn probe(&self) -> &resound_engine::advanced::acoustics::Heightfield {
         self.terrain.probe()
     }
 

@@ -3,7 +3,7 @@
 //! in windows of the same length just before the change and after the new values settled. A
 //! smoothed change stays between the two; a jump stands far above both.
 
-use resound_engine::dsp::analysis::max_adjacent_difference;
+use resound_engine::advanced::dsp::analysis::max_adjacent_difference;
 
 /// The click figure at one change.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,7 +12,7 @@
 //! [`slot_mix_rt60`] is verify's own reading of a slot mix's decay (§6 `effective_decay`), to
 //! check the decay an engine model predicts from its sends.
 
-use resound_engine::dsp::analysis::{energy_decay_curve_db, schroeder_t30};
+use resound_engine::advanced::dsp::analysis::{energy_decay_curve_db, schroeder_t30};
 
 use super::spectrum::ratio_db;
 

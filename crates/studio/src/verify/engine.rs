@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::scene_render::{self as scene, SceneOptions};
 use anyhow::{Context, anyhow, bail};
-use resound_engine::acoustics::scene::Scene;
+use resound_engine::advanced::acoustics::scene::Scene;
 use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::{
     Engine, Model, Orientation, SoundHandle, Source, Status, VoiceAcoustics, VoiceHandle,
@@ -51,7 +51,7 @@ impl EngineRenderer {
         let model = match choice {
             ModelChoice::Own => Model::default(),
             #[cfg(feature = "spr-gpl")]
-            ModelChoice::Spr => Model::Spr(resound_engine::spr::SprModel::default()),
+            ModelChoice::Spr => Model::Spr(resound_engine::advanced::spr::SprModel::default()),
             #[cfg(not(feature = "spr-gpl"))]
             ModelChoice::Spr => bail!("--model spr needs a build with the spr-gpl feature"),
         };
@@ -117,7 +117,7 @@ pub fn signal_samples(signal: Signal, rate: u32) -> Vec<f32> {
         Signal::Loop => S::Loop.samples(rate),
         Signal::Sine => {
             // 200 Hz: a whole number of periods in one second at any integer rate.
-            resound_engine::dsp::analysis::sine(200.0, 0.5, rate as f32, rate as usize)
+            resound_engine::advanced::dsp::analysis::sine(200.0, 0.5, rate as f32, rate as usize)
         }
     }
 }
@@ -193,7 +193,8 @@ impl EngineRenderer {
                 .planes()
                 .with_context(|| format!("scene {}", job.scene))?,
         );
-        let materials = resound_engine::acoustics::AcousticModel::materials(&model).clone();
+        let materials =
+            resound_engine::advanced::acoustics::AcousticModel::materials(&model).clone();
         let world = parsed
             .build_world(&materials, 0)
             .with_context(|| format!("scene {}", job.scene))?;
@@ -287,7 +288,7 @@ impl EngineRenderer {
                         .fill_box(
                             IVec3::from_array(min),
                             IVec3::from_array(max),
-                            resound_engine::acoustics::Cell::Air,
+                            resound_engine::advanced::acoustics::Cell::Air,
                         )
                         .context("removing the wall")?,
                     ChangeKind::ModeOff => engine.set_mode(resound_engine::Mode::Off),

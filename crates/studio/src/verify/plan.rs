@@ -367,8 +367,8 @@ pub struct ReverbExpect {
 /// absorption-table row `row`, with air absorption, clamped as the bus clamps (the arithmetic
 /// issue 30 asks the reported decay to be within 20 % of).
 pub fn eyring_shoebox(dims: [f64; 3], row: &str) -> [f64; 3] {
-    use resound_engine::acoustics::room::{AIR_M, DECAY_MAX, DECAY_MIN, eyring};
-    use resound_engine::acoustics::world::material::band_absorption;
+    use resound_engine::advanced::acoustics::room::{AIR_M, DECAY_MAX, DECAY_MIN, eyring};
+    use resound_engine::advanced::acoustics::world::material::band_absorption;
     let [l, w, h] = dims;
     let (v, s) = (l * w * h, 2.0 * (l * w + l * h + w * h));
     let alpha = band_absorption(row);

@@ -140,7 +140,7 @@ pub fn write_wav(path: &Path, stereo: &[f32], sample_rate: u32) -> anyhow::Resul
 /// The expected band ratios of a scene behind a shelf with occlusion `occ`, derived from the W0
 /// render run through the §4 shelf (`gain = exp(−3·occ)^0.1`, `hf = exp(−3·occ)`).
 fn shelf_bands(w0: &[f32], occ: f64, fs: f32) -> anyhow::Result<[f64; 4]> {
-    use resound_engine::dsp::shelf::OcclusionShelf;
+    use resound_engine::advanced::dsp::shelf::OcclusionShelf;
     let cutoff = (-3.0 * occ).exp();
     let mut shelf = OcclusionShelf::new();
     shelf.prepare(fs, w0.len());

@@ -10,7 +10,7 @@ use super::fault::Fault;
 use super::plan::{self, ChangeKind, Folder, Job, Mode, Signal};
 use super::render::{Rendered, Renderer, Reported};
 use super::run::{Outcome, run};
-use resound_engine::dsp::shelf::OcclusionShelf;
+use resound_engine::advanced::dsp::shelf::OcclusionShelf;
 
 const RATE: u32 = 48_000;
 const FS: f32 = 48_000.0;

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use resound_engine::datformat::container::{DatWriter, EntryOptions};
+use resound_engine::advanced::datformat::container::{DatWriter, EntryOptions};
 use resound_fixture as fixture;
 
 fn resound(args: &[&str]) -> Output {
@@ -155,7 +155,7 @@ fn dump_raw_decodes_a_bare_record_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("region.bin");
     let region = fixture::region();
-    use resound_engine::datformat::record::Record;
+    use resound_engine::advanced::datformat::record::Record;
     std::fs::write(&path, region.to_bytes().unwrap()).unwrap();
     let doc = json(&["dat", "dump", "--raw", "region", s(&path), "--json"]);
     assert_eq!(doc["id"], 0x1300_0000);

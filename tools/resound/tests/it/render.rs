@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use resound_engine::dsp::analysis::schroeder_t30;
+use resound_engine::advanced::dsp::analysis::schroeder_t30;
 
 use crate::bad_input::fails_with_one_line;
 

@@ -1,7 +1,7 @@
 //! The click measure on a step, a ramp and a jump.
 
 use super::click_step;
-use resound_engine::dsp::analysis::sine;
+use resound_engine::advanced::dsp::analysis::sine;
 
 #[test]
 fn a_step_from_silence_is_its_height() {

@@ -1,8 +1,8 @@
 //! Band energies and spectra on signals with known answers.
 
 use super::{band_energies, band_ratios_db, ratio_db, smoothed_spectrum};
-use resound_engine::dsp::analysis::sine;
-use resound_engine::dsp::shelf::OcclusionShelf;
+use resound_engine::advanced::dsp::analysis::sine;
+use resound_engine::advanced::dsp::shelf::OcclusionShelf;
 
 const FS: f32 = 48_000.0;
 
