@@ -150,6 +150,11 @@ impl<K: Ord + Clone, V: Clone> ResultCache<K, V> {
         self.stats.clears += 1;
     }
 
+    /// Forgets one entry (a voice that ended); true if it was there.
+    pub fn remove(&mut self, key: &K) -> bool {
+        self.entries.remove(key).is_some()
+    }
+
     /// Sets the world epoch; a different epoch clears the cache.
     pub fn set_epoch(&mut self, epoch: u64) {
         if epoch != self.epoch {

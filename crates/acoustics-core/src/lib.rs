@@ -59,11 +59,18 @@
 //!   slot cross-fade, effective decay.
 //! - **Caches** ([`cache`]): occlusion / echo / room result caches with region and epoch
 //!   invalidation, the section-class LRU and [`cache::ClassCachedProbe`].
+//! - **Air paths** ([`airpath`]): [`find_air_path`] — the shortest path through air round
+//!   corners (A* over air cells, pulled taut to bend only at edges) within a cell budget and
+//!   [`PathLimits`] → `Result<Option<AirPath>, PathError>` ([`PathError::OverBudget`] is typed,
+//!   never a guessed path); [`AirPath`] holds bends, length, per-band diffraction loss,
+//!   apparent direction and extra delay; [`AirPathCache`] keeps one per source; [`combine`]
+//!   joins it with the occlusion result into a [`DirectSound`] (the louder per band).
 //! - **Queue** ([`queue`]): [`queue::Evaluator`] runs many sounds per tick within cell budgets,
 //!   in a deterministic priority order, through the caches.
 //! - **Scenes** ([`scene`]): the JSON scene format; the spec §9 scenes ship in `scenes/*.json`.
 //! - **Reports** ([`report`]): one evaluation as text and JSON (`resound acoustics`).
 
+pub mod airpath;
 pub mod budget;
 pub mod cache;
 pub mod echo;
@@ -77,6 +84,9 @@ pub mod room;
 pub mod scene;
 pub mod world;
 
+pub use airpath::{
+    AirPath, AirPathCache, DirectKind, DirectSound, PathError, PathLimits, combine, find_air_path,
+};
 pub use budget::{Budget, Budgets};
 pub use echo::{Plane, Tap};
 pub use model::{

@@ -5,6 +5,7 @@
     reason = "test helpers: a failed unwrap is a failed test"
 )]
 
+mod air_path;
 mod bad_input;
 mod cache;
 mod common;

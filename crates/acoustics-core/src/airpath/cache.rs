@@ -1,0 +1,175 @@
+//! Per-source cache of air paths, invalidated like the crate's other caches.
+//!
+//! One entry per source id: the path (or "no path") found for the source's and listener's
+//! cells, with the region that decides it — the sections of the ellipsoid holding every path no
+//! longer than the one found ([`search_region`]; the limit's ellipsoid when none was found). A
+//! change in that region drops the entry ([`AirPathCache::on_changes`] with
+//! [`crate::WorldStore::changes_since`], as for [`crate::cache::ResultCache`]), and so does a
+//! section revision above the one the search read (checked on lookup, so a host that does not
+//! forward changes is still right). A new epoch clears all. Over-budget searches are not cached;
+//! "no path" is. A hit with the ends moved inside their cells keeps the bends and recomputes
+//! length, losses, direction and delay.
+
+use glam::{DVec3, IVec3};
+
+use super::result::{AirPath, PathError, PathLimits, search_region};
+use super::search::find_air_path;
+use crate::budget::Budget;
+use crate::cache::{CacheStats, Overflow, Region, ResultCache};
+use crate::world::probe::{SectionBox, WorldProbe};
+use crate::world::store::Change;
+
+/// Entries kept (one per sounding source; the oldest goes first).
+pub const AIR_PATH_CAPACITY: usize = 1024;
+/// Largest region (in sections) whose section revisions a lookup checks; a larger region is
+/// searched again whenever the world revision moved.
+const REVISION_CHECK_SECTIONS: i64 = 4096;
+
+#[derive(Clone, Debug)]
+struct Entry {
+    source_cell: IVec3,
+    listener_cell: IVec3,
+    limits: PathLimits,
+    path: Option<AirPath>,
+    revision: u64,
+    region: SectionBox,
+}
+
+/// Air paths by source id (see the module docs).
+#[derive(Clone, Debug)]
+pub struct AirPathCache {
+    cache: ResultCache<u64, Entry>,
+}
+
+impl Default for AirPathCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Whether the region's sections all kept revisions ≤ `revision`.
+fn unchanged<P: WorldProbe + ?Sized>(probe: &P, region: SectionBox, revision: u64) -> bool {
+    if probe.revision() <= revision {
+        return true;
+    }
+    let size = (region.max - region.min + IVec3::ONE).as_i64vec3();
+    if size.x * size.y * size.z > REVISION_CHECK_SECTIONS {
+        return false;
+    }
+    for x in region.min.x..=region.max.x {
+        for y in region.min.y..=region.max.y {
+            for z in region.min.z..=region.max.z {
+                if probe.section_revision(IVec3::new(x, y, z)) > revision {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+impl AirPathCache {
+    /// An empty cache of [`AIR_PATH_CAPACITY`] entries.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            cache: ResultCache::new(AIR_PATH_CAPACITY, Overflow::DropOldest, false),
+        }
+    }
+
+    /// The air path of source `source_id` at `source` heard at `listener`: the cached answer if
+    /// both ends are in the cells it was found for, with the same limits, and its region has
+    /// not changed; else a new search ([`find_air_path`]) stored for the next call. `tick`
+    /// ages entries that met Unknown (re-searched after
+    /// [`crate::cache::RETRACE_AFTER_TICKS`]).
+    ///
+    /// # Errors
+    /// As [`find_air_path`]; an over-budget search leaves the cache as it was.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the search's five inputs plus the cache key and the tick"
+    )]
+    pub fn find<P: WorldProbe + ?Sized>(
+        &mut self,
+        probe: &P,
+        source_id: u64,
+        source: DVec3,
+        listener: DVec3,
+        limits: &PathLimits,
+        budget: &mut Budget,
+        tick: u64,
+    ) -> Result<Option<AirPath>, PathError> {
+        self.cache.set_epoch(probe.epoch());
+        let (sc, lc) = (source.floor().as_ivec3(), listener.floor().as_ivec3());
+        if let Some(hit) = self.cache.get(&source_id, tick) {
+            let e = hit.value;
+            if e.source_cell == sc
+                && e.listener_cell == lc
+                && e.limits == *limits
+                && unchanged(probe, e.region, e.revision)
+            {
+                return Ok(e.path.map(|p| p.with_ends(source, listener)));
+            }
+            self.cache.remove(&source_id);
+        }
+        let revision = probe.revision();
+        let path = find_air_path(probe, source, listener, limits, budget)?;
+        let straight = source.distance(listener);
+        let reach = path
+            .as_ref()
+            .map_or_else(|| limits.max_length(straight), |p| p.length);
+        let region = search_region(source, listener, reach);
+        let met_unknown = path.as_ref().is_some_and(|p| p.met_unknown);
+        let entry = Entry {
+            source_cell: sc,
+            listener_cell: lc,
+            limits: *limits,
+            path: path.clone(),
+            revision,
+            region,
+        };
+        self.cache.insert(
+            source_id,
+            entry,
+            Region::Box(region),
+            revision,
+            tick,
+            met_unknown,
+        );
+        Ok(path)
+    }
+
+    /// World edits (from [`crate::WorldStore::changes_since`]): entries whose region holds a
+    /// changed section are dropped.
+    pub fn on_changes(&mut self, changes: &[Change]) {
+        self.cache.on_changes(changes);
+    }
+
+    /// A new epoch clears the cache (also done by [`AirPathCache::find`] from the probe).
+    pub fn set_epoch(&mut self, epoch: u64) {
+        self.cache.set_epoch(epoch);
+    }
+
+    /// Forgets a source (its voice ended).
+    pub fn forget(&mut self, source_id: u64) {
+        self.cache.remove(&source_id);
+    }
+
+    /// Entries held.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// True when empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cache.is_empty()
+    }
+
+    /// Counters (hits, misses, inserts, invalidations).
+    #[must_use]
+    pub fn stats(&self) -> CacheStats {
+        self.cache.stats
+    }
+}
