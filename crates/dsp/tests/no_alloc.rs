@@ -8,7 +8,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use resound_dsp::{
     EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS,
@@ -18,15 +17,16 @@ use resound_dsp::{
 
 struct Counting;
 
-static CALLS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
     static WATCHED: Cell<bool> = const { Cell::new(false) };
+    // Per thread: tests run in parallel, and one test's deliberate allocation (the counter
+    // check) must not land in another's window.
+    static CALLS: Cell<usize> = const { Cell::new(0) };
 }
 
 fn note() {
     if WATCHED.try_with(Cell::get).unwrap_or(false) {
-        CALLS.fetch_add(1, Ordering::Relaxed);
+        let _ = CALLS.try_with(|c| c.set(c.get() + 1));
     }
 }
 
@@ -54,11 +54,11 @@ static ALLOCATOR: Counting = Counting;
 
 /// Runs `f` and returns how many allocator calls it made on this thread.
 fn count(f: impl FnOnce()) -> usize {
-    let before = CALLS.load(Ordering::Relaxed);
+    let before = CALLS.with(Cell::get);
     WATCHED.with(|w| w.set(true));
     f();
     WATCHED.with(|w| w.set(false));
-    CALLS.load(Ordering::Relaxed) - before
+    CALLS.with(Cell::get) - before
 }
 
 #[test]
