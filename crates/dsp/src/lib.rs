@@ -1,7 +1,8 @@
 //! Allocation-free DSP building blocks for the Resound mixer.
 //!
 //! Spec: `docs/spec/acoustics.md` §4 (shelf), §5 (taps), §6 (reverb bus), §7 (voice
-//! chain), §10 (costs). One runtime dependency (`wide`), no threads; one global, the
+//! chain), §10 (costs). Runtime dependencies: `wide`; for [`hrtf`] `realfft`, `rubato` and `sofar`
+//! (load time only). No threads; one global, the
 //! AVX2 switch of [`simd`].
 //!
 //! Architecture invariant: **dsp never allocates after `new`/`prepare`.** Every
@@ -37,6 +38,7 @@
 //! | [`reverb`] | [`ReverbBus`] (`mix([&[f32]; 4], left, right)`, idle skip), [`ReverbBusSettings`], [`ReverbSlotSettings`] |
 //! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |
 //! | [`denormal`] | [`flush`] (branch-free epsilon flush), [`flush_small`], [`is_denormal`] |
+//! | [`hrtf`] | binaural rendering: [`HrirSet`] (measured HRIRs; SOFA loading, resampling, bilinear az/el interpolation; feature `hrtf-default`: IRCAM LISTEN 1040), [`HrtfBank`] (partitioned spectra), [`BinauralRenderer`] (mono → stereo, partitioned FFT convolution, crossfaded direction changes) |
 //! | [`analysis`] | test/measurement helpers (allocate; not for the audio thread): [`analysis::sine`], [`analysis::max_adjacent_difference`] (click measure), [`analysis::schroeder_t30`], [`analysis::window_energies`], [`analysis::has_denormal`] |
 //!
 //! Denormals are flushed arithmetically ([`denormal`]); no FTZ/DAZ flag is set.
@@ -44,6 +46,7 @@
 pub mod analysis;
 pub mod denormal;
 pub mod gain;
+pub mod hrtf;
 pub mod interpolate;
 pub mod limiter;
 pub mod mix;
@@ -60,6 +63,7 @@ mod tests;
 
 pub use denormal::{flush, flush_small, is_denormal};
 pub use gain::{SmoothedGain, apply_ramp, mix_ramp};
+pub use hrtf::{BinauralRenderer, HrirError, HrirSet, HrtfBank};
 pub use interpolate::{read_linear, render_linear, resample, resample_mix, step_for};
 pub use limiter::PeakLimiter;
 pub use one_pole::{

@@ -8,7 +8,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use resound_dsp::{
     EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS,
@@ -18,15 +17,16 @@ use resound_dsp::{
 
 struct Counting;
 
-static CALLS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
     static WATCHED: Cell<bool> = const { Cell::new(false) };
+    // Per thread: tests run in parallel, and one test's deliberate allocation (the counter
+    // check) must not land in another's window.
+    static CALLS: Cell<usize> = const { Cell::new(0) };
 }
 
 fn note() {
     if WATCHED.try_with(Cell::get).unwrap_or(false) {
-        CALLS.fetch_add(1, Ordering::Relaxed);
+        let _ = CALLS.try_with(|c| c.set(c.get() + 1));
     }
 }
 
@@ -54,11 +54,11 @@ static ALLOCATOR: Counting = Counting;
 
 /// Runs `f` and returns how many allocator calls it made on this thread.
 fn count(f: impl FnOnce()) -> usize {
-    let before = CALLS.load(Ordering::Relaxed);
+    let before = CALLS.with(Cell::get);
     WATCHED.with(|w| w.set(true));
     f();
     WATCHED.with(|w| w.set(false));
-    CALLS.load(Ordering::Relaxed) - before
+    CALLS.with(Cell::get) - before
 }
 
 #[test]
@@ -158,4 +158,49 @@ fn processing_never_allocates() {
     assert_eq!(calls, 0, "allocator calls while processing");
     // The counter works: an allocation inside `count` is seen.
     assert!(count(|| drop(std::hint::black_box(vec![1u8; 16]))) >= 1);
+}
+
+#[test]
+fn binaural_rendering_never_allocates() {
+    use resound_dsp::hrtf::{BinauralRenderer, HrirSet, HrtfBank, from_azimuth_elevation};
+    use std::sync::Arc;
+    // Setup (allowed to allocate): 8 rings × 12 directions of 300-tap responses (3 partitions).
+    let taps = 300;
+    let mut dirs = Vec::new();
+    for el in (-40..=100).step_by(20) {
+        for az in (0..360).step_by(30) {
+            dirs.push(from_azimuth_elevation(az as f32, el.min(90) as f32));
+        }
+    }
+    let irs: Vec<f32> = (0..dirs.len() * taps)
+        .map(|i| ((i * 7919) % 2000) as f32 / 1000.0 - 1.0)
+        .collect();
+    let set = HrirSet::new(48_000.0, taps, &dirs, &irs, &irs).expect("synthetic set");
+    let bank = Arc::new(HrtfBank::new(set));
+    let mut voices: Vec<BinauralRenderer> = (0..4)
+        .map(|_| BinauralRenderer::new(Arc::clone(&bank)))
+        .collect();
+    let input: Vec<f32> = (0..512).map(|i| (i as f32 * 0.05).sin()).collect();
+    let (mut l, mut r) = (vec![0.0f32; 512], vec![0.0f32; 512]);
+    let mut moved = 0;
+    let calls = count(|| {
+        for b in 0..100 {
+            for (v, voice) in voices.iter_mut().enumerate() {
+                // Every voice moves every block (glide + crossfade), odd split sizes too.
+                voice.set_direction(from_azimuth_elevation(
+                    (b * 9 + v * 90) as f32 % 360.0,
+                    (b % 7) as f32 * 10.0 - 20.0,
+                ));
+                if b == 50 {
+                    voice.set_direction_immediate(from_azimuth_elevation(180.0, 0.0));
+                }
+                voice.mix(&input[..100], &mut l[..100], &mut r[..100]);
+                voice.process(&input[100..], &mut l[100..], &mut r[100..]);
+                moved += usize::from(voice.direction() != [0.0, 0.0, -1.0]);
+            }
+        }
+        voices[0].reset();
+    });
+    assert_eq!(calls, 0, "allocator calls while rendering binaurally");
+    assert!(moved > 0 && l.iter().any(|&x| x != 0.0));
 }
