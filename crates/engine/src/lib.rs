@@ -55,6 +55,7 @@ mod builder;
 mod convert;
 pub mod device;
 mod error;
+mod listener_cell;
 mod model;
 mod output;
 mod runtime;
@@ -72,6 +73,7 @@ pub use error::{
     BuildError, InputError, LoadError, PlayError, Problem, TickError, UnloadError, VoiceError,
     WorldError,
 };
+pub use listener_cell::{ListenerCell, ListenerCellError, SeenOutside};
 pub use model::Model;
 pub use output::{Output, OutputError};
 pub use resound_acoustics::Mode;
