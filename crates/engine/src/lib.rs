@@ -24,6 +24,7 @@
 //! | `builder` | [`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`] |
 //! | `runtime` | [`Engine`], the facade over its parts (`runtime/`: voices, tick, sounds, ambient, retail pool, terrain, shared state): sounds, voices ([`SoundHandle`], [`VoiceHandle`]), listener, mode, `update`, `render`, `status`; sounds from WAV/Wave/MP3 ([`SoundError`]), terrain as the world ([`Engine::attach_terrain`], [`Engine::place_box`]), the ambient runtime ([`Engine::attach_ambient`], [`AmbientStatus`]) |
 //! | `source` | [`Source`], [`Listener`], [`Orientation`] and their validation |
+//! | `listener_cell` | [`ListenerCell`]: the listener's AC cell for the ambient runtime (outdoor, or a named EnvCell with its `seen_outside` flag, [`SeenOutside`]), [`ListenerCellError`] |
 //! | `schedule` | classes (Full/Direct/Free) with hysteresis, re-trace timing, `deserves_echo` |
 //! | `worker` | the acoustic worker thread (crossbeam channels, `queue::Evaluator`) |
 //! | `convert` | the one conversion: acoustic result → mixer voice parameters and taps |
