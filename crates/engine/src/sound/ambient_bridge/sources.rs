@@ -4,9 +4,13 @@
 //! `SeenOutside` flag the listener's cell reads). A DAT folder is one implementation
 //! ([`DatSource`](resound_ambient::DatSource) on each side); [`PortalPair`] joins a table source
 //! and a wave source that are separate objects.
+//!
+//! A boxed source needs only `Send`; it sits in a `Mutex` that is never locked (the bridge
+//! reaches it through `&mut self` and `Mutex::get_mut`), which makes the box `Sync` too, so it
+//! does not keep the engine from being shared.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use resound_ambient::{LandBlockSource, SoundTableSource};
 use resound_datformat::id::{CellId, SoundTableId};
@@ -122,7 +126,14 @@ where
 }
 
 /// Any portal-side source, boxed: sound tables for the runtime, Waves for the wave cache.
-pub struct BoxedPortal(Box<dyn Portal>);
+pub struct BoxedPortal(Mutex<Box<dyn Portal>>);
+
+impl BoxedPortal {
+    fn get(&mut self) -> &mut dyn Portal {
+        // Never locked, so never poisoned; a poisoned one is used as it is.
+        &mut **self.0.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 impl BoxedPortal {
     /// Boxes a portal-side source.
@@ -131,7 +142,7 @@ impl BoxedPortal {
         P: SoundTableSource + WaveSource + Send + 'static,
         <P as SoundTableSource>::Error: Send + Sync + 'static,
     {
-        Self(Box::new(portal))
+        Self(Mutex::new(Box::new(portal)))
     }
 }
 
@@ -148,11 +159,11 @@ impl SoundTableSource for BoxedPortal {
         &mut self,
         stb_id: SoundTableId,
     ) -> Result<Option<Arc<SoundTable>>, SourceError> {
-        self.0.table(stb_id)
+        self.get().table(stb_id)
     }
 
     fn release_sound_table(&mut self, stb_id: SoundTableId) {
-        self.0.release(stb_id);
+        self.get().release(stb_id);
     }
 }
 
@@ -160,12 +171,19 @@ impl WaveSource for BoxedPortal {
     type Error = SourceError;
 
     fn load_wave(&mut self, wave_id: u32) -> Result<Option<Wave>, SourceError> {
-        self.0.wave(wave_id)
+        self.get().wave(wave_id)
     }
 }
 
 /// Any cell-side source, boxed: landblocks for the runtime, EnvCells for the listener's cell.
-pub struct BoxedCells(Box<dyn Cells>);
+pub struct BoxedCells(Mutex<Box<dyn Cells>>);
+
+impl BoxedCells {
+    fn get(&mut self) -> &mut dyn Cells {
+        // Never locked, so never poisoned; a poisoned one is used as it is.
+        &mut **self.0.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 impl BoxedCells {
     /// Boxes a cell-side source.
@@ -174,7 +192,7 @@ impl BoxedCells {
         C: LandBlockSource + Send + 'static,
         C::Error: Send + Sync + 'static,
     {
-        Self(Box::new(cells))
+        Self(Mutex::new(Box::new(cells)))
     }
 }
 
@@ -191,10 +209,70 @@ impl LandBlockSource for BoxedCells {
         &mut self,
         land_block_id: CellId,
     ) -> Result<Option<Arc<LandBlock>>, SourceError> {
-        self.0.block(land_block_id)
+        self.get().block(land_block_id)
     }
 
     fn load_env_cell(&mut self, cell_id: CellId) -> Result<Option<Arc<EnvCell>>, SourceError> {
-        self.0.env_cell(cell_id)
+        self.get().env_cell(cell_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use resound_ambient::{MemoryLandBlocks, MemorySoundTables};
+
+    use crate::sound::MemoryWaves;
+
+    #[test]
+    fn boxed_sources_are_send_and_sync_and_forward_every_call() {
+        fn shared<T: Send + Sync>(_: &T) {}
+        let table = SoundTable {
+            id: 0x2000_0011,
+            ..SoundTable::default()
+        };
+        let wave = Wave {
+            id: 0x0A00_0101,
+            ..Wave::default()
+        };
+        let mut portal = BoxedPortal::new(PortalPair::new(
+            MemorySoundTables::new([table]),
+            MemoryWaves::new([wave]),
+        ));
+        shared(&portal);
+        let t = portal.load_sound_table(SoundTableId(0x2000_0011)).unwrap();
+        assert_eq!(t.map(|t| t.id), Some(0x2000_0011));
+        assert!(
+            portal
+                .load_sound_table(SoundTableId(0x2000_0012))
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(
+            portal.load_wave(0x0A00_0101).unwrap().map(|w| w.id),
+            Some(0x0A00_0101)
+        );
+        assert!(portal.load_wave(0x0A00_0102).unwrap().is_none());
+
+        let mut blocks = MemoryLandBlocks::new([LandBlock {
+            id: 0xA9B4_FFFF,
+            ..LandBlock::default()
+        }]);
+        blocks.insert_env_cell(EnvCell {
+            id: 0xA9B4_0100,
+            flags: EnvCell::SEEN_OUTSIDE,
+            ..EnvCell::default()
+        });
+        let mut cells = BoxedCells::new(blocks);
+        shared(&cells);
+        assert!(
+            cells
+                .load_land_block(CellId(0xA9B4_FFFF))
+                .unwrap()
+                .is_some()
+        );
+        let c = cells.load_env_cell(CellId(0xA9B4_0100)).unwrap().unwrap();
+        assert!(c.seen_outside());
+        assert!(cells.load_env_cell(CellId(0xA9B4_0101)).unwrap().is_none());
     }
 }
