@@ -5,7 +5,9 @@
 //! - [`SoundTableSource`]: `DBObj::Get(QualifiedDataID(stb_id, 0x22))` in
 //!   `AmbientSTBDesc::InitSoundTable` @ 0x004FEA60 and the matching `Release` in
 //!   `Ambient::ReleaseSoundTables` @ 0x00455770.
-//! - [`LandBlockSource`]: the `LScape` landblocks of the 3×3 ring around the viewer.
+//! - [`LandBlockSource`]: the `LScape` landblocks of the 3×3 ring around the viewer, and
+//!   (optionally) the EnvCell records whose `SeenOutside` flag retail keeps as
+//!   `CEnvCell::seen_outside` (read by `CellManager::ChangePosition` @ 0x004559B0).
 //!
 //! [`MemorySoundTables`] and [`MemoryLandBlocks`] are ready-made in-memory sources that count
 //! their calls; [`DatSource`] reads either kind from a dat through a
@@ -21,7 +23,7 @@ use std::sync::Arc;
 
 use resound_datformat::container::{DatReader, ReadEntryError};
 use resound_datformat::id::{CellId, SoundTableId};
-use resound_datformat::record::{LandBlock, ReadRecordError, Record, SoundTable};
+use resound_datformat::record::{EnvCell, LandBlock, ReadRecordError, Record, SoundTable};
 use thiserror::Error;
 
 /// Loads `SoundTable`s (portal dat, `0x20000000..=0x2000FFFF`) on demand.
@@ -60,6 +62,16 @@ pub trait LandBlockSource {
         &mut self,
         land_block_id: CellId,
     ) -> Result<Option<Arc<LandBlock>>, Self::Error>;
+
+    /// Loads one EnvCell record by its cell-dat id `0xXXYY0100..=0xXXYYFFFD`, for its
+    /// `SeenOutside` flag. `Ok(None)` when it is absent; the default has no EnvCells.
+    ///
+    /// # Errors
+    /// When the EnvCell exists but cannot be read.
+    fn load_env_cell(&mut self, cell_id: CellId) -> Result<Option<Arc<EnvCell>>, Self::Error> {
+        let _ = cell_id;
+        Ok(None)
+    }
 }
 
 /// An in-memory [`SoundTableSource`] that counts loads and releases.
@@ -111,12 +123,15 @@ impl SoundTableSource for MemorySoundTables {
     }
 }
 
-/// An in-memory [`LandBlockSource`] that counts loads.
+/// An in-memory [`LandBlockSource`] (landblocks and EnvCells) that counts loads.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryLandBlocks {
     blocks: BTreeMap<u32, Arc<LandBlock>>,
+    env_cells: BTreeMap<u32, Arc<EnvCell>>,
     /// Number of `load_land_block` calls.
     pub loads: usize,
+    /// Number of `load_env_cell` calls.
+    pub env_cell_loads: usize,
 }
 
 impl MemoryLandBlocks {
@@ -125,8 +140,15 @@ impl MemoryLandBlocks {
     pub fn new(blocks: impl IntoIterator<Item = LandBlock>) -> Self {
         Self {
             blocks: blocks.into_iter().map(|b| (b.id, Arc::new(b))).collect(),
+            env_cells: BTreeMap::new(),
             loads: 0,
+            env_cell_loads: 0,
         }
+    }
+
+    /// Adds or replaces one EnvCell, keyed by its `id`.
+    pub fn insert_env_cell(&mut self, cell: EnvCell) {
+        self.env_cells.insert(cell.id, Arc::new(cell));
     }
 
     /// Adds or replaces one landblock.
@@ -149,6 +171,11 @@ impl LandBlockSource for MemoryLandBlocks {
     ) -> Result<Option<Arc<LandBlock>>, Infallible> {
         self.loads += 1;
         Ok(self.blocks.get(&land_block_id.0).cloned())
+    }
+
+    fn load_env_cell(&mut self, cell_id: CellId) -> Result<Option<Arc<EnvCell>>, Infallible> {
+        self.env_cell_loads += 1;
+        Ok(self.env_cells.get(&cell_id.0).cloned())
     }
 }
 
@@ -248,5 +275,9 @@ impl<R: Read + Seek> LandBlockSource for DatSource<R> {
         Ok(self
             .load_record::<LandBlock>(land_block_id.0)?
             .map(Arc::new))
+    }
+
+    fn load_env_cell(&mut self, cell_id: CellId) -> Result<Option<Arc<EnvCell>>, DatSourceError> {
+        Ok(self.load_record::<EnvCell>(cell_id.0)?.map(Arc::new))
     }
 }

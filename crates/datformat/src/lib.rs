@@ -6,7 +6,7 @@
 //!   entries; a reader and a writer.
 //! - [`id`] — typed ids (`WaveId`, `SoundTableId`, `CellId`) for values that leave this crate.
 //! - [`record`] — the DBObj records: `Region`, `SoundTable`, `Wave`, `LandBlock`,
-//!   `LandBlockInfo`, with byte-identical read/write.
+//!   `LandBlockInfo`, `EnvCell`, with byte-identical read/write.
 //! - [`entry_type`] — which record type a dat entry holds, from the dat kind and the id.
 //! - [`describe`] — any parsed entry as one value ([`describe::Decoded`]) with a text rendering
 //!   and a JSON shape.

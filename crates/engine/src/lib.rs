@@ -40,7 +40,7 @@
 //! | tracks | [`Engine::add_track`], [`Engine::set_track_volume`]: sub-mixes a game controls |
 //! | the listener | [`Engine::set_listener`], [`Orientation`], [`Listener`] |
 //! | the world | the engine's own voxel world ([`Engine::world`] → [`WorldEdit`], cells of a [`Material`]), or the game's own ([`Engine::set_world`], [`GameWorld`]), or Asheron's Call terrain ([`Engine::attach_terrain`]) |
-//! | Asheron's Call ambient | [`Engine::attach_ambient`], [`AmbientStatus`] |
+//! | Asheron's Call ambient | [`Engine::attach_ambient`] (a DAT folder) or [`Engine::attach_ambient_sources`] (any sound-table and land-block source), [`Engine::set_listener_cell`] ([`ListenerCell`]: outdoor or an EnvCell, [`SeenOutside`]), [`AmbientStatus`] |
 //! | the game loop | [`Engine::update`] every frame (live), [`Engine::render`] (offline), [`Engine::status`], [`Engine::clock`] |
 //! | live output | [`Output::Device`], [`device`] |
 //! | errors | one enum per kind of operation, each message one plain line |
@@ -60,6 +60,7 @@ mod convert;
 pub mod device;
 mod error;
 mod game_world;
+mod listener_cell;
 mod material;
 mod model;
 mod output;
@@ -80,6 +81,7 @@ pub use error::{
     UnloadError, VoiceError, WorldError,
 };
 pub use game_world::GameWorld;
+pub use listener_cell::{ListenerCell, ListenerCellError, SeenOutside};
 pub use material::{Material, MaterialError, MaterialSpec, Materials};
 pub use model::Model;
 pub use output::{Output, OutputError};

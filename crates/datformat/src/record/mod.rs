@@ -1,4 +1,4 @@
-//! DBObj records: Region, SoundTable, Wave, LandBlock, LandBlockInfo (spec
+//! DBObj records: Region, SoundTable, Wave, LandBlock, LandBlockInfo, EnvCell (spec
 //! `docs/spec/dat-format.md` §2–§4).
 //!
 //! Every record implements [`Record`]: [`Record::from_bytes`] parses one entry's payload (as
@@ -22,8 +22,10 @@
 //! | [`Wave`] | portal | 0x0A000000..=0x0A00FFFF |
 //! | [`LandBlock`] | cell | 0xXXYYFFFF |
 //! | [`LandBlockInfo`] | cell | 0xXXYYFFFE |
+//! | [`EnvCell`] | cell | 0xXXYY0100..=0xXXYYFFFD |
 
 mod codec;
+mod env_cell;
 mod error;
 mod land_block;
 mod land_block_info;
@@ -44,6 +46,7 @@ mod tests;
 use binrw::io::Cursor;
 use binrw::{BinRead, BinWrite, Endian};
 
+pub use env_cell::{CellPortal, EnvCell};
 pub use error::{
     CountExceedsDataError, Fault, NestedSoundNodesError, ReadRecordError, ValueTooLargeError,
     WriteRecordError,
@@ -204,4 +207,4 @@ macro_rules! impl_record {
     )*};
 }
 
-impl_record!(Region, SoundTable, Wave, LandBlock, LandBlockInfo);
+impl_record!(Region, SoundTable, Wave, LandBlock, LandBlockInfo, EnvCell);

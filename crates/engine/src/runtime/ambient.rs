@@ -13,6 +13,12 @@
 //!   centred bed plays centred (a relative voice at the listener). The engine starts those
 //!   through its own play path.
 //!
+//! The listener's AC cell is the outdoor land cell under it unless the host names one
+//! ([`Engine::set_listener_cell`], [`ListenerCell`]): an EnvCell without `seen_outside` then
+//! hears no land ambient, one with it the outdoor set (`CellManager::ChangePosition`
+//! @ 0x004559B0). [`Engine::attach_ambient_sources`] attaches the runtime over any sources the
+//! game implements; [`Engine::attach_ambient`] is the DAT-folder case.
+//!
 //! The state owns the wave cache: a play's Wave is loaded (or found) when the engine starts it,
 //! acquired by the voice and released when the mixer reports the voice ended. It counts what the
 //! engine drops (Wave absent or undecodable, no room, pool full); `Status::ambient`
@@ -21,13 +27,20 @@
 use std::collections::BTreeMap;
 
 use glam::DVec3;
+use resound_ambient::{LandBlockSource, SoundTableSource};
+use resound_datformat::id::CellId;
+use resound_datformat::record::Region;
 use resound_mixer::{MixerHandle, VoiceId};
 
+use super::Engine;
 use super::shared::Shared;
 use crate::error::TickError;
+use crate::listener_cell::{
+    HeldCell, ListenerCell, ListenerCellError, SeenOutside, position_in, valid_cell,
+};
 use crate::sound::{
-    AmbientBridge, AmbientPlay, AmbientSettings, CacheError, CachedWave, DropCounts, ListenerPose,
-    WaveCache,
+    AmbientBridge, AmbientPlay, AmbientSettings, AttachError, CacheError, CachedWave, DropCounts,
+    ListenerPose, WaveCache, WaveSource,
 };
 use crate::source::{Listener, Orientation, Source};
 use crate::status::AmbientStatus;
@@ -47,6 +60,8 @@ pub(crate) struct AmbientState {
     /// Retail voices still playing (mixer voices).
     retail: Vec<VoiceId>,
     plays: Vec<AmbientPlay>,
+    /// The cell the host named (`None`: the outdoor cell under the listener).
+    cell: Option<HeldCell>,
     /// Plays the engine dropped (cache and pool).
     dropped: DropCounts,
     started: u64,
@@ -80,6 +95,7 @@ impl AmbientState {
             voices: BTreeMap::new(),
             retail: Vec::new(),
             plays: Vec::new(),
+            cell: None,
             dropped: DropCounts::default(),
             started: 0,
             not_started: 0,
@@ -140,18 +156,60 @@ impl AmbientState {
         }
     }
 
-    /// The listener's pose as the runtime's camera; `None` (counted refused) outside the AC
-    /// world.
+    /// The listener's pose as the runtime's camera (and player): in the cell the host named,
+    /// or the outdoor cell under the listener; `None` (counted refused) outside the AC world.
+    /// The flag is retail's `curr_cell->seen_outside`, which `CellManager::ChangePosition`
+    /// @ 0x004559B0 ORs with `isOutdoorCell` to gate the land gather.
     pub(crate) fn pose(&mut self, listener: &Listener) -> Option<ListenerPose> {
-        let Some(position) = voxel_to_ac(listener.position) else {
+        let (position, seen_outside) = match self.cell {
+            None => (voxel_to_ac(listener.position), false),
+            Some(c) => (position_in(c.id, listener.position), c.seen_outside),
+        };
+        let Some(position) = position else {
             self.refused += 1;
             return None;
         };
         Some(ListenerPose {
             position,
             heading_deg: heading_deg(&listener.orientation),
-            seen_outside: false,
+            seen_outside,
         })
+    }
+
+    /// The listener's cell as the host set it (the flag resolved).
+    pub(crate) fn listener_cell(&self) -> ListenerCell {
+        self.cell
+            .map_or(ListenerCell::Outdoor, |c| ListenerCell::Cell {
+                id: c.id,
+                seen_outside: SeenOutside::Given(c.seen_outside),
+            })
+    }
+
+    /// Names the listener's cell, reading an EnvCell's flag through the bridge's cell source
+    /// when asked to (`CEnvCell::seen_outside`, unpacked from the record's `Flags & 0x1`).
+    pub(crate) fn set_listener_cell(
+        &mut self,
+        cell: ListenerCell,
+    ) -> Result<(), ListenerCellError> {
+        let held = match cell {
+            ListenerCell::Outdoor => None,
+            ListenerCell::Cell { id, seen_outside } => {
+                if !valid_cell(id) {
+                    return Err(ListenerCellError::InvalidCell(id));
+                }
+                let seen_outside = match seen_outside {
+                    SeenOutside::Given(b) => b,
+                    SeenOutside::FromCellDat => self
+                        .bridge
+                        .env_cell_seen_outside(CellId(id))
+                        .map_err(|source| ListenerCellError::Read { cell: id, source })?
+                        .ok_or(ListenerCellError::NoEnvCell(id))?,
+                };
+                Some(HeldCell { id, seen_outside })
+            }
+        };
+        self.cell = held;
+        Ok(())
     }
 
     /// Runs the bridge for one frame (or a teleport) at `pose` and the engine clock, and
@@ -225,6 +283,65 @@ impl AmbientState {
             self.retail.push(voice);
         }
         true
+    }
+}
+
+impl Engine {
+    /// Attaches the retail ambient runtime over any sources the game implements (a DAT folder
+    /// is one: [`Engine::attach_ambient`]): the runtime is built from `region`; `portal` gives
+    /// the sound tables ([`SoundTableSource`]) and the Waves the plays name ([`WaveSource`];
+    /// join two objects with [`PortalPair`](crate::sound::PortalPair)), `cell` the landblocks
+    /// and the EnvCells ([`LandBlockSource`]). Every [`Engine::update`] then ticks it with the
+    /// engine clock and the listener as its camera; its plays follow the engine's voice
+    /// policy. `settings.region_id` is not used. A runtime attached before is replaced, and the
+    /// listener's cell is the outdoor one again.
+    ///
+    /// # Errors
+    /// [`AttachError::ResolveRegion`]: the Region's indices are inconsistent.
+    pub fn attach_ambient_sources<P, C>(
+        &mut self,
+        region: &Region,
+        portal: P,
+        cell: C,
+        settings: AmbientSettings,
+    ) -> Result<(), AttachError>
+    where
+        P: SoundTableSource + WaveSource + Send + 'static,
+        <P as SoundTableSource>::Error: Send + Sync + 'static,
+        C: LandBlockSource + Send + 'static,
+        C::Error: Send + Sync + 'static,
+    {
+        let bridge =
+            AmbientBridge::from_sources(region, portal, cell, self.shared.policy, settings)?;
+        self.take_ended();
+        self.ambient = Some(Box::new(AmbientState::new(bridge, &settings)));
+        Ok(())
+    }
+
+    /// Names the listener's AC cell for the ambient runtime (by default it is the outdoor land
+    /// cell under the listener, followed as it moves). An EnvCell without `seen_outside` hears
+    /// no land ambient; one with it hears the outdoor set of its landblock, as retail
+    /// (`CellManager::ChangePosition` @ 0x004559B0). The change takes effect at the next
+    /// [`Engine::update`] (a rebuild, when the cell id changed) or at once with
+    /// [`Engine::teleport`].
+    ///
+    /// # Errors
+    /// [`ListenerCellError`]: no runtime attached, not a land cell or EnvCell id, an EnvCell
+    /// the cell source does not have or cannot read (with [`SeenOutside::FromCellDat`]).
+    pub fn set_listener_cell(&mut self, cell: ListenerCell) -> Result<(), ListenerCellError> {
+        self.ambient
+            .as_deref_mut()
+            .ok_or(ListenerCellError::NotAttached)?
+            .set_listener_cell(cell)
+    }
+
+    /// The listener's AC cell as set ([`ListenerCell::Outdoor`] when none is named or no
+    /// runtime is attached); a named EnvCell's flag is given as resolved.
+    #[must_use]
+    pub fn listener_cell(&self) -> ListenerCell {
+        self.ambient
+            .as_deref()
+            .map_or(ListenerCell::Outdoor, AmbientState::listener_cell)
     }
 }
 

@@ -1,7 +1,10 @@
 //! The ambient bridge: runs the retail ambient runtime (`resound-ambient`) for the engine and
 //! turns what it emits into play requests.
 //!
-//! It owns the [`Ambient`] runtime and the portal and cell [`DatSource`]s.
+//! It owns the [`Ambient`] runtime and its two data sources, held boxed ([`BoxedPortal`],
+//! [`BoxedCells`]) so one bridge type serves any source a game implements
+//! ([`AmbientBridge::from_sources`]); a DAT folder ([`AmbientBridge::open`], a [`DatSource`] on
+//! each side) is one implementation.
 //! Every engine tick hands it the clock (seconds since attach) and the listener's pose (the
 //! retail camera is the listener; the player is the same pose). It follows the retail order
 //! within a frame (spec `ambient-runtime.md` §6.1, `SmartBox::UseTime` @ 0x00455410): at frame
@@ -27,21 +30,29 @@
 //! [`AmbientBridge::waves`]), owns the voice pool and counts what it drops (a Wave absent or
 //! undecodable, no room, all 16 voices busy); the bridge's counters hold what the runtime did.
 
+mod sources;
+
 use std::fs::File;
 use std::io::{BufReader, Read, Seek};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use resound_ambient::{
-    Ambient, AmbientEvent, DatSource, DatSourceError, DropReason, FrameError, Listener, Outcome,
-    Player, Position, PositionChange, Rebuild, ResolveRegionError, Seeds, SoundSettings, Voice,
+    Ambient, AmbientEvent, DatSource, DatSourceError, DropReason, FrameError, LandBlockSource,
+    Listener, Outcome, Player, Position, PositionChange, Rebuild, ResolveRegionError, Seeds,
+    SoundSettings, SoundTableSource, Voice,
 };
 use resound_datformat::container::{DatReader, OpenDatError};
+use resound_datformat::id::CellId;
 use resound_datformat::record::Region;
 use resound_mixer::{Pan, VoiceParams};
 use thiserror::Error;
 
 use super::cache::DEFAULT_CACHE_BYTES;
+use super::cache::WaveSource;
 use super::decode::DecodeLimits;
+
+pub use sources::{BoxedCells, BoxedPortal, PortalPair, SourceError};
 
 /// The portal dat's file name in a dat folder.
 pub const PORTAL_DAT: &str = "client_portal.dat";
@@ -63,7 +74,8 @@ pub struct AmbientSettings {
     pub seeds: Seeds,
     /// The retail sound preferences (ambient slider, mono, …).
     pub sound: SoundSettings,
-    /// The Region record to load from the portal dat.
+    /// The Region record to load from the portal dat (unused by
+    /// [`AmbientBridge::from_sources`], which is handed the Region).
     pub region_id: u32,
     /// Byte cap of the engine's wave cache.
     pub cache_bytes: usize,
@@ -270,16 +282,19 @@ pub enum AmbientTickError {
     Frame(#[source] FrameError),
 }
 
-/// The ambient bridge over two dat readers (files by default).
+/// The ambient bridge over a portal-side and a cell-side source, held boxed. `R` only names the
+/// reader type of [`AmbientBridge::from_readers`] (files by default); every bridge holds its
+/// sources the same way, whatever they are.
 #[derive(Debug)]
 pub struct AmbientBridge<R = BufReader<File>> {
     ambient: Ambient,
-    portal: DatSource<R>,
-    cell: DatSource<R>,
+    portal: BoxedPortal,
+    cell: BoxedCells,
     policy: AmbientPolicy,
     last_now: f64,
     events: Vec<AmbientEvent>,
     counters: AmbientCounters,
+    reader: PhantomData<fn() -> R>,
 }
 
 /// The pose as the runtime's player (physics position) and camera (listener): the same pose.
@@ -321,11 +336,40 @@ impl AmbientBridge<BufReader<File>> {
     ) -> Result<Self, AttachError> {
         let portal = open_dat(dat_dir, PORTAL_DAT)?;
         let cell = open_dat(dat_dir, CELL_DAT)?;
-        Self::with_sources(portal, cell, policy, settings)
+        Self::with_dats(portal, cell, policy, settings)
+    }
+
+    /// Attaches to any sources the game implements: `portal` gives the sound tables
+    /// ([`SoundTableSource`]) and the Waves the plays name ([`WaveSource`]; join two objects
+    /// with [`PortalPair`]), `cell` the landblocks and EnvCells ([`LandBlockSource`]). The
+    /// runtime is built from `region` (`settings.region_id` is not used).
+    ///
+    /// # Errors
+    /// [`AttachError::ResolveRegion`] when the Region's indices are inconsistent.
+    pub fn from_sources<P, C>(
+        region: &Region,
+        portal: P,
+        cell: C,
+        policy: AmbientPolicy,
+        settings: AmbientSettings,
+    ) -> Result<Self, AttachError>
+    where
+        P: SoundTableSource + WaveSource + Send + 'static,
+        <P as SoundTableSource>::Error: Send + Sync + 'static,
+        C: LandBlockSource + Send + 'static,
+        C::Error: Send + Sync + 'static,
+    {
+        Self::build(
+            region,
+            BoxedPortal::new(portal),
+            BoxedCells::new(cell),
+            policy,
+            settings,
+        )
     }
 }
 
-impl<R: Read + Seek> AmbientBridge<R> {
+impl<R: Read + Seek + Send + 'static> AmbientBridge<R> {
     /// Attaches to a portal and a cell dat read through any readers (`Cursor`s in tests),
     /// emitting plays for `policy`.
     ///
@@ -345,7 +389,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
             dat: CELL_DAT,
             source,
         })?;
-        Self::with_sources(
+        Self::with_dats(
             DatSource::new(portal),
             DatSource::new(cell),
             policy,
@@ -353,7 +397,9 @@ impl<R: Read + Seek> AmbientBridge<R> {
         )
     }
 
-    fn with_sources(
+    /// The DAT-folder implementation: the Region `settings.region_id` from the portal dat,
+    /// then both dats as the sources.
+    fn with_dats(
         mut portal: DatSource<R>,
         cell: DatSource<R>,
         policy: AmbientPolicy,
@@ -363,7 +409,25 @@ impl<R: Read + Seek> AmbientBridge<R> {
             .load_record(settings.region_id)
             .map_err(AttachError::Region)?
             .ok_or(AttachError::NoRegion(settings.region_id))?;
-        let ambient = Ambient::new(&region, settings.seeds, settings.sound)
+        Self::build(
+            &region,
+            BoxedPortal::new(portal),
+            BoxedCells::new(cell),
+            policy,
+            settings,
+        )
+    }
+}
+
+impl<R> AmbientBridge<R> {
+    fn build(
+        region: &Region,
+        portal: BoxedPortal,
+        cell: BoxedCells,
+        policy: AmbientPolicy,
+        settings: AmbientSettings,
+    ) -> Result<Self, AttachError> {
+        let ambient = Ambient::new(region, settings.seeds, settings.sound)
             .map_err(AttachError::ResolveRegion)?;
         Ok(Self {
             ambient,
@@ -373,6 +437,7 @@ impl<R: Read + Seek> AmbientBridge<R> {
             last_now: f64::NEG_INFINITY,
             events: Vec::new(),
             counters: AmbientCounters::default(),
+            reader: PhantomData,
         })
     }
 
@@ -388,10 +453,20 @@ impl<R: Read + Seek> AmbientBridge<R> {
         self.policy
     }
 
-    /// The portal dat as the source of the Waves the plays name (for the engine's
+    /// The portal side as the source of the Waves the plays name (for the engine's
     /// [`super::WaveCache`]).
-    pub fn waves(&mut self) -> &mut DatSource<R> {
+    pub fn waves(&mut self) -> &mut BoxedPortal {
         &mut self.portal
+    }
+
+    /// Whether EnvCell `cell` sees outside, read from the cell side's EnvCell record
+    /// (`Flags & SeenOutside`, which retail's `CEnvCell` unpacks into `seen_outside`);
+    /// `Ok(None)` when the source has no such EnvCell.
+    ///
+    /// # Errors
+    /// [`SourceError`] when the record exists but cannot be read.
+    pub fn env_cell_seen_outside(&mut self, cell: CellId) -> Result<Option<bool>, SourceError> {
+        Ok(self.cell.load_env_cell(cell)?.map(|c| c.seen_outside()))
     }
 
     /// The counters.

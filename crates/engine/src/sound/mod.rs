@@ -13,7 +13,8 @@ pub mod decode;
 
 pub use ambient_bridge::{
     AmbientBridge, AmbientCounters, AmbientPlay, AmbientPolicy, AmbientSettings, AmbientTickError,
-    AttachError, CELL_DAT, DEFAULT_REGION_ID, DropCounts, ListenerPose, PORTAL_DAT, open_dat,
+    AttachError, BoxedCells, BoxedPortal, CELL_DAT, DEFAULT_REGION_ID, DropCounts, ListenerPose,
+    PORTAL_DAT, PortalPair, SourceError, open_dat,
 };
 pub use cache::{
     CacheError, CacheStats, CachedWave, DEFAULT_CACHE_BYTES, MemoryWaves, WaveCache, WaveSource,

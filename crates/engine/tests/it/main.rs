@@ -5,6 +5,7 @@
     reason = "test helpers: a failed unwrap is a failed test"
 )]
 
+mod ambient_cells;
 mod ambient_engine;
 mod bad_input;
 mod budgets;
