@@ -311,3 +311,53 @@ fn a_walk_renders_through_the_engine_deterministically() {
         "required arguments were not provided",
     );
 }
+
+/// Issue 29: `--at CELL:X,Y,Z --seconds S --out X.wav` renders the ambient heard standing
+/// there: a WAV of S seconds whose samples are not silent.
+#[test]
+fn at_with_out_renders_the_ambient_at_a_fixed_position() {
+    let w = world();
+    let wav = w.path().join("a.wav");
+    let args = [
+        "--at",
+        "0xA9B40025:96,96,70",
+        "--seconds",
+        "10",
+        "--out",
+        wav.to_str().unwrap(),
+    ];
+    let text = ok(&ambient(w.path(), &args));
+    assert!(text.starts_with("wrote "), "{text}");
+    let mut reader = hound::WavReader::open(&wav).unwrap();
+    let spec = reader.spec();
+    assert_eq!(spec.channels, 2);
+    let samples: Vec<f32> = reader.samples::<f32>().map(Result::unwrap).collect();
+    assert_eq!(samples.len(), 10 * spec.sample_rate as usize * 2);
+    let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    let rms = (samples.iter().map(|s| s * s).sum::<f32>() / samples.len() as f32).sqrt();
+    assert!(peak > 0.05 && rms > 0.005, "peak {peak}, rms {rms}");
+    // the last second still sounds (the constant ambient sound keeps playing)
+    let tail = &samples[samples.len() - spec.sample_rate as usize * 2..];
+    assert!(tail.iter().any(|s| s.abs() > 0.01));
+}
+
+/// `--walk` without `--seconds` runs the whole walk (first to last waypoint).
+#[test]
+fn walk_seconds_default_to_the_walks_length() {
+    let w = world();
+    let doc: serde_json::Value =
+        serde_json::from_str(&ok(&ambient(w.path(), &["--walk", EXAMPLE_WALK, "--json"]))).unwrap();
+    assert_eq!(doc["duration_s"], 90.0);
+    let last = doc["entries"].as_array().unwrap().last().unwrap()["time_s"]
+        .as_f64()
+        .unwrap();
+    assert!(last > 60.0, "{last}");
+}
+
+/// `--seconds` with `--at` and no `--out` is a plain error (a rebuild takes no time).
+#[test]
+fn at_seconds_without_out_is_refused() {
+    let w = world();
+    let out = ambient(w.path(), &["--at", "0xA9B40025:96,96,70", "--seconds", "3"]);
+    fails_with_one_line(&out, "needs --out");
+}
