@@ -80,7 +80,7 @@ fn at_rebuilds_and_prints_text_and_json() {
     )))
     .unwrap();
     assert_eq!(doc["rebuild"]["land_blocks"].as_array().unwrap().len(), 9);
-    assert_eq!(doc["rebuild"]["cell"], 0xA9B4_0025_u32);
+    assert_eq!(doc["rebuild"]["cell_id"], "0xA9B40025");
     assert!(doc["snapshot"]["total_sound_count"].as_f64().unwrap() > 0.0);
     assert!(doc["sound_table_loads"].as_u64().unwrap() >= 1);
 }
@@ -106,7 +106,7 @@ fn the_example_walk_plays_and_rebuilds() {
         &["--walk", EXAMPLE_WALK, "--seconds", "30", "--json"],
     )))
     .unwrap();
-    assert!(log.as_array().unwrap().len() > 10);
+    assert!(log["entries"].as_array().unwrap().len() > 10);
 }
 
 /// Item 5: a walk `cell` that is no cell id says what is expected.
@@ -210,7 +210,8 @@ fn seconds_with_at_is_refused() {
         w.path(),
         &["--at", "0xA9B40025:100,100,72", "--seconds", "5"],
     );
-    refused_at_parse(&out, "cannot be used with");
+    // with --out it renders (issue 29); without, there is nothing for the seconds to do
+    fails_with_one_line(&out, "--seconds with --at needs --out");
 }
 
 /// Item 9: `--region` names the id asked for.
@@ -288,8 +289,8 @@ fn a_walk_renders_through_the_engine_deterministically() {
     assert_eq!(a, b);
     let amb = &doc["ambient"];
     let n = |k: &str| amb[k].as_u64().unwrap();
-    assert!(n("events") > 0, "{doc}");
-    assert_eq!(n("events"), n("played") + n("dropped"), "{doc}");
+    assert!(n("event_count") > 0, "{doc}");
+    assert_eq!(n("event_count"), n("played") + n("dropped"), "{doc}");
     assert_eq!(n("played"), n("started") + n("not_started"), "{doc}");
     let reader = hound::WavReader::new(std::io::Cursor::new(&a)).unwrap();
     assert_eq!(reader.spec().channels, 2);
