@@ -35,10 +35,173 @@ fn coords(p: [f64; 3]) -> String {
     format!("[{}, {}, {}]", c(p[0]), c(p[1]), c(p[2]))
 }
 
+/// A scheduling class as a lowercase word (`full`, `direct`, `free`).
+#[must_use]
+pub fn class_word(c: resound_engine::Class) -> &'static str {
+    match c {
+        resound_engine::Class::Full => "full",
+        resound_engine::Class::Direct => "direct",
+        resound_engine::Class::Free => "free",
+    }
+}
+
 /// The voice's scheduling class as a lowercase word (`full`, `direct`, `free`), or `none`.
-fn class_name(a: &resound_engine::VoiceAcoustics) -> String {
-    a.class
-        .map_or_else(|| "none".to_owned(), |c| format!("{c:?}").to_lowercase())
+fn class_name(a: &resound_engine::VoiceAcoustics) -> &'static str {
+    a.class.map_or("none", class_word)
+}
+
+/// `id` as the CLI's JSON writes every id: `0x` and eight upper-case hex digits.
+#[must_use]
+pub fn hex_id(id: u32) -> String {
+    format!("0x{id:08X}")
+}
+
+/// A unit vector (a direction) as `[x, y, z]`.
+fn dir(v: resound_engine::glam::DVec3) -> [f64; 3] {
+    [v.x, v.y, v.z]
+}
+
+/// One echo tap in the CLI's one shape (`docs/json.md`): what a command does not know is
+/// `null` (`resound render` knows the pan it applied, `resound acoustics` the reflecting plane).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TapJson {
+    /// Delay after the direct sound, seconds.
+    pub delay_s: f64,
+    /// Path length, metres.
+    pub path_m: f64,
+    /// Level (linear amplitude factor).
+    pub level: f32,
+    /// High-frequency factor, 0..=1.
+    pub hf: f32,
+    /// Low-pass cutoff, Hz.
+    pub cutoff_hz: Option<f32>,
+    /// Arrival direction (unit vector, voxel axes).
+    pub direction: Option<[f64; 3]>,
+    /// Stereo pan, -1 (left) ..= 1 (right).
+    pub pan: Option<f32>,
+    /// The reflecting plane: axis, coordinate (voxel cells) and normal sign.
+    pub plane: Option<(&'static str, i32, i32)>,
+}
+
+impl TapJson {
+    /// The JSON object.
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "delay_ms": self.delay_s * 1e3,
+            "path_m": self.path_m,
+            "level": self.level,
+            "hf": self.hf,
+            "cutoff_hz": self.cutoff_hz,
+            "direction": self.direction,
+            "pan": self.pan,
+            "plane": self.plane.map(|(axis, coord, normal)| serde_json::json!({
+                "axis": axis, "coord": coord, "normal": normal,
+            })),
+        })
+    }
+}
+
+fn axis_name(axis: usize) -> &'static str {
+    ["x", "y", "z"].get(axis).copied().unwrap_or("?")
+}
+
+/// An echo tap of the tracer in the one tap shape.
+#[must_use]
+pub fn traced_tap(t: &resound_engine::acoustics::Tap) -> TapJson {
+    TapJson {
+        delay_s: t.delay,
+        path_m: t.path,
+        level: t.level,
+        hf: t.hf,
+        cutoff_hz: Some(t.cutoff_hz),
+        direction: Some(dir(t.direction)),
+        pan: None,
+        plane: Some((axis_name(t.plane.axis), t.plane.coord, t.plane.normal_sign)),
+    }
+}
+
+/// A space (the room around one point) as JSON: `{enclosure, size_m, reflectivity}`.
+fn space_json(s: &resound_engine::acoustics::Space) -> serde_json::Value {
+    serde_json::json!({ "enclosure": s.enclosure, "size_m": s.size, "reflectivity": s.reflectivity })
+}
+
+/// The room in the CLI's one shape (`docs/json.md`), from the room stage's result.
+#[must_use]
+pub fn room_json(r: &resound_engine::acoustics::RoomResult) -> serde_json::Value {
+    serde_json::json!({
+        "enclosure": r.space.enclosure,
+        "size_m": r.space.size,
+        "reflectivity": r.space.reflectivity,
+        "wet": r.wet,
+        "decay_s": r.decay,
+        "effective_decay_s": r.effective_decay,
+        "decay_bands_s": r.decay_bands,
+        "sends": r.sends,
+        "listener_space": space_json(&r.listener),
+        "source_space": r.source.as_ref().map(space_json),
+    })
+}
+
+/// The room of a joined result (what a render applied) in the one room shape; the spaces at
+/// the listener and the source are not kept there (`null`).
+fn applied_room_json(x: &resound_engine::acoustics::AcousticResult) -> serde_json::Value {
+    serde_json::json!({
+        "enclosure": x.space.enclosure,
+        "size_m": x.space.size,
+        "reflectivity": x.space.reflectivity,
+        "wet": x.wet,
+        "decay_s": x.decay,
+        "effective_decay_s": x.effective_decay,
+        "decay_bands_s": x.decay_bands,
+        "sends": x.sends,
+        "listener_space": null,
+        "source_space": null,
+    })
+}
+
+/// A voxel position (metres, voxel axes: x east, y up, z south) rounded to 6 decimals.
+fn voxel(p: [f64; 3]) -> [f64; 3] {
+    let c = |v: f64| (v * 1e6).round() / 1e6;
+    [c(p[0]), c(p[1]), c(p[2])]
+}
+
+/// `resound acoustics`' `--json` document (`docs/json.md`): `ac` is the two AC positions
+/// on terrain (`null` for a scene file), each `(cell id, origin in metres)`.
+#[must_use]
+pub fn evaluation_json(
+    e: &resound_engine::acoustics::report::Evaluation,
+    ac: Option<[(u32, [f64; 3]); 2]>,
+) -> serde_json::Value {
+    let (h, out, d, t) = (&e.header, &e.outcome, &e.outcome.direct, &e.outcome.total);
+    let ac_json = |(cell, origin): (u32, [f64; 3])| serde_json::json!({ "cell_id": hex_id(cell), "origin_m": origin });
+    serde_json::json!({
+        "scene": h.name,
+        "model": e.model,
+        "mode": mode_name(e.mode),
+        "source_m": voxel(h.source),
+        "listener_m": voxel(h.listener),
+        "ac_source": ac.map(|[s, _]| ac_json(s)),
+        "ac_listener": ac.map(|[_, l]| ac_json(l)),
+        "distance_m": h.distance(),
+        "range_m": h.range,
+        "occlusion": {
+            "paths": e.paths, "occ": d.occ, "gain": d.gain, "hf": d.hf, "cutoff": d.cutoff,
+            "air": d.air, "apparent_direction": dir(d.apparent_direction),
+        },
+        "taps": out.echo.as_ref().map(|echo| echo.taps.iter().map(|t| traced_tap(t).to_json()).collect::<Vec<_>>()),
+        "room": out.room.as_ref().map(room_json),
+        "joined": out.joined.as_ref().map(|j| serde_json::json!({
+            "occ": j.occ, "gain": j.gain, "hf": j.hf, "sends": j.sends, "decay_s": j.decay,
+            "effective_decay_s": j.effective_decay, "wet": j.wet,
+            "apparent_direction": dir(j.apparent_direction), "cells": j.telemetry.cells,
+        })),
+        "telemetry": {
+            "rays": t.rays, "cells": t.cells, "skipped_sections": t.skipped_sections,
+            "unknown_steps": t.unknown_steps, "unknown_share": t.unknown_share(),
+            "met_unknown": t.met_unknown, "budget_exhausted": t.budget_exhausted,
+        },
+    })
 }
 
 /// The engine's counters as one JSON object (stable keys).
@@ -79,51 +242,51 @@ impl RenderReport<'_> {
         let result = src.and_then(|a| a.result.as_ref());
         // The room is measured in `full` only.
         let room = result.filter(|_| mode >= Mode::Full);
+        // The traced taps, for what the applied ones do not carry (cutoff, direction, plane).
+        let traced = result.map(|x| x.taps.as_slice()).unwrap_or_default();
         let taps: Vec<serde_json::Value> = applied
             .map(|a| {
                 a.taps
                     .iter()
-                    .map(|t| {
-                        serde_json::json!({
-                            "delay_ms": f64::from(t.delay_s) * 1e3,
-                            "level": t.level,
-                            "path": t.path,
-                            "hf": t.hf,
-                            "pan": t.pan,
-                        })
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let from = traced.get(i).map(traced_tap).unwrap_or_default();
+                        TapJson {
+                            delay_s: f64::from(t.delay_s),
+                            path_m: f64::from(t.path),
+                            level: t.level,
+                            hf: t.hf,
+                            pan: Some(t.pan),
+                            ..from
+                        }
+                        .to_json()
                     })
                     .collect()
             })
             .unwrap_or_default();
+        let format = if self.format == "s16" {
+            "wav-s16"
+        } else {
+            "wav-f32"
+        };
         serde_json::json!({
             "scene": scene.name,
             "model": r.model,
             "mode": mode_name(mode),
             "signal": self.signal,
-            "seconds": self.seconds,
-            "rate": r.rate,
-            "out": self.out,
-            "format": self.format,
+            "duration_s": self.seconds,
+            "rate_hz": r.rate,
+            "written": [{ "path": self.out, "format": format }],
             "voices": r.voices,
-            "distance": r.distance,
-            "class": src.and_then(|a| a.class).map(|c| format!("{c:?}").to_lowercase()),
+            "distance_m": r.distance,
+            "class": src.and_then(|a| a.class).map(class_word),
             "occ": result.map(|x| x.occ),
             "gain": applied.map(|a| a.gain),
             "hf": applied.map(|a| a.hf),
             "pan": applied.map(|a| a.pan),
             "sends": applied.map(|a| a.sends.to_vec()),
             "taps": taps,
-            "room": {
-                "enclosure": room.map(|x| x.space.enclosure),
-                "size": room.map(|x| x.space.size),
-                "reflectivity": room.map(|x| x.space.reflectivity),
-                "wet": room.map(|x| x.wet),
-                "decay": room.map(|x| x.decay),
-                "effective_decay": room.map(|x| x.effective_decay),
-                // The decay the bus renders, per band (issue 30): mid, and low/mid/high.
-                "decay_s": room.map(|x| x.decay),
-                "decay_bands_s": room.map(|x| x.decay_bands.to_vec()),
-            },
+            "room": room.map(applied_room_json),
             "status": status_json(&r.status),
         })
     }
@@ -209,7 +372,7 @@ pub fn ambient_json(a: &AmbientStatus) -> serde_json::Value {
     {
         let (c, d) = (&a.counters, &a.counters.dropped);
         serde_json::json!({
-            "frames": c.frames, "rebuilds": c.rebuilds, "events": c.events, "played": c.played,
+            "frames": c.frames, "rebuilds": c.rebuilds, "event_count": c.events, "played": c.played,
             "dropped": d.total(),
             "dropped_by_reason": {
                 "no_sound_table": d.no_sound_table, "no_entry": d.no_entry,
@@ -229,11 +392,11 @@ pub fn ambient_json(a: &AmbientStatus) -> serde_json::Value {
 #[must_use]
 pub fn device_status_json(d: &DeviceStatus) -> serde_json::Value {
     serde_json::json!({
-        "host": d.host, "device": d.device, "sample_rate": d.sample_rate,
+        "host": d.host, "device": d.device, "sample_rate_hz": d.sample_rate,
         "channels": d.channels, "format": d.format.name(),
         "buffer_frames": d.buffer_frames, "callbacks": d.callbacks,
         "frames": d.frames, "xruns": d.xruns, "device_xruns": d.device_xruns,
-        "late": d.late, "max_callback_us": d.max_callback_us, "load": d.load,
+        "late": d.late, "max_callback_ms": d.max_callback_us as f64 / 1e3, "load": d.load,
         "lost": d.lost, "reopens": d.reopens, "reopen_attempts": d.reopen_attempts,
         "discarded_frames": d.discarded_frames, "last_error": d.last_error,
     })
@@ -249,19 +412,19 @@ pub fn device_listing_json(listing: &DeviceListing) -> serde_json::Value {
 fn device_json(d: &DeviceInfo) -> serde_json::Value {
     let mut doc = serde_json::json!({
         "host": d.host,
-        "id": d.id,
+        "selector": d.id,
         "name": d.name,
         "default": d.is_default,
         "discards": d.discards,
     });
     let extra = match &d.defaults {
         Ok(c) => serde_json::json!({
-            "sample_rate": c.sample_rate,
+            "sample_rate_hz": c.sample_rate,
             "channels": c.channels,
             "format": c.format,
             "buffer_frames": c.buffer_frames.map(|(lo, hi)| [lo, hi]),
         }),
-        Err(e) => serde_json::json!({ "error": e }),
+        Err(e) => serde_json::json!({ "reason": e }),
     };
     if let (Some(doc), serde_json::Value::Object(extra)) = (doc.as_object_mut(), extra) {
         doc.extend(extra);

@@ -11,6 +11,7 @@ use resound_engine::advanced::acoustics::scene::{Scene, parse_mode};
 use resound_engine::advanced::acoustics::{AcousticModel, MaterialTable, Mode, Paths};
 use resound_engine::terrain::parse_position;
 use resound_studio::capped_read::read_text_capped;
+use resound_studio::describe::evaluation_json;
 use resound_studio::terrain_query::{TerrainQuery, evaluate_terrain_points};
 
 /// Largest scene file accepted (a scene is a list of boxes; 64 MiB is far beyond any real one).
@@ -47,9 +48,10 @@ impl ModelName {
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("world").required(true).args(["scene", "dat_dir"])))]
 pub struct Args {
-    /// Scene file (JSON; see `crates/acoustics-core/scenes/`).
-    #[arg(long)]
-    pub scene: Option<PathBuf>,
+    /// Scene: a scene file (JSON), or the name of a built-in verification scene (G, R,
+    /// W2, …; the files of `crates/acoustics-core/scenes/`).
+    #[arg(long, value_name = "FILE|NAME")]
+    pub scene: Option<String>,
     /// Folder holding client_portal.dat and client_cell_1.dat: trace the terrain instead.
     #[arg(long, requires_all = ["listener", "source"])]
     pub dat_dir: Option<PathBuf>,
@@ -88,18 +90,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .transpose()?;
     let e = match (&args.dat_dir, &args.scene) {
         (Some(dir), _) => terrain(&args, dir, mode.unwrap_or(Mode::Full))?,
-        (None, Some(path)) => scene(&args, path, mode)?,
+        (None, Some(name)) => scene(&args, name, mode)?,
         (None, None) => {
-            bail!("give --scene FILE or --dat-dir DIR --listener CELL:X,Y,Z --source CELL:X,Y,Z")
+            bail!(
+                "give --scene FILE|NAME or --dat-dir DIR --listener CELL:X,Y,Z --source CELL:X,Y,Z"
+            )
         }
     };
-    crate::report::emit_doc(args.json, &e.to_json(), &e)
+    let ac = e.header.ac.as_ref().and_then(|[s, l]| {
+        let at = |t: &String| {
+            parse_position(t).ok().map(|p| {
+                let o = p.origin;
+                (p.objcell_id.0, [o.x, o.y, o.z].map(f64::from))
+            })
+        };
+        Some([at(s)?, at(l)?])
+    });
+    crate::report::emit_doc(args.json, &evaluation_json(&e, ac), &e)
 }
 
-fn scene(args: &Args, path: &Path, mode: Option<Mode>) -> anyhow::Result<Evaluation> {
+/// The text of a scene: the file at `arg`, or the built-in scene of that name when no such
+/// file exists (`resound render` and `resound acoustics` take the same).
+pub fn scene_text(arg: &str) -> anyhow::Result<String> {
+    let path = Path::new(arg);
+    match resound_studio::scene_render::builtin(arg) {
+        Some(text) if std::fs::symlink_metadata(path).is_err() => Ok(text.to_owned()),
+        _ => Ok(read_text_capped(path, MAX_SCENE_BYTES, "scene file")?),
+    }
+}
+
+fn scene(args: &Args, name: &str, mode: Option<Mode>) -> anyhow::Result<Evaluation> {
     let materials = MaterialTable::standard();
-    let text = read_text_capped(path, MAX_SCENE_BYTES, "scene file")?;
-    let shown = crate::report::quoted(&path.display().to_string());
+    let text = scene_text(name)?;
+    let shown = crate::report::quoted(name);
     let mut scene =
         Scene::from_json(&text, &materials).with_context(|| format!("scene {shown}"))?;
     crate::scene_check::check(&scene).with_context(|| format!("scene {shown}"))?;

@@ -4,10 +4,13 @@
 //!   rebuilds the ambient sounds and prints the result: total weight, every sound instance (STB
 //!   id, index, kind, `sound_count`, `play_chance` or `current_volume`, the directions with their
 //!   distance ranges) and the sounds that play at once.
-//! - `--walk PATH.json --seconds N` runs the per-frame tick along a path and prints the log of
-//!   rebuilds and played/dropped sounds. The path format is documented in
-//!   `resound_ambient::walk`; `crates/ambient/examples-data/walk.json` walks the fixture world.
-//! - `--walk PATH.json --seconds N --out OUT.wav` renders the walk through the engine
+//! - `--at CELL:X,Y,Z --out OUT.wav [--seconds N]` renders the ambient heard standing there
+//!   (a walk of one waypoint; 10 s unless `--seconds` says otherwise).
+//! - `--walk PATH.json [--seconds N]` runs the per-frame tick along a path (for the walk's
+//!   length unless `--seconds` says otherwise) and prints the log of rebuilds and played/dropped
+//!   sounds. The path format is documented in `resound_ambient::walk`;
+//!   `crates/ambient/examples-data/walk.json` walks the fixture world.
+//! - `--walk PATH.json --out OUT.wav` renders the walk through the engine
 //!   (`Engine::attach_ambient`, `Engine::render_walk`): `retail16` plays the retail output
 //!   exactly; `modern` places positioned sounds in 3-D on the terrain with the acoustic path.
 //!
@@ -46,20 +49,23 @@ pub struct Args {
     /// With --at: the (EnvCell) cell sees outside, so the outdoor set is gathered.
     #[arg(long, requires = "at")]
     seen_outside: bool,
-    /// Walk a path file (see `resound_ambient::walk` for the format).
-    #[arg(long, value_name = "PATH.json", requires = "seconds")]
+    /// Walk a path file: JSON waypoints with times, AC positions and headings (the format:
+    /// `crates/ambient/examples-data/walk.json`; `resound_ambient::walk` documents it).
+    #[arg(long, value_name = "PATH.json")]
     walk: Option<PathBuf>,
-    /// With --walk: how many seconds to run (at most 2 160 000 frames of the walk's frame rate).
+    /// How many seconds to run: with --walk, default the walk's length (first to last
+    /// waypoint); with --at --out, default 10. At most 2 160 000 frames of the walk's frame
+    /// rate; a render at most 600 s.
     #[arg(
         long,
         value_name = "N",
         value_parser = parse_seconds,
-        conflicts_with = "at",
         allow_negative_numbers = true
     )]
     seconds: Option<f64>,
-    /// With --walk: render it through the engine to this WAV file (stereo f32).
-    #[arg(long, value_name = "OUT.wav", requires = "walk")]
+    /// Render through the engine to this WAV file (stereo f32): the walk, or the ambient
+    /// heard standing at --at.
+    #[arg(long, value_name = "OUT.wav")]
     out: Option<PathBuf>,
     /// With --out: `retail16` (the retail output exactly) or `modern` (3-D with acoustics on
     /// the terrain).
@@ -98,7 +104,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         crt: args.seed,
     };
     let mut ambient = Ambient::new(&region, seeds, settings).context("resolving the Region")?;
+    let render_settings = AmbientSettings {
+        seeds,
+        sound: settings,
+        region_id,
+        ..Default::default()
+    };
+    if let (Some(pos), Some(out)) = (args.at, &args.out) {
+        let walk = standing_walk(pos, args.seen_outside)?;
+        let seconds = args.seconds.unwrap_or(AT_SECONDS);
+        return render(&args, &walk, seconds, out, render_settings);
+    }
     if let Some(pos) = args.at {
+        if args.seconds.is_some() {
+            bail!(
+                "--seconds with --at needs --out OUT.wav (a rebuild at a position takes no time)"
+            );
+        }
         let mut events = Vec::new();
         let player = Player {
             position: pos,
@@ -126,40 +148,61 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         return crate::report::emit_doc(args.json, &report, report);
     }
-    let (Some(path), Some(seconds)) = (&args.walk, args.seconds) else {
-        bail!("give --at CELL:X,Y,Z or --walk PATH.json --seconds N");
+    let Some(path) = &args.walk else {
+        bail!("give --at CELL:X,Y,Z or --walk PATH.json");
     };
     let walk = read_walk(path)?;
+    let seconds = args.seconds.unwrap_or_else(|| walk_length(&walk));
     if let Some(out) = &args.out {
-        let policy = match args.policy.as_str() {
-            "modern" => AmbientPolicy::Modern,
-            _ => AmbientPolicy::Retail16,
-        };
-        let (sound, region_id) = (settings, args.region);
-        let ambient = AmbientSettings {
-            seeds,
-            sound,
-            region_id,
-            ..Default::default()
-        };
-        return render(&args, &walk, seconds, out, policy, ambient);
+        return render(&args, &walk, seconds, out, render_settings);
     }
     let log = walk
         .run(&mut ambient, seconds, &mut portal, &mut cell)
         .with_context(|| format!("walking {}", path.display()))?;
     let text: String = log.iter().map(|e| format!("{e}\n")).collect();
-    crate::report::emit_doc(args.json, &log, text)
+    let doc = serde_json::json!({ "duration_s": seconds, "entries": log });
+    crate::report::emit_doc(args.json, &doc, text)
 }
 
-/// `--walk --out`: renders the walk through the engine and prints what the ambient bridge did.
+/// `--at --out` renders this long unless `--seconds` says otherwise.
+const AT_SECONDS: f64 = 10.0;
+
+/// A walk's length: from its first waypoint's time to its last's.
+fn walk_length(walk: &Walk) -> f64 {
+    match (walk.waypoints.first(), walk.waypoints.last()) {
+        (Some(a), Some(b)) => (b.t - a.t).max(0.0),
+        _ => 0.0,
+    }
+}
+
+/// A walk that stands at `pos` (one waypoint): the ambient heard there.
+fn standing_walk(pos: Position, seen_outside: bool) -> anyhow::Result<Walk> {
+    let o = pos.origin;
+    let doc = serde_json::json!({
+        "waypoints": [{
+            "t": 0.0,
+            "cell": crate::json_out::hex(pos.objcell_id.0),
+            "origin": [o.x, o.y, o.z],
+            "seen_outside": seen_outside,
+        }],
+    });
+    let walk: Walk = serde_json::from_value(doc).context("placing the listener")?;
+    walk.validate().context("placing the listener")?;
+    Ok(walk)
+}
+
+/// `--out`: renders the walk through the engine and prints what the ambient bridge did.
 fn render(
     args: &Args,
     walk: &Walk,
     seconds: f64,
     out: &Path,
-    policy: AmbientPolicy,
     settings: AmbientSettings,
 ) -> anyhow::Result<()> {
+    let policy = match args.policy.as_str() {
+        "modern" => AmbientPolicy::Modern,
+        _ => AmbientPolicy::Retail16,
+    };
     let file = OutFile::create(out)?;
     let to_stdout = file.is_stdout();
     let r = render_ambient_walk(&args.dat_dir, walk, seconds, policy, settings)?;
@@ -179,10 +222,11 @@ fn render(
     };
     emit(&if args.json {
         let doc = serde_json::json!({
-            "out": out.display().to_string(), "seconds": seconds, "rate": rate,
-            "policy": policy, "peak": s.peak, "rays": s.rays, "ambient": resound_studio::describe::ambient_json(&s.ambient),
+            "written": [crate::json_out::written(out, "wav-f32")],
+            "duration_s": seconds, "rate_hz": rate, "policy": policy, "peak": s.peak,
+            "rays": s.rays, "ambient": resound_studio::describe::ambient_json(&s.ambient),
         });
-        serde_json::to_string_pretty(&doc)? + "\n"
+        crate::report::json_text(&doc)?
     } else {
         let (ambient, peak) = (&s.ambient, s.peak);
         format!(

@@ -45,7 +45,7 @@ enum Command {
         raw: Option<RecordType>,
         /// The .dat file (or, with --raw, the record file).
         file: PathBuf,
-        /// The entry id (decimal or 0x hex); not used with --raw.
+        /// The entry id (0x hex, as `dat ls` shows it, or decimal); not used with --raw.
         #[arg(required_unless_present = "raw", conflicts_with = "raw")]
         id: Option<String>,
         /// Print one JSON document instead of text.
@@ -57,7 +57,7 @@ enum Command {
     Wave {
         /// The portal .dat file.
         file: PathBuf,
-        /// The Wave id (decimal or 0x hex).
+        /// The Wave id (0x hex, as `dat ls` shows it, or decimal).
         id: String,
         /// Output path.
         out: PathBuf,
@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => {
             let payload =
                 resound_studio::capped_read::read_capped(&file, MAX_RAW_BYTES, "record file")?;
-            dump(kind, &payload, json)
+            dump(kind, None, &payload, json)
         }
         Command::Dump {
             raw: None,
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let payload = read(&mut r, &file, id)?;
             match t.parsed {
                 // the record's error names the id its bytes hold; say which entry was asked for
-                Some(p) => dump(p, &payload, json)
+                Some(p) => dump(p, Some(id), &payload, json)
                     .with_context(|| format!("decoding 0x{id:08X} of {}", file.display())),
                 None => bail!(
                     "0x{id:08X} ({} bytes) {}, which resound does not decode; it decodes Region, \
@@ -164,9 +164,16 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
     crate::report::emit_doc(json, &listing, &listing)
 }
 
-fn dump(kind: RecordType, payload: &[u8], json: bool) -> anyhow::Result<()> {
+/// Prints a decoded record; its JSON is `{record_type, id, record}`, the record under the
+/// file format's own field names (`docs/json.md`).
+fn dump(kind: RecordType, id: Option<u32>, payload: &[u8], json: bool) -> anyhow::Result<()> {
     let decoded = Decoded::parse(kind, payload)?;
-    crate::report::emit_doc(json, &decoded.record, &decoded)
+    let doc = serde_json::json!({
+        "record_type": kind.name(),
+        "id": id.map(crate::json_out::hex),
+        crate::json_out::RECORD_KEY: decoded.record,
+    });
+    crate::report::emit_doc(json, &doc, &decoded)
 }
 
 fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {

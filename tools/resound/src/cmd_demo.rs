@@ -125,9 +125,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("writing {}: {}", png.display(), e.error))?;
     if args.json {
         let mut doc = report.summary_json(took);
-        doc["wav"] = wav.display().to_string().into();
-        doc["png"] = png.display().to_string().into();
-        return emit(&format!("{}\n", serde_json::to_string_pretty(&doc)?));
+        doc["written"] = serde_json::json!([
+            crate::json_out::written(&wav, "wav-f32"),
+            crate::json_out::written(&png, "png"),
+        ]);
+        return emit(&crate::report::json_text(&doc)?);
     }
     emit(&format!(
         "{}\n  wrote {}\n  wrote {}\n",

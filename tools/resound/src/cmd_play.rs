@@ -84,10 +84,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let text = if args.json {
         let doc = serde_json::json!({
             "scene": scene.name, "mode": mode_name(options.mode), "signal": args.scene.signal,
-            "seconds": args.scene.seconds, "rate": rate, "frames": total,
+            "duration_s": args.scene.seconds, "rate_hz": rate, "frames": total,
             "device": status.device.as_ref().map(describe::device_status_json), "status": describe::status_json(&status),
         });
-        format!("{}\n", serde_json::to_string_pretty(&doc)?)
+        crate::report::json_text(&doc)?
     } else {
         let clear = if terminal { "\r\x1b[2K" } else { "" };
         format!("{clear}{}\n", status.live_line(total, rate))

@@ -3,7 +3,7 @@
 //! predicted decay) and the engine's status. `--json` prints one object with stable keys.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -14,7 +14,7 @@ use resound_studio::scene_render::{self as scene, SceneOptions};
 use resound_studio::test_signal::Signal;
 use resound_studio::wav_write::{WavFormat, WavStream};
 
-use crate::cmd_acoustics::{MAX_SCENE_BYTES, ModelName};
+use crate::cmd_acoustics::ModelName;
 use crate::out_file::OutFile;
 
 /// Renders at least this long (seconds) show a progress bar on a terminal.
@@ -23,8 +23,9 @@ const PROGRESS_SECONDS: f64 = 5.0;
 /// The scene and signal arguments `resound render` and `resound play` share.
 #[derive(clap::Args, Debug)]
 pub struct SceneArgs {
-    /// Scene file (JSON), or a §9 scene name (`G`, `R`, `W2` …) from
-    /// `crates/acoustics-core/scenes/`.
+    /// Scene: a scene file (JSON), or the name of a built-in verification scene (G, R, W2, …;
+    /// the files of `crates/acoustics-core/scenes/`).
+    #[arg(value_name = "FILE|NAME")]
     scene: String,
     /// Acoustics mode (default: the scene's).
     #[arg(long, value_parser = ["off", "direct", "reflect", "full"])]
@@ -90,11 +91,7 @@ fn parse_rate(text: &str) -> anyhow::Result<u32> {
 }
 
 fn load_scene(arg: &str, model: &Model) -> anyhow::Result<Scene> {
-    let path = Path::new(arg);
-    let text = match scene::builtin(arg) {
-        Some(text) if std::fs::symlink_metadata(path).is_err() => text.to_owned(),
-        _ => resound_studio::capped_read::read_text_capped(path, MAX_SCENE_BYTES, "scene file")?,
-    };
+    let text = crate::cmd_acoustics::scene_text(arg)?;
     let scene = scene::parse(&text, model)
         .with_context(|| format!("scene {}", crate::report::quoted(arg)))?;
     crate::scene_check::check(&scene)

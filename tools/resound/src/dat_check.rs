@@ -85,7 +85,14 @@ pub fn run(dir: &Path, json: bool, max_failures: usize) -> anyhow::Result<()> {
     }
     bar.finish_and_clear();
     let report = CheckReport::new(dir.display().to_string(), dats);
-    crate::report::emit_doc(json, &report, &report)?;
+    let mut doc = serde_json::to_value(&report)?;
+    // the schema's name for the folder (`dir` is a direction there)
+    if let Some(d) = doc.as_object_mut()
+        && let Some(dir) = d.remove("dir")
+    {
+        d.insert("folder".to_owned(), dir);
+    }
+    crate::report::emit_doc(json, &doc, &report)?;
     anyhow::ensure!(report.passed(), "{}", report.summary());
     Ok(())
 }

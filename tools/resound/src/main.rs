@@ -1,7 +1,8 @@
 //! `resound`: the Resound command-line tool.
 //!
-//! Human-readable output by default; `--json` prints one JSON document on stdout
-//! (field names are snake_case forms of DatReaderWriter's property names).
+//! Human-readable output by default; `--json` prints one JSON document on stdout in the
+//! schema of `docs/json.md` ([`json_out`]), and a failure as one `{"error": "…"}` object on
+//! stderr with the same exit code.
 
 mod cmd_acoustics;
 mod cmd_ambient;
@@ -13,6 +14,7 @@ mod cmd_play;
 mod cmd_render;
 mod dat_check;
 mod interrupt;
+mod json_out;
 mod out_file;
 mod report;
 mod scene_check;
@@ -63,9 +65,33 @@ struct Passed {
     args: Vec<String>,
 }
 
+/// Whether the command line asks for JSON (`--json` before any `--`): failures are then
+/// reported as a JSON object too, usage errors included.
+fn wants_json() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// Prints a failure's line on stderr: plain, or as `{"error": "…"}` with `--json` (without the
+/// line's `error: ` prefix).
+fn fail(line: &str, code: u8) -> std::process::ExitCode {
+    if wants_json() {
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        eprintln!("{}", json_out::error_doc(line));
+    } else {
+        eprintln!("{line}");
+    }
+    std::process::ExitCode::from(code)
+}
+
 fn main() -> std::process::ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(err) if err.use_stderr() && wants_json() => {
+            return fail(&report::usage_line(&err), 2);
+        }
         Err(err) => return report::usage(&err),
     };
     let result = match cli.command {
@@ -84,15 +110,13 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             if let Some(e) = err.downcast_ref::<cmd_play::NoDevice>() {
-                eprintln!("{e}");
-                return std::process::ExitCode::from(3);
+                return fail(&e.to_string(), 3);
             }
+            let line = format!("error: {}", report::one_line(&err));
             if err.downcast_ref::<interrupt::Interrupted>().is_some() {
-                eprintln!("error: {}", report::one_line(&err));
-                return std::process::ExitCode::from(130);
+                return fail(&line, 130);
             }
-            eprintln!("error: {}", report::one_line(&err));
-            std::process::ExitCode::FAILURE
+            fail(&line, 1)
         }
     }
 }

@@ -35,10 +35,16 @@ pub fn usage(err: &clap::Error) -> std::process::ExitCode {
             }
         };
     }
+    eprintln!("{}", usage_line(err));
+    std::process::ExitCode::from(2)
+}
+
+/// A usage error as one plain line: clap's message and usage, joined, with where to look for
+/// help.
+pub fn usage_line(err: &clap::Error) -> String {
     let text = plain(&err.to_string());
     let line = text.split(" For more information").next().unwrap_or(&text);
-    eprintln!("{} (see resound --help)", line.trim_end());
-    std::process::ExitCode::from(2)
+    format!("{} (see resound --help)", line.trim_end())
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is the reader's choice, not a failure. Control
@@ -165,7 +171,7 @@ pub fn emit_doc_to_stderr<T: serde::Serialize + ?Sized>(
     text: impl std::fmt::Display,
 ) -> anyhow::Result<()> {
     if json {
-        emit_to_stderr(&(serde_json::to_string_pretty(doc)? + "\n"))
+        emit_to_stderr(&json_text(doc)?)
     } else {
         emit_to_stderr(&text.to_string())
     }
@@ -178,8 +184,15 @@ pub fn emit_doc<T: serde::Serialize + ?Sized>(
     text: impl std::fmt::Display,
 ) -> anyhow::Result<()> {
     if json {
-        emit(&(serde_json::to_string_pretty(doc)? + "\n"))
+        emit(&json_text(doc)?)
     } else {
         emit(&text.to_string())
     }
+}
+
+/// `doc` in the CLI's one schema ([`crate::json_out::normalize`]), pretty-printed, with a
+/// final line break.
+pub fn json_text<T: serde::Serialize + ?Sized>(doc: &T) -> anyhow::Result<String> {
+    let value = crate::json_out::normalize(serde_json::to_value(doc)?);
+    Ok(serde_json::to_string_pretty(&value)? + "\n")
 }

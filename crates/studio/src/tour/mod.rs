@@ -239,7 +239,10 @@ impl TourReport {
         let what = if s.retail {
             "retail (16 voices, no acoustics)".to_owned()
         } else {
-            format!("modern, acoustics {:?}", s.mode).to_lowercase()
+            format!(
+                "modern, acoustics {}",
+                resound_engine::acoustics::scene::mode_name(s.mode)
+            )
         };
         let st = &self.status;
         format!(
@@ -268,12 +271,12 @@ impl TourReport {
         let mode = if s.retail {
             "off".to_owned()
         } else {
-            format!("{:?}", s.mode).to_lowercase()
+            resound_engine::acoustics::scene::mode_name(s.mode).to_owned()
         };
         serde_json::json!({
             "output": if s.retail { "retail" } else { "modern" }, "mode": mode,
-            "seed": s.seed, "seconds": self.seconds(), "rate": self.rate,
-            "render_seconds": render_seconds, "peak": st.peak,
+            "seed": s.seed, "duration_s": self.seconds(), "rate_hz": self.rate,
+            "render_time_s": render_seconds, "peak": st.peak,
             "limiter_engagements": st.limiter_engagements, "max_live_voices": self.max_voices,
             "ambient_events": self.ambient.len(), "ambient_plays": self.ambient_started,
             "ambient_dropped": self.ambient_dropped, "events_fired": self.fired.len(),

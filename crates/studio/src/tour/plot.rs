@@ -63,7 +63,10 @@ pub fn draw(path: &Path, report: &TourReport) -> Result<(), PlotError> {
         if report.settings.retail {
             "retail output: 16 voices, no acoustics".to_owned()
         } else {
-            format!("modern voices, acoustics {:?}", report.settings.mode).to_lowercase()
+            format!(
+                "modern voices, acoustics {}",
+                resound_engine::acoustics::scene::mode_name(report.settings.mode)
+            )
         },
         report.seconds(),
         report.settings.seed

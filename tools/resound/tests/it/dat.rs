@@ -52,8 +52,8 @@ fn fixture_write_gives_the_library_bytes_and_check_reports_no_failures() {
     assert!(std::fs::read(dir.path().join("client_cell_1.dat")).unwrap() == world.cell);
 
     let report = json(&["dat", "check", s(dir.path()), "--json"]);
-    assert_eq!(report["entries"]["failed"], 0, "{report:#}");
-    assert_eq!(report["entries"]["ok"], 56, "{report:#}");
+    assert_eq!(report["tally"]["failed"], 0, "{report:#}");
+    assert_eq!(report["tally"]["ok"], 56, "{report:#}");
     assert_eq!(report["files"]["total"], 2, "{report:#}");
     assert_eq!(report["files"]["failed"], 0, "{report:#}");
     assert_eq!(report["dats"].as_array().unwrap().len(), 2);
@@ -79,7 +79,7 @@ fn check_fails_on_a_broken_record() {
     let out = resound(&["dat", "check", s(dir.path()), "--json"]);
     assert!(!out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["entries"]["failed"], 1, "{report:#}");
+    assert_eq!(report["tally"]["failed"], 1, "{report:#}");
     assert_eq!(report["dats"][0]["failures"][0]["record_type"], "Region");
 }
 
@@ -93,14 +93,14 @@ fn ls_json_lists_every_entry_with_its_type() {
         s(&dir.path().join("client_portal.dat")),
     ]);
     assert_eq!(doc["dat_type"], "portal");
-    assert_eq!(doc["block_size"], 1024);
+    assert_eq!(doc["block_size_bytes"], 1024);
     let entries = doc["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 26);
-    let kind = |id: u64| entries.iter().find(|e| e["id"] == id).unwrap()["record_type"].clone();
-    assert_eq!(kind(0x1300_0000), "Region");
-    assert_eq!(kind(0x2000_0011), "SoundTable");
-    assert_eq!(kind(0x0A00_0101), "Wave");
-    assert_eq!(kind(0xFFFF_0001), "Iteration");
+    let kind = |id: &str| entries.iter().find(|e| e["id"] == id).unwrap()["record_type"].clone();
+    assert_eq!(kind("0x13000000"), "Region");
+    assert_eq!(kind("0x20000011"), "SoundTable");
+    assert_eq!(kind("0x0A000101"), "Wave");
+    assert_eq!(kind("0xFFFF0001"), "Iteration");
     let cell = json(&[
         "dat",
         "ls",
@@ -121,21 +121,24 @@ fn dump_decodes_each_record_type() {
     let portal = dir.path().join("client_portal.dat");
     let cell = dir.path().join("client_cell_1.dat");
     let region = json(&["dat", "dump", "--json", s(&portal), "0x13000000"]);
+    assert_eq!(region["record_type"], "Region");
+    let region = &region["record"];
     assert_eq!(region["region_name"], "Fixture");
-    assert_eq!(region["sound_info"]["stb_desc"][0]["stb_id"], 0x2000_0011);
+    assert_eq!(region["sound_info"]["stb_desc"][0]["stb_id"], "0x20000011");
     assert!(region["sound_info"]["stb_desc"][0]["ambient_sounds"][0]["base_chance"].is_number());
     let table = json(&["dat", "dump", "--json", s(&portal), "536870929"]);
-    assert_eq!(table["id"], 0x2000_0011);
-    let wave = json(&["dat", "dump", "--json", s(&portal), "0x0A000101"]);
+    assert_eq!(table["id"], "0x20000011");
+    assert_eq!(table["record"]["id"], "0x20000011");
+    let wave = &json(&["dat", "dump", "--json", s(&portal), "0x0A000101"])["record"];
     assert_eq!(
         (wave["sample_rate"].clone(), wave["bits_per_sample"].clone()),
         (11_025.into(), 8.into())
     );
-    let block = json(&["dat", "dump", "--json", s(&cell), "0xA9B4FFFF"]);
+    let block = &json(&["dat", "dump", "--json", s(&cell), "0xA9B4FFFF"])["record"];
     assert_eq!(block["terrain"].as_array().unwrap().len(), 81);
     let info = ok(&["dat", "dump", s(&cell), "0xa9b4fffe"]);
     assert!(info.contains("building"), "{info}");
-    let iteration = json(&["dat", "dump", "--json", s(&cell), "0xFFFF0001"]);
+    let iteration = &json(&["dat", "dump", "--json", s(&cell), "0xFFFF0001"])["record"];
     assert_eq!(iteration["current"], 1);
     let text = ok(&["dat", "dump", s(&portal), "0x13000000"]);
     assert!(
@@ -158,7 +161,9 @@ fn dump_raw_decodes_a_bare_record_file() {
     use resound_engine::advanced::datformat::record::Record;
     std::fs::write(&path, region.to_bytes().unwrap()).unwrap();
     let doc = json(&["dat", "dump", "--raw", "region", s(&path), "--json"]);
-    assert_eq!(doc["id"], 0x1300_0000);
+    assert!(doc["id"].is_null(), "a bare record file has no entry id");
+    let doc = &doc["record"];
+    assert_eq!(doc["id"], "0x13000000");
     assert_eq!(
         doc["terrain_info"]["terrain_types"]
             .as_array()

@@ -58,8 +58,8 @@ fn check_reports_every_dat_that_is_not_a_regular_file() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["files"]["total"], 5, "{report:#}");
     assert_eq!(report["files"]["failed"], 4, "{report:#}");
-    assert_eq!(report["entries"]["ok"], 26, "{report:#}");
-    assert_eq!(report["entries"]["failed"], 0, "{report:#}");
+    assert_eq!(report["tally"]["ok"], 26, "{report:#}");
+    assert_eq!(report["tally"]["failed"], 0, "{report:#}");
     let error = |name: &str| {
         report["dats"]
             .as_array()
@@ -139,7 +139,7 @@ fn ids_have_one_style_and_unknown_types_read_well() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|e| e["id_hex"] == "0x0A000101"),
+            .any(|e| e["id"] == "0x0A000101"),
         "{json:#}"
     );
 }
@@ -168,8 +168,8 @@ fn check_reports_zero_padding_and_rejects_non_zero_trailing_bytes() {
         String::from_utf8_lossy(&out.stderr)
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["entries"]["padded"], 1, "{report:#}");
-    assert_eq!(report["entries"]["padding_bytes"], 16, "{report:#}");
+    assert_eq!(report["tally"]["padded"], 1, "{report:#}");
+    assert_eq!(report["tally"]["padding_bytes"], 16, "{report:#}");
     let dump = resound(&[
         "dat",
         "dump",
@@ -188,7 +188,7 @@ fn check_reports_zero_padding_and_rejects_non_zero_trailing_bytes() {
     let out = resound(&["dat", "check", s(bad.path()), "--json"]);
     assert!(!out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let error = report["dats"][0]["failures"][0]["error"].as_str().unwrap();
+    let error = report["dats"][0]["failures"][0]["reason"].as_str().unwrap();
     assert_eq!(
         error,
         format!(

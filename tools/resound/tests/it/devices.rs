@@ -59,10 +59,10 @@ fn no_openable_device_in_json() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["usable"], 0);
     let list = doc["devices"].as_array().unwrap();
-    assert!(list.iter().all(|d| d["error"].is_string()), "{doc}");
+    assert!(list.iter().all(|d| d["reason"].is_string()), "{doc}");
     assert!(
         list.iter()
-            .any(|d| d["id"] == "default" && d["default"] == true)
+            .any(|d| d["selector"] == "default" && d["default"] == true)
     );
 }
 
@@ -99,14 +99,14 @@ fn a_missing_default_card_in_json_lists_the_reason_and_the_null_device() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let list = doc["devices"].as_array().unwrap();
-    let default = list.iter().find(|d| d["id"] == "default").unwrap();
-    let why = default["error"].as_str().unwrap();
+    let default = list.iter().find(|d| d["selector"] == "default").unwrap();
+    let why = default["reason"].as_str().unwrap();
     assert!(why.contains("cannot find card 'nosuch'"), "{why}");
-    let null = list.iter().find(|d| d["id"] == "null").unwrap();
+    let null = list.iter().find(|d| d["selector"] == "null").unwrap();
     assert_eq!(null["discards"], true);
     let usable = list
         .iter()
-        .filter(|d| d["error"].is_null() && d["discards"] == false)
+        .filter(|d| d["reason"].is_null() && d["discards"] == false)
         .count();
     assert_eq!(doc["usable"], usable);
 }
@@ -128,7 +128,7 @@ fn an_openable_default_shows_its_default_config() {
     assert_eq!(default["host"], "ALSA");
     assert_eq!(default["channels"], 2);
     assert!(
-        default["sample_rate"].as_u64().unwrap() >= 8_000,
+        default["sample_rate_hz"].as_u64().unwrap() >= 8_000,
         "{default}"
     );
     assert!(["f32", "i16", "u16", "i32"].contains(&default["format"].as_str().unwrap()));

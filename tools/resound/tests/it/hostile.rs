@@ -298,7 +298,7 @@ fn a_render_to_a_pipe_is_a_valid_wav_and_the_report_goes_to_stderr() {
         assert_eq!(spec.channels, 2);
         assert_eq!(out.stdout.len(), 44 + extra_f32_header() + 24_000 * 8);
         let doc: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
-        assert_eq!(doc["out"], target);
+        assert_eq!(doc["written"][0]["path"], target);
     }
 }
 

@@ -11,3 +11,4 @@ mod devices;
 mod hostile;
 mod play;
 mod render;
+mod schema;

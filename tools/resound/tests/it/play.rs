@@ -63,7 +63,7 @@ fn live_vs_offline(args: &[&str]) -> usize {
     assert_eq!(stderr, "", "nothing on stderr");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let dev = &doc["device"];
-    assert_eq!(dev["sample_rate"], 48_000);
+    assert_eq!(dev["sample_rate_hz"], 48_000);
     assert_eq!(dev["channels"], 2, "the file PCM over null prefers stereo");
     assert_eq!(dev["format"], "f32", "{stdout}");
     assert_eq!(dev["lost"], 0, "{stdout}");

@@ -122,7 +122,7 @@ fn gorge_in_reflect_has_echoes_at_the_taps_delays() {
 fn room_in_full_has_a_tail_matching_the_reported_decay() {
     let dir = tempfile::tempdir().unwrap();
     let (doc, mono, rate) = render(dir.path(), "R", "full", "click", "4");
-    let predicted = doc["room"]["effective_decay"].as_f64().unwrap();
+    let predicted = doc["room"]["effective_decay_s"].as_f64().unwrap();
     assert!(predicted > 1.0, "{doc}");
     let p0 = mono
         .iter()
@@ -180,7 +180,7 @@ fn json_keys_are_stable() {
         assert!(doc.get(key).is_some(), "{key} missing: {doc}");
     }
     assert!(doc["taps"][0]["delay_ms"].is_number());
-    assert!(doc["room"]["effective_decay"].is_number());
+    assert!(doc["room"]["effective_decay_s"].is_number());
     for key in [
         "rays",
         "cells",
