@@ -108,7 +108,7 @@ fn axis_name(axis: usize) -> &'static str {
 
 /// An echo tap of the tracer in the one tap shape.
 #[must_use]
-pub fn traced_tap(t: &resound_engine::acoustics::Tap) -> TapJson {
+pub fn traced_tap(t: &resound_engine::advanced::acoustics::Tap) -> TapJson {
     TapJson {
         delay_s: t.delay,
         path_m: t.path,
@@ -122,13 +122,13 @@ pub fn traced_tap(t: &resound_engine::acoustics::Tap) -> TapJson {
 }
 
 /// A space (the room around one point) as JSON: `{enclosure, size_m, reflectivity}`.
-fn space_json(s: &resound_engine::acoustics::Space) -> serde_json::Value {
+fn space_json(s: &resound_engine::advanced::acoustics::Space) -> serde_json::Value {
     serde_json::json!({ "enclosure": s.enclosure, "size_m": s.size, "reflectivity": s.reflectivity })
 }
 
 /// The room in the CLI's one shape (`docs/json.md`), from the room stage's result.
 #[must_use]
-pub fn room_json(r: &resound_engine::acoustics::RoomResult) -> serde_json::Value {
+pub fn room_json(r: &resound_engine::advanced::acoustics::RoomResult) -> serde_json::Value {
     serde_json::json!({
         "enclosure": r.space.enclosure,
         "size_m": r.space.size,
@@ -145,7 +145,7 @@ pub fn room_json(r: &resound_engine::acoustics::RoomResult) -> serde_json::Value
 
 /// The room of a joined result (what a render applied) in the one room shape; the spaces at
 /// the listener and the source are not kept there (`null`).
-fn applied_room_json(x: &resound_engine::acoustics::AcousticResult) -> serde_json::Value {
+fn applied_room_json(x: &resound_engine::advanced::acoustics::AcousticResult) -> serde_json::Value {
     serde_json::json!({
         "enclosure": x.space.enclosure,
         "size_m": x.space.size,
@@ -170,7 +170,7 @@ fn voxel(p: [f64; 3]) -> [f64; 3] {
 /// on terrain (`null` for a scene file), each `(cell id, origin in metres)`.
 #[must_use]
 pub fn evaluation_json(
-    e: &resound_engine::acoustics::report::Evaluation,
+    e: &resound_engine::advanced::acoustics::report::Evaluation,
     ac: Option<[(u32, [f64; 3]); 2]>,
 ) -> serde_json::Value {
     let (h, out, d, t) = (&e.header, &e.outcome, &e.outcome.direct, &e.outcome.total);

@@ -241,7 +241,7 @@ impl TourReport {
         } else {
             format!(
                 "modern, acoustics {}",
-                resound_engine::acoustics::scene::mode_name(s.mode)
+                resound_engine::advanced::acoustics::scene::mode_name(s.mode)
             )
         };
         let st = &self.status;
@@ -271,7 +271,7 @@ impl TourReport {
         let mode = if s.retail {
             "off".to_owned()
         } else {
-            resound_engine::acoustics::scene::mode_name(s.mode).to_owned()
+            resound_engine::advanced::acoustics::scene::mode_name(s.mode).to_owned()
         };
         serde_json::json!({
             "output": if s.retail { "retail" } else { "modern" }, "mode": mode,

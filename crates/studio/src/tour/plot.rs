@@ -65,7 +65,7 @@ pub fn draw(path: &Path, report: &TourReport) -> Result<(), PlotError> {
         } else {
             format!(
                 "modern voices, acoustics {}",
-                resound_engine::acoustics::scene::mode_name(report.settings.mode)
+                resound_engine::advanced::acoustics::scene::mode_name(report.settings.mode)
             )
         },
         report.seconds(),
