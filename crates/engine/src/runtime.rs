@@ -406,6 +406,8 @@ impl Engine {
     /// # Errors
     /// [`VoiceError`]: a non-finite or out-of-world position, or the voice has ended.
     pub fn set_position(&mut self, h: VoiceHandle, position: DVec3) -> Result<(), VoiceError> {
+        // A bad value is reported as such, whether the voice lives or not.
+        check_position("position", position)?;
         self.voice(h)?.set_position(position).map(|_| ())
     }
 
@@ -414,6 +416,7 @@ impl Engine {
     /// # Errors
     /// [`VoiceError`]: a non-finite, negative or too large volume, or the voice has ended.
     pub fn set_volume(&mut self, h: VoiceHandle, volume: f32) -> Result<(), VoiceError> {
+        Volume::Amplitude(volume).amplitude()?;
         self.voice(h)?
             .set_volume(Volume::Amplitude(volume), Tween::IMMEDIATE)
             .map(|_| ())
@@ -424,6 +427,7 @@ impl Engine {
     /// # Errors
     /// [`VoiceError`]: a non-finite, zero or negative range, or the voice has ended.
     pub fn set_range(&mut self, h: VoiceHandle, range: f32) -> Result<(), VoiceError> {
+        crate::source::check_range(range)?;
         self.voice(h)?.set_range(range).map(|_| ())
     }
 
