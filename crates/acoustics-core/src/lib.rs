@@ -63,7 +63,7 @@
 //!   corners (A* over air cells, pulled taut to bend only at edges) within a cell budget and
 //!   [`PathLimits`] → `Result<Option<AirPath>, PathError>` ([`PathError::OverBudget`] is typed,
 //!   never a guessed path); [`AirPath`] holds bends, length, per-band diffraction loss,
-//!   apparent direction and extra delay; [`AirPathCache`] keeps one per source; [`combine`]
+//!   apparent direction and extra delay; [`AirPathCache`] keeps one per source; [`combine()`]
 //!   joins it with the occlusion result into a [`DirectSound`] (the louder per band).
 //! - **Queue** ([`queue`]): [`queue::Evaluator`] runs many sounds per tick within cell budgets,
 //!   in a deterministic priority order, through the caches.

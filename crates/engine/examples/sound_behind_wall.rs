@@ -1,19 +1,22 @@
 //! A sound behind a wall: a 2 m stone wall between a gunshot and the listener muffles it.
 //! `cargo run -p resound-engine --example sound_behind_wall`
-use resound_engine::advanced::acoustics::{Cell, MaterialId};
 use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::{Engine, Mode, Orientation, Source};
+use resound_engine::{Engine, Material, Mode, Orientation, Source};
 use resound_studio::test_signal as signal;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut engine = Engine::builder().mode(Mode::Direct).build()?;
-    let solid = |id| Cell::Solid {
-        mat: MaterialId(id),
-        partial: false,
-    };
     let mut world = engine.world();
-    world.fill_box(IVec3::new(-32, -1, -32), IVec3::new(95, -1, 31), solid(0))?; // ground
-    world.fill_box(IVec3::new(30, 0, -16), IVec3::new(31, 15, 15), solid(1))?; // stone wall
+    world.fill(
+        IVec3::new(-32, -1, -32),
+        IVec3::new(95, -1, 31),
+        Material::DIRT,
+    )?; // ground
+    world.fill(
+        IVec3::new(30, 0, -16),
+        IVec3::new(31, 15, 15),
+        Material::STONE,
+    )?; // the wall
     engine.set_listener(DVec3::new(60.5, 1.5, 0.5), Orientation::default())?;
 
     let shot = engine.load_mono(signal::shot(48_000).into(), 48_000)?;

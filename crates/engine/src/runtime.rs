@@ -143,8 +143,12 @@ impl Engine {
         let core = CoreSpec::new(b.model.clone(), budgets.queue(), b.worker_delay);
         let worker = WorkerLink::start(core, b.inline_worker).map_err(BuildError::Worker)?;
         let tick_frames = ((f64::from(rate) * b.tick_seconds).round() as u64).max(1);
+        let mut shared = Shared::new(&b, rate, pacing, budgets, mixer);
+        if let Some(w) = b.world.clone() {
+            shared.world.set_game(w);
+        }
         Ok(Self {
-            shared: Shared::new(&b, rate, pacing, budgets, mixer),
+            shared,
             voices: Voices::new(),
             ticker: Ticker::new(worker, tick_frames, rate, budgets.inline_cells),
             sounds: Sounds::default(),

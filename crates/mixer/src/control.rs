@@ -163,15 +163,27 @@ impl Tweened {
         self.from + (self.to - self.from) * e
     }
 
-    /// The value at frame `f`: the curve at the 64-frame grid points around `f`, linear
-    /// between them.
+    /// The value at frame `f`: the curve at the 64-frame grid points around `f` (and at the
+    /// tween's start, inside the segment it starts in), linear between them.
     pub(crate) fn value(&self, f: u64) -> f32 {
         if self.settled_at(f) {
             return self.to;
         }
-        let s = f - f % GRID;
-        let (a, b) = (self.exact(s), self.exact(s + GRID));
-        a + (b - a) * ((f - s) as f32 / GRID as f32)
+        let (s0, a, d) = self.segment(f - f % GRID);
+        a + (f.saturating_sub(s0)) as f32 * d
+    }
+
+    /// The line the value follows over the grid segment starting at `s`: from frame `s0`
+    /// (the segment's start, or the tween's start inside it) at `a`, rising `d` per frame.
+    /// Before `s0` the value is `a` (the tween has not begun).
+    fn segment(&self, s: u64) -> (u64, f32, f32) {
+        let s0 = s.max(self.start);
+        let end = s + GRID;
+        if s0 >= end {
+            return (s0, self.from, 0.0);
+        }
+        let (a, b) = (self.exact(s0), self.exact(end));
+        (s0, a, (b - a) / (end - s0) as f32)
     }
 
     /// True when the value is its target from frame `f` on: the first grid point at or after
@@ -207,23 +219,29 @@ impl Tweened {
 const GRID: u64 = resound_dsp::RAMP_SEGMENT as u64;
 
 /// Multiplies `x` (frames starting at clock frame `f0`) by the product of `parts` frame by
-/// frame: each part's grid values, linear between grid points. Split-invariant: frame `f`'s
-/// factor depends only on `f`.
-pub(crate) fn apply_product(x: &mut [f32], f0: u64, parts: &[Tweened]) {
+/// frame, each part's [`Tweened::value`]. Split-invariant: frame `f`'s factor depends only on
+/// `f`.
+pub(crate) fn apply_product(x: &mut [f32], f0: u64, parts: &[Tweened; 3]) {
     let mut done = 0usize;
     while done < x.len() {
         let f = f0 + done as u64;
         let s = f - f % GRID;
         let m = ((s + GRID - f) as usize).min(x.len() - done);
-        let (mut a, mut b) = (1.0f32, 1.0f32);
-        for p in parts {
-            a *= p.value(s);
-            b *= p.value(s + GRID);
-        }
-        let d = (b - a) / GRID as f32;
-        let off = (f - s) as f32;
+        // Each part as a line over this segment (a settled part: a constant).
+        let lines = parts.map(|p| {
+            if p.settled_at(s) {
+                (s, p.to, 0.0)
+            } else {
+                p.segment(s)
+            }
+        });
         for (k, v) in x[done..done + m].iter_mut().enumerate() {
-            *v *= a + (off + k as f32) * d;
+            let g = f + k as u64;
+            let mut factor = 1.0f32;
+            for (s0, a, d) in lines {
+                factor *= a + g.saturating_sub(s0) as f32 * d;
+            }
+            *v *= factor;
         }
         done += m;
     }
@@ -253,12 +271,13 @@ mod tests {
     fn a_tween_value_depends_on_the_frame_only() {
         let mut t = Tweened::constant(1.0);
         t.retarget(100, 0.0, 1000, Easing::InPowi(2));
+        let one = Tweened::constant(1.0);
         let mut whole = vec![1.0f32; 1200];
-        apply_product(&mut whole, 50, &[t]);
+        apply_product(&mut whole, 50, &[t, one, one]);
         let mut parts = vec![1.0f32; 1200];
         let (a, b) = parts.split_at_mut(333);
-        apply_product(a, 50, &[t]);
-        apply_product(b, 383, &[t]);
+        apply_product(a, 50, &[t, one, one]);
+        apply_product(b, 383, &[t, one, one]);
         assert_eq!(whole, parts);
         assert_eq!(whole[0], 1.0);
         assert_eq!(*whole.last().unwrap(), 0.0);

@@ -7,10 +7,15 @@ use resound_dsp::mix::{self, SixOutputs, SixRamps};
 use resound_dsp::smoothing::{PAN_SMOOTHING_S, SEND_SMOOTHING_S, SmoothedSet, TAP_FADE_S};
 use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, apply_ramp, mix_ramp};
 
-use crate::command::StartControls;
 use crate::control::{self, Control, Easing, Tweened};
 use crate::params::{SENDS, VoiceTargets};
 use resound_dsp::interpolate::{FRAC_BITS, resample, resample_mix};
+
+mod start;
+mod stereo;
+
+pub(crate) use start::StartAt;
+use start::scaled_step;
 
 /// The tween grid in frames (the smoothing segment).
 const GRID: u64 = RAMP_SEGMENT as u64;
@@ -598,66 +603,6 @@ impl Voice {
         }
     }
 
-    /// [`Voice::render_active`] for a stereo voice: its two channels `ch` read into `x` and
-    /// `x2` (with `env` as scratch for the shared gain envelope), the left channel to the left
-    /// output and the right to the right (the gains' balance), their mean to the sends. No
-    /// occlusion shelf: stereo plays only for non-positional voices.
-    #[allow(clippy::too_many_arguments)] // the renderer's one call site
-    pub(crate) fn render_stereo(
-        &mut self,
-        ch: [&[f32]; 2],
-        bufs: [&mut [f32]; 3],
-        n: usize,
-        mix_l: &mut [f32],
-        mix_r: &mut [f32],
-        bus_in: &mut [Vec<f32>; SENDS],
-    ) {
-        let [x, x2, env] = bufs;
-        let active = x.len();
-        if active > 0 {
-            let (pos, step) = (self.pos, self.step);
-            self.read(ch[0], x);
-            let after = (self.pos, self.step);
-            (self.pos, self.step) = (pos, step);
-            self.read(ch[1], x2);
-            (self.pos, self.step) = after;
-            env.fill(1.0);
-            self.apply_controls(env);
-            if !self.fade.is_settled() || self.fade.target() != 1.0 {
-                let mut rest = &mut env[..];
-                while !rest.is_empty() {
-                    let k = rest.len().min(self.fade.frames_left());
-                    let (chunk, tail) = rest.split_at_mut(k);
-                    apply_ramp(chunk, self.fade.advance(k));
-                    rest = tail;
-                }
-            }
-            for ((l, r), e) in x.iter_mut().zip(x2.iter_mut()).zip(env.iter_mut()) {
-                *l *= *e;
-                *r *= *e;
-                *e = 0.5 * (*l + *r);
-            }
-            self.sync_gains();
-            let mut done = 0;
-            while done < active {
-                let m = self.gains.segment_left().min(active - done);
-                let g = self.gains.advance(m);
-                let range = done..done + m;
-                for (k, bus) in bus_in.iter_mut().enumerate() {
-                    if !self.send_silent(k) {
-                        let ramp = g.ramp(SEND0 + k);
-                        mix_ramp(&env[range.clone()], &mut bus[range.clone()], ramp);
-                    }
-                }
-                mix_ramp(&x[range.clone()], &mut mix_l[range.clone()], g.ramp(LEFT));
-                mix_ramp(&x2[range.clone()], &mut mix_r[range.clone()], g.ramp(RIGHT));
-                done += m;
-            }
-            self.gains_synced = self.clock + active as u64;
-        }
-        self.end_block(n, active);
-    }
-
     /// True when the voice's shelf can be filtered together with other voices' shelves
     /// ([`OcclusionShelf::process_bufs`]): a filtering shelf, steady or ramping (so the voice is
     /// not plain) and no stop fade in progress (its source is the plain resampled sound).
@@ -831,38 +776,4 @@ enum Ctl {
     Const(f32),
     /// Moving: evaluated frame by frame on the grid.
     Moving,
-}
-
-/// When a voice starts: renderer frame `frame` (now if it has passed), seen at frame `now`,
-/// with its controls.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct StartAt {
-    pub now: u64,
-    pub frame: u64,
-    pub controls: StartControls,
-}
-
-#[cfg(test)]
-impl StartAt {
-    /// At once, with the default controls.
-    pub(crate) fn immediate() -> Self {
-        Self {
-            now: 0,
-            frame: 0,
-            controls: StartControls {
-                gain: 1.0,
-                rate: 1.0,
-                track: 0,
-                stereo: false,
-            },
-        }
-    }
-}
-
-/// The fixed-point step at playback rate `rate`.
-fn scaled_step(base: u64, rate: f32) -> u64 {
-    if rate == 1.0 {
-        return base;
-    }
-    (base as f64 * f64::from(rate.max(0.0))).round() as u64
 }

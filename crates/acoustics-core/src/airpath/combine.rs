@@ -61,7 +61,7 @@ pub struct DirectSound {
 }
 
 /// Joins the occlusion result `through` of `request` (its `gain`, `cutoff` and `air`, as
-/// [`crate::OwnModel::direct`] returns them) with the air path `air` found for the same source
+/// the own model's direct stage returns them) with the air path `air` found for the same source
 /// and listener. `distance_gain(d)` is the voice's distance curve (the engine's rolloff); air
 /// absorption on the path's highs uses `request.range` as the direct result does.
 ///

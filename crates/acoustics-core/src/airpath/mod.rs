@@ -5,7 +5,7 @@
 //! budget and a length limit ([`PathLimits`]: 3× the straight distance, within the voice's
 //! range) and returns an [`AirPath`]: bends, length, per-band diffraction loss, apparent
 //! direction, extra delay. [`AirPathCache`] keeps one per source, invalidated by world changes
-//! and epochs. [`combine`] joins it with the through-wall (occlusion) result into the
+//! and epochs. [`combine()`] joins it with the through-wall (occlusion) result into the
 //! [`DirectSound`] the mixer plays.
 //!
 //! | Module | Holds |
@@ -14,7 +14,7 @@
 //! | `smooth` | string pulling and tightening to a path that bends only at edges |
 //! | [`diffraction`] | the loss of a bend per band (Maekawa, shifted to 0 dB at grazing) |
 //! | [`result`] | [`AirPath`], [`PathLimits`], [`PathError`], the invalidation region |
-//! | [`combine`](mod@combine) | through-wall vs air path: the louder per band |
+//! | [`combine()`](mod@combine) | through-wall vs air path: the louder per band |
 //! | [`cache`] | [`AirPathCache`], per source |
 //!
 //! Spec: `docs/spec/acoustics.md` §4a.

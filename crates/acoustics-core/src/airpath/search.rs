@@ -3,7 +3,7 @@
 //! A* runs on the 6-connected cell grid (unit steps, Manhattan heuristic, ties to the deeper
 //! node), pruned to the ellipsoid of paths no longer than the limit. Whole sections are read
 //! once: an Empty or Unknown section answers "air" and a Full one "solid" for all its cells
-//! without a cell read. The cell path is then pulled taut ([`super::smooth`]) so it bends only
+//! without a cell read. The cell path is then pulled taut (`smooth`) so it bends only
 //! at edges of solid cells. Every neighbour read costs one cell of the budget and every
 //! line-of-sight walk its DDA steps; the work depends only on the world and the inputs, never on
 //! time, so offline renders stay deterministic.

@@ -17,7 +17,7 @@ pub(crate) const FFT_LEN: usize = 2 * PARTITION;
 pub(crate) const BINS: usize = PARTITION + 1;
 
 /// An [`HrirSet`] prepared for [`super::BinauralRenderer`]: every response cut into
-/// [`PARTITION`]-frame pieces, each zero-padded to [`FFT_LEN`] and transformed (realfft),
+/// [`PARTITION`]-frame pieces, each zero-padded to `FFT_LEN` (2 × the partition) and transformed (realfft),
 /// scaled by `1/FFT_LEN` so the inverse transform needs no scaling. Built once (allocates,
 /// plans the FFTs), then shared read-only behind an `Arc`.
 ///
