@@ -136,9 +136,10 @@ fn builder(s: &ResoundSettings) -> Outcome<resound_engine::EngineBuilder> {
     let rate = (s.sample_rate != 0).then_some(s.sample_rate);
     b = b.sample_rate(rate.unwrap_or(48_000));
     if s.max_voices != 0 {
-        let mut caps = resound_engine::Capacities::default();
-        caps.voices = s.max_voices as usize;
-        b = b.capacities(caps);
+        b = b.capacities(resound_engine::Capacities {
+            voices: s.max_voices as usize,
+            ..resound_engine::Capacities::default()
+        });
     }
     match s.output {
         0 => {}

@@ -7,6 +7,11 @@
 //! A missing `cc`, `python3`, `valgrind` or `nm` skips its part with a message (CI installs
 //! valgrind; the others are on every machine the project builds on).
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failure is the test failing"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -393,5 +398,52 @@ fn memory_pcm_through_the_c_abi_sounds_like_load_mono() {
     assert!(
         bits(&c_out) == bits(&out),
         "f32 PCM through a WAV differs from load_mono"
+    );
+}
+
+/// The C example of the README's "From C, C# and Python" section compiles with
+/// `-Wall -Wextra -Werror` and runs.
+#[test]
+fn the_readme_c_example_compiles_and_runs() {
+    if !have("cc") {
+        eprintln!("SKIPPED: no `cc` here: the README example was not built");
+        return;
+    }
+    let readme = std::fs::read_to_string(crate_dir().join("../../README.md")).unwrap();
+    let section = readme
+        .split("## From C, C# and Python")
+        .nth(1)
+        .expect("the README has the section");
+    let code = section
+        .split("```c\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("the section has a C block");
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("app.c");
+    std::fs::write(&src, code).unwrap();
+    let exe = dir.path().join("app");
+    let lib = lib_dir();
+    let out = Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir().join("include"))
+        .arg(&src)
+        .arg("-L")
+        .arg(&lib)
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .args(["-lresound_capi", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cc failed on the README example:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().unwrap();
+    assert!(
+        run.status.success(),
+        "the README example failed: {}",
+        String::from_utf8_lossy(&run.stderr)
     );
 }

@@ -1,6 +1,11 @@
 //! The checked-in `include/resound.h` is what cbindgen makes of the sources today.
 //! `RESOUND_BLESS=1 cargo test -p resound-capi --test header` rewrites it.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failure is the test failing"
+)]
+
 use std::path::Path;
 
 /// A fresh generation of the header from `src/lib.rs` and `cbindgen.toml`.
