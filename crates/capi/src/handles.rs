@@ -1,5 +1,5 @@
-//! Opaque handles that carry a generation: the engine registry ([`with_session`]) and the
-//! per-engine tables of sounds and voices ([`Table`]).
+//! Opaque handles that carry a generation: the engine registry (`with_session`) and the
+//! per-engine tables of sounds and voices (`Table`).
 //!
 //! An engine handle is `generation << 32 | slot` in a process-wide registry; a sound or voice
 //! handle is `engine tag << 48 | generation << 32 | slot` in its engine's table. Generations

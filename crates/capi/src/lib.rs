@@ -29,7 +29,7 @@
 //! | [`result`] | [`ResoundResult`], [`resound_last_error`], the `catch_unwind` guard |
 //! | [`handles`] | engine registry and the generation-checked sound and voice tables |
 //! | [`args`] | strings, slices, [`ResoundVec3`], [`ResoundCell`] |
-//! | [`errors`] | engine errors → codes and one line |
+//! | `errors` | engine errors → codes and one line |
 //! | [`engine`] | version, settings, create/destroy, listener, update, render, status, debug hook |
 //! | [`sounds`] | load from a file, from memory PCM, from a DAT Wave id; unload |
 //! | [`voices`] | play, voice volume/rate/position/pause/resume/stop, tracks |

@@ -1,5 +1,5 @@
 //! The boundary's discipline: [`ResoundResult`] codes, the calling thread's last error text
-//! ([`resound_last_error`]), and [`call`], which every entry point runs its body through so that
+//! ([`resound_last_error`]), and `call`, which every entry point runs its body through so that
 //! no panic crosses into the caller.
 
 #![allow(
