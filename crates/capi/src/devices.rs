@@ -33,6 +33,10 @@ pub struct ResoundDeviceInfo {
 }
 
 /// Copies `text` into `field`, NUL-terminated, cut at a character boundary.
+#[cfg_attr(
+    not(feature = "device"),
+    allow(dead_code, reason = "used by the device list only")
+)]
 fn fill<const N: usize>(field: &mut [c_char; N], text: &str) {
     let mut end = text.len().min(N - 1);
     while !text.is_char_boundary(end) {
