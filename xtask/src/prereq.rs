@@ -7,7 +7,9 @@
 //!   links ALSA on Linux. Only `resound-engine`'s default `device` feature pulls it in (the
 //!   `resound` tool, the demo and the tests build with it); xtask itself never does;
 //! - a C++ compiler (`g++`): the fuzz targets' `libfuzzer-sys`, which `cargo xtask test`
-//!   checks, compiles libFuzzer's C++ sources.
+//!   checks, compiles libFuzzer's C++ sources;
+//! - `valgrind`: the C ABI's test (`crates/capi/tests/c_abi.rs`) runs its C program under
+//!   memcheck (it skips that run, saying so, where valgrind is missing).
 //!
 //! Plots need no font package: their font is embedded (`crates/studio/src/font.rs`).
 
@@ -28,13 +30,20 @@ pub struct Need {
 /// The ALSA headers: what building `resound` (and so the demo, verify and the soak) needs.
 pub const AUDIO: &[Need] = &[ALSA];
 
-/// Everything `cargo xtask test` builds needs: ALSA, and a C++ compiler for the fuzz targets.
-pub const ALL: &[Need] = &[ALSA, CXX];
+/// Everything `cargo xtask test` needs: ALSA, a C++ compiler for the fuzz targets, valgrind
+/// for the C ABI's memcheck run.
+pub const ALL: &[Need] = &[ALSA, CXX, VALGRIND];
 
 const ALSA: Need = Need {
     what: "ALSA headers (cpal's alsa-sys)",
     packages: &["libasound2-dev", "pkg-config"],
     present: || pkg_config("alsa"),
+};
+
+const VALGRIND: Need = Need {
+    what: "valgrind (the C ABI test's memcheck run)",
+    packages: &["valgrind"],
+    present: || runs("valgrind", &["--version"]),
 };
 
 const CXX: Need = Need {

@@ -29,6 +29,8 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("resound-benchclock", &[]),
     ("resound-studio", &["resound-engine"]),
+    // The C ABI: a thin layer over the engine's public API and nothing else.
+    ("resound-capi", &["resound-engine"]),
     (
         "resound",
         &["resound-engine", "resound-fixture", "resound-studio"],

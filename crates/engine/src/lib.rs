@@ -82,7 +82,7 @@ pub use error::{
 };
 pub use game_world::GameWorld;
 pub use listener_cell::{ListenerCell, ListenerCellError, SeenOutside};
-pub use material::{Material, MaterialError, MaterialSpec, Materials};
+pub use material::{Block, Material, MaterialError, MaterialSpec, Materials};
 pub use model::Model;
 pub use output::{Output, OutputError};
 pub use playback::{
