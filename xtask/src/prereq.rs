@@ -8,7 +8,7 @@
 //!   `resound` tool, the demo and the tests build with it); xtask itself never does;
 //! - a C++ compiler (`g++`): the fuzz targets' `libfuzzer-sys`, which `cargo xtask test`
 //!   checks, compiles libFuzzer's C++ sources;
-//! - `python3` (`python3-minimal`): the C ABI's `ctypes` test (`crates/capi/tests/c_abi.rs`).
+//! - `python3` (with `ctypes`): the C ABI's `ctypes` test (`crates/capi/tests/c_abi.rs`).
 //! - `valgrind`: the C ABI's test (`crates/capi/tests/c_abi.rs`) runs its C program under
 //!   memcheck (it skips that run, saying so, where valgrind is missing).
 //!
@@ -37,8 +37,8 @@ pub const ALL: &[Need] = &[ALSA, CXX, VALGRIND, PYTHON];
 
 const PYTHON: Need = Need {
     what: "python3 (the C ABI's ctypes test)",
-    packages: &["python3-minimal"],
-    present: || runs("python3", &["--version"]),
+    packages: &["python3"],
+    present: || runs("python3", &["-c", "import ctypes"]),
 };
 
 const ALSA: Need = Need {
