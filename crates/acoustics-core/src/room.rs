@@ -35,6 +35,16 @@ pub const AIR_M: [f64; BANDS] = [0.0002, 0.00085, 0.00455];
 /// assumes: the room rays look only upward (a floor makes no room, §6), so the lower half of
 /// the room is the upper half's walls cut by a floor this far down.
 pub const EAR_HEIGHT: f64 = 1.5;
+/// Band spread the bus renders truthfully: the low band's decay within this range × the mid
+/// band's. The bus voices its tail to the mid band (`resound_dsp::reverb`, band-pass 200 Hz –
+/// 2.5 kHz), so a click's broadband T30 is the mid band's; within these spreads it stays
+/// within ±9 % of it with one slope (measured: `resound-dsp` test
+/// `broadband_t30_of_a_voiced_tail_follows_the_mid_band_with_one_slope`). A wider spread
+/// would make the reported decay a figure no listener measures, so the bands are clamped to
+/// it and the clamp reported ([`Space::decay_clamped`]).
+pub const LOW_SPREAD: (f64, f64) = (0.6, 1.3);
+/// Band spread of the high band re the mid band (see [`LOW_SPREAD`]).
+pub const HIGH_SPREAD: (f64, f64) = (0.5, 1.2);
 /// Sabine's constant `24·ln(10)/c` (s/m) at c = 343 m/s.
 pub const SABINE: f64 = 0.161;
 /// Smallest cosine of incidence a surface patch is counted with (a grazing patch's area
@@ -62,9 +72,13 @@ pub struct Space {
     pub size: f64,
     /// Mean reflectivity of the hits; 0 when nothing was hit.
     pub reflectivity: f64,
-    /// Physical decay estimate per band (low, mid, high), s, clamped to
-    /// [`DECAY_MIN`]..=[`DECAY_MAX`] ([`physical_decay`]).
+    /// Physical decay estimate per band (low, mid, high), s, clamped to what the bus renders
+    /// ([`physical_decay`], [`clamp_to_bus`]).
     pub decay_bands: [f64; BANDS],
+    /// True when Eyring's estimate lay outside what the bus renders ([`clamp_to_bus`]: a band
+    /// outside [`DECAY_MIN`]..=[`DECAY_MAX`], or the low or high band outside its spread re
+    /// the mid band) and [`Space::decay_bands`] hold the clamped values.
+    pub decay_clamped: bool,
 }
 
 impl Space {
@@ -77,6 +91,7 @@ impl Space {
             size: m(a.size, b.size),
             reflectivity: m(a.reflectivity, b.reflectivity),
             decay_bands: std::array::from_fn(|k| m(a.decay_bands[k], b.decay_bands[k])),
+            decay_clamped: (a.decay_clamped && share > 0.0) || (b.decay_clamped && share < 1.0),
         }
     }
 }
@@ -286,24 +301,42 @@ pub fn eyring(volume: f64, surface: f64, mean_alpha: f64, air_m: f64) -> f64 {
     }
 }
 
-/// The physical decay per band of a space whose rays gave `geometry` and whose enclosure is
-/// `enclosure`: Eyring ([`RoomGeometry::eyring`]) clamped to what the bus renders
-/// ([`DECAY_MIN`]..=[`DECAY_MAX`]), drawn toward [`DECAY_MIN`] as the space opens:
-/// `DECAY_MIN + (T − DECAY_MIN)·smoothstep(0.03, 0.4, enclosure)` (the wet level's curve). A
-/// space open on most sides is no diffuse field: its energy leaves through the openings
-/// instead of ringing round a hemisphere of air, which Eyring's formula would read as a large
-/// hall; so open spaces keep a short (and, by the wet level, quiet) tail.
+/// Band decays (s; low, mid, high) clamped to what the bus renders: each band to
+/// [`DECAY_MIN`]..=[`DECAY_MAX`], then the low and high bands to [`LOW_SPREAD`] and
+/// [`HIGH_SPREAD`] × the mid band (and the range again). NaN reads [`DECAY_MIN`]. Returns the
+/// clamped decays and whether any moved by more than 0.1 %.
 #[must_use]
-pub fn physical_decay(geometry: &RoomGeometry, enclosure: f64) -> [f64; BANDS] {
-    let closed = smoothstep(0.03, 0.4, enclosure);
-    geometry.eyring().map(|t| {
-        let t = if t.is_nan() {
+pub fn clamp_to_bus(t: [f64; BANDS]) -> ([f64; BANDS], bool) {
+    let range = |x: f64| {
+        if x.is_nan() {
             DECAY_MIN
         } else {
-            t.clamp(DECAY_MIN, DECAY_MAX)
-        };
-        DECAY_MIN + (t - DECAY_MIN) * closed
-    })
+            x.clamp(DECAY_MIN, DECAY_MAX)
+        }
+    };
+    let mid = range(t[1]);
+    let spread = |x: f64, (lo, hi): (f64, f64)| range(range(x).clamp(lo * mid, hi * mid));
+    let out = [spread(t[0], LOW_SPREAD), mid, spread(t[2], HIGH_SPREAD)];
+    let moved = out
+        .iter()
+        .zip(t)
+        .any(|(o, x)| x.is_nan() || (o / x - 1.0).abs() > 1e-3);
+    (out, moved)
+}
+
+/// The physical decay per band of a space whose rays gave `geometry` and whose enclosure is
+/// `enclosure`: Eyring ([`RoomGeometry::eyring`]) clamped to what the bus renders
+/// ([`clamp_to_bus`]; the flag says whether it was), drawn toward [`DECAY_MIN`] as the space
+/// opens: `DECAY_MIN + (T − DECAY_MIN)·smoothstep(0.03, 0.4, enclosure)` (the wet level's
+/// curve). A space open on most sides is no diffuse field: its energy leaves through the
+/// openings instead of ringing round a hemisphere of air, which Eyring's formula would read as
+/// a large hall; so open spaces keep a short (and, by the wet level, quiet) tail. The draw
+/// keeps the bands inside their spreads.
+#[must_use]
+pub fn physical_decay(geometry: &RoomGeometry, enclosure: f64) -> ([f64; BANDS], bool) {
+    let closed = smoothstep(0.03, 0.4, enclosure);
+    let (t, clamped) = clamp_to_bus(geometry.eyring());
+    (t.map(|t| DECAY_MIN + (t - DECAY_MIN) * closed), clamped)
 }
 
 /// The sums of a space being measured, ray by ray.
@@ -357,7 +390,8 @@ impl Sums {
             out.space.size = ROOM_RAY_LENGTH;
         }
         out.geometry = self.geometry.scaled(n as usize);
-        out.space.decay_bands = physical_decay(&out.geometry, out.space.enclosure);
+        (out.space.decay_bands, out.space.decay_clamped) =
+            physical_decay(&out.geometry, out.space.enclosure);
         out
     }
 }
@@ -532,13 +566,7 @@ pub struct Reverb {
 #[must_use]
 pub fn decay_bands(space: &Space, model: DecayModel) -> [f64; BANDS] {
     match model {
-        DecayModel::Physical => space.decay_bands.map(|t| {
-            if t.is_nan() {
-                DECAY_MIN
-            } else {
-                t.clamp(DECAY_MIN, DECAY_MAX)
-            }
-        }),
+        DecayModel::Physical => clamp_to_bus(space.decay_bands).0,
         DecayModel::Spr => {
             let d = decay(space);
             [d, d, (0.7 * d).max(DECAY_MIN)]

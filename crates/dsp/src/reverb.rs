@@ -8,18 +8,30 @@
 //! reports (issue 30), not a cross-fade of two fixed decays (two slopes). A comb of delay `L`
 //! passes its loop through `F = g_h + (g_m − g_h)·LP_hi + (g_l − g_m)·LP_lo` (one-poles at
 //! [`LOW_CROSSOVER_HZ`] and [`HIGH_CROSSOVER_HZ`]) with `g_b = 10^(−3L/(T_b·fs))`: `g_l` at DC,
-//! `g_m` between the crossovers, `g_h` above, and `|F|` never above the largest `g_b`.
+//! `g_m` between the crossovers, `g_h` above; the crossovers' skirts reach into the
+//! neighbouring bands, so the gains are matched to the decays at [`BAND_REFERENCE_HZ`]
+//! (`quadrature`). The slots' sum passes the bus's voicing (`voicing`: band-pass
+//! [`VOICING_HIGHPASS_HZ`]–[`VOICING_LOWPASS_HZ`], second order), so the broadband decay a
+//! click measures is the mid band's, not the high band's.
 //!
-//! Each slot is normalised when prepared so that its stereo impulse response carries unit
+//! Each slot is normalised when prepared so that its stereo impulse response (voiced) carries unit
 //! energy, half in each channel ([`CHANNEL_ENERGY`]), then scaled by its `gain` (SPR's slot
 //! gain × 0.595), so the level does not grow with the decay time and a send `s` puts
 //! `s²·gain²` of the voice's energy into the tail, whatever the voice's pan. A slot whose input is silent and whose whole state has fallen below
 //! [`IDLE_THRESHOLD`] is zeroed and skipped until its input is non-zero again.
 
+mod quadrature;
+mod voicing;
+
 use crate::denormal::{flush, flush_small};
 use crate::one_pole::lowpass_coefficient;
 use crate::smoothing::DEFAULT_SAMPLE_RATE;
 use crate::{sanitize, sanitize_sample_rate};
+use quadrature::Quadrature;
+use voicing::Voicing;
+
+pub use quadrature::BAND_REFERENCE_HZ;
+pub use voicing::{VOICING_HIGHPASS_HZ, VOICING_LOWPASS_HZ};
 
 /// Number of reverb slots (SPR's four aux slots).
 pub const REVERB_SLOTS: usize = 4;
@@ -65,9 +77,6 @@ pub const HIGH_CROSSOVER_HZ: f32 = 3000.0;
 pub const DECAY_SLEW_S: f32 = 0.1;
 /// Shortest and longest decay a slot renders (s); settings are clamped here.
 pub const SLOT_DECAY_RANGE_S: (f32, f32) = (0.05, 30.0);
-/// Points of the energy quadrature ([`ReverbBus::set_slot_decays`] renormalises a retuned
-/// slot analytically): log-spaced from 10 Hz to Nyquist.
-const QUAD_POINTS: usize = 96;
 
 /// Settings of one reverb slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -194,9 +203,10 @@ impl Comb {
         self.l2 = 0.0;
     }
 
-    /// Sets the band gains for decays `t` (s, low/mid/high) at `fs`.
-    fn tune(&mut self, t: [f32; DECAY_BANDS], fs: f32) {
-        let [gl, gm, gh] = band_gains(self.ring.buf.len(), t, fs);
+    /// Sets the band gains for decays `t` (s, low/mid/high) at `fs`
+    /// ([`Quadrature::loop_gains`]).
+    fn tune(&mut self, t: [f32; DECAY_BANDS], fs: f32, quad: &Quadrature) {
+        let [gl, gm, gh] = quad.loop_gains(self.ring.buf.len(), t, fs);
         self.gh = gh;
         self.bm = gm - gh;
         self.bl = gl - gm;
@@ -213,84 +223,6 @@ fn band_gains(len: usize, t: [f32; DECAY_BANDS], fs: f32) -> [f32; DECAY_BANDS] 
 fn sanitize_decays(t: [f32; DECAY_BANDS], fallback: [f32; DECAY_BANDS]) -> [f32; DECAY_BANDS] {
     let (lo, hi) = SLOT_DECAY_RANGE_S;
     core::array::from_fn(|b| sanitize(t[b], lo, hi, fallback[b]))
-}
-
-/// The loop filter's low-pass responses at the quadrature frequencies and the quadrature
-/// weights (`Δf/(fs/2)`), worked out at `prepare`.
-#[derive(Clone, Debug)]
-struct Quadrature {
-    /// `LP_lo(ω_i)` (re, im).
-    lo: [(f32, f32); QUAD_POINTS],
-    /// `LP_hi(ω_i)` (re, im).
-    hi: [(f32, f32); QUAD_POINTS],
-    /// Weights, summing to 1 over 0..Nyquist.
-    w: [f32; QUAD_POINTS],
-}
-
-impl Default for Quadrature {
-    fn default() -> Self {
-        Self::new(DEFAULT_SAMPLE_RATE)
-    }
-}
-
-impl Quadrature {
-    fn new(fs: f32) -> Self {
-        let nyq = 0.5 * fs;
-        let f_lo = 10.0f32.min(nyq * 0.5);
-        let a1 = lowpass_coefficient(LOW_CROSSOVER_HZ, fs);
-        let a2 = lowpass_coefficient(HIGH_CROSSOVER_HZ, fs);
-        // One-pole `a/(1 − (1 − a)·e^{−iω})`.
-        let resp = |a: f32, w: f32| {
-            let c = 1.0 - a;
-            let (re, im) = (1.0 - c * w.cos(), c * w.sin());
-            let d = re * re + im * im;
-            (a * re / d, -a * im / d)
-        };
-        let mut q = Self {
-            lo: [(0.0, 0.0); QUAD_POINTS],
-            hi: [(0.0, 0.0); QUAD_POINTS],
-            w: [0.0; QUAD_POINTS],
-        };
-        let ratio = (nyq / f_lo).ln();
-        let edge = |i: usize| {
-            if i == 0 {
-                0.0
-            } else {
-                f_lo * (ratio * (i - 1) as f32 / (QUAD_POINTS - 1) as f32).exp()
-            }
-        };
-        for i in 0..QUAD_POINTS {
-            let (e0, e1) = (edge(i), edge(i + 1));
-            let f = if i == 0 { 0.5 * e1 } else { (e0 * e1).sqrt() };
-            let w = core::f32::consts::TAU * f / fs;
-            q.lo[i] = resp(a1, w);
-            q.hi[i] = resp(a2, w);
-            q.w[i] = (e1 - e0) / nyq;
-        }
-        q
-    }
-
-    /// Mean energy gain of a comb with band gains `g` over the spectrum, `Σ w_i/(1 − |F(ω_i)|²)`
-    /// (the mean of `1/|1 − F·e^{−iωL}|²` over the comb's ripples is `1/(1 − |F|²)`).
-    fn comb_energy(&self, g: [f32; DECAY_BANDS]) -> f64 {
-        let [gl, gm, gh] = g;
-        let (bm, bl) = (gm - gh, gl - gm);
-        let mut e = 0.0f64;
-        for i in 0..QUAD_POINTS {
-            let re = gh + bm * self.hi[i].0 + bl * self.lo[i].0;
-            let im = bm * self.hi[i].1 + bl * self.lo[i].1;
-            let m2 = f64::from(re * re + im * im).min(1.0 - 1e-9);
-            e += f64::from(self.w[i]) / (1.0 - m2);
-        }
-        e
-    }
-
-    /// Left and right energies (combs 0+2, 1+3) of a slot with comb lengths `lens`, decays `t`.
-    fn slot_energy(&self, lens: [usize; COMBS], t: [f32; DECAY_BANDS], fs: f32) -> (f64, f64) {
-        let e: [f64; COMBS] =
-            core::array::from_fn(|j| self.comb_energy(band_gains(lens[j], t, fs)));
-        (e[0] + e[2], e[1] + e[3])
-    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -320,7 +252,7 @@ struct Slot {
 }
 
 impl Slot {
-    fn build(settings: &ReverbBusSettings, k: usize, fs: f32) -> Self {
+    fn build(settings: &ReverbBusSettings, k: usize, fs: f32, quad: &Quadrature) -> Self {
         let s = &settings.slots[k];
         let frames = |sec: f32| (sec * fs).round() as usize;
         let pre_frames = frames(s.pre_delay_s);
@@ -330,7 +262,7 @@ impl Slot {
                 ring: Ring::with_len(frames(settings.comb_delays_s[j]).max(1)),
                 ..Comb::default()
             };
-            c.tune(nominal, fs);
+            c.tune(nominal, fs, quad);
             c
         });
         Self {
@@ -361,7 +293,7 @@ impl Slot {
     fn retune(&mut self, t: [f32; DECAY_BANDS], fs: f32, quad: &Quadrature) {
         self.decays = t;
         for c in &mut self.combs {
-            c.tune(t, fs);
+            c.tune(t, fs, quad);
         }
         let (el, er) = quad.slot_energy(self.comb_lens(), t, fs);
         let g = |norm: f64, e: f64| {
@@ -594,6 +526,9 @@ pub struct ReverbBus {
     sample_rate: f32,
     slots: [Slot; REVERB_SLOTS],
     work: Vec<f32>,
+    /// The slots' summed output before the voicing.
+    wet: [Vec<f32>; 2],
+    voicing: Voicing,
     phase: usize,
     quad: Quadrature,
 }
@@ -607,6 +542,8 @@ impl ReverbBus {
             sample_rate: DEFAULT_SAMPLE_RATE,
             slots: Default::default(),
             work: Vec::new(),
+            wet: [Vec::new(), Vec::new()],
+            voicing: Voicing::default(),
             phase: 0,
             quad: Quadrature::default(),
         };
@@ -622,10 +559,12 @@ impl ReverbBus {
         self.sample_rate = sanitize_sample_rate(sample_rate);
         let block = max_block.clamp(1, 1 << 16);
         self.work = vec![0.0; block];
+        self.wet = [vec![0.0; block], vec![0.0; block]];
+        self.voicing = Voicing::new(self.sample_rate);
         self.phase = 0;
         self.quad = Quadrature::new(self.sample_rate);
         for k in 0..REVERB_SLOTS {
-            let mut slot = Slot::build(&self.settings, k, self.sample_rate);
+            let mut slot = Slot::build(&self.settings, k, self.sample_rate, &self.quad);
             let (el, er) = impulse_energy(&mut slot, &self.settings.slots[k], self.sample_rate);
             let (al, ar) = self
                 .quad
@@ -722,17 +661,32 @@ impl ReverbBus {
                 .min(self.work.len());
             let lo = &mut left[done..done + n];
             let ro = &mut right[done..done + n];
+            let [wl, wr] = &mut self.wet;
+            let (wl, wr) = (&mut wl[..n], &mut wr[..n]);
+            let mut rendered = false;
             for (slot, input) in self.slots.iter_mut().zip(inputs) {
                 let avail = input.len().saturating_sub(done).min(n);
                 let inp = input.get(done..done + avail).unwrap_or(&[]);
                 if slot.idle && is_silent(inp) {
                     continue;
                 }
+                if !rendered {
+                    wl.fill(0.0);
+                    wr.fill(0.0);
+                    rendered = true;
+                }
                 slot.idle = false;
                 let work = &mut self.work[..n];
                 work[..avail].copy_from_slice(inp);
                 work[avail..].fill(0.0);
-                slot.render(work, lo, ro);
+                slot.render(work, wl, wr);
+            }
+            if rendered {
+                self.voicing.add_into(wl, wr, lo, ro);
+            } else {
+                // Every slot idle: their states (and so the voicing's) are below
+                // IDLE_THRESHOLD.
+                self.voicing.clear();
             }
             self.phase += n;
             if self.phase >= IDLE_CHECK_PERIOD {
@@ -750,6 +704,7 @@ impl ReverbBus {
         for s in &mut self.slots {
             s.clear();
         }
+        self.voicing.clear();
         self.phase = 0;
     }
 }
@@ -767,10 +722,13 @@ fn impulse_energy(slot: &mut Slot, s: &ReverbSlotSettings, fs: f32) -> (f64, f64
     // -60 dB of decay (the rest holds about 1e-6 of the energy) plus the pre-delay and
     // the longest loop.
     let total = ((s.decay_s + s.pre_delay_s + 0.25) * fs) as usize;
+    let mut voicing = Voicing::new(fs);
     let mut work = [0.0f32; BLOCK];
     let mut left = [0.0f32; BLOCK];
     let mut right = [0.0f32; BLOCK];
+    let mut voiced = [[0.0f32; BLOCK]; 2];
     let (mut el, mut er) = (0.0f64, 0.0f64);
+    let energy = |x: &[f32]| x.iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>();
     let mut done = 0;
     while done < total {
         work.fill(0.0);
@@ -780,14 +738,12 @@ fn impulse_energy(slot: &mut Slot, s: &ReverbSlotSettings, fs: f32) -> (f64, f64
         left.fill(0.0);
         right.fill(0.0);
         slot.render(&mut work, &mut left, &mut right);
-        el += left
-            .iter()
-            .map(|&x| f64::from(x) * f64::from(x))
-            .sum::<f64>();
-        er += right
-            .iter()
-            .map(|&x| f64::from(x) * f64::from(x))
-            .sum::<f64>();
+        let [vl, vr] = &mut voiced;
+        vl.fill(0.0);
+        vr.fill(0.0);
+        voicing.add_into(&left, &right, vl, vr);
+        el += energy(vl);
+        er += energy(vr);
         done += BLOCK;
     }
     (el, er)

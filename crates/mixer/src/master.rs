@@ -51,6 +51,12 @@ impl Master {
         self.bus.set_slot_decays(k, decays);
     }
 
+    /// The decays slot `k` renders now (s per band).
+    #[cfg(test)]
+    pub(crate) fn slot_decays(&self, k: usize) -> [f32; DECAY_BANDS] {
+        self.bus.slot_decays(k).unwrap_or([0.0; DECAY_BANDS])
+    }
+
     /// The nominal decays of slot `k` (all 4 slots exist).
     pub(crate) fn nominal_decays(&self, k: usize) -> [f32; DECAY_BANDS] {
         self.bus.nominal_decays(k).unwrap_or([1.0; DECAY_BANDS])

@@ -64,6 +64,8 @@ pub struct MixerRenderer {
     tracks: [Tweened; TRACKS],
     master: Master,
     reset_bus_when_idle: bool,
+    /// Commands arrived since the reverb slots were last tuned (`tune_reverb_slots`).
+    tuning_stale: bool,
     /// Frames rendered so far (block starts): new voices start on this grid phase.
     frame: u64,
     /// Test only: filter every shelf on its own (the reference the lanes must match).
@@ -112,6 +114,7 @@ impl MixerRenderer {
             frame: 0,
             #[cfg(test)]
             no_lanes: false,
+            tuning_stale: false,
         }
     }
 
@@ -329,18 +332,27 @@ impl MixerRenderer {
 
     /// Tunes each reverb slot to the decay of the voices sending to it: the mean of their
     /// `reverb_decay` on a log scale, weighted by their send's energy (a voice with no decay
-    /// set counts as the slot's nominal decays). A voice counts from its start until its voice
-    /// slot is reused, ended or not: its tail rings on at the decay it began with, and the
-    /// tuning changes only when targets do (at play and parameter changes), never at the
-    /// block where an end is noticed, which depends on how the calls are cut. A slot no voice
-    /// has sent to keeps its decays. One pass over the voices' targets.
+    /// set counts as the slot's nominal decays).
+    ///
+    /// When: only in a call where commands arrived (play, parameters, stop: the game's tick),
+    /// never at the block where a voice's end is noticed, which depends on how the calls are cut
+    /// (the output stays bit-identical across call sizes). Who: the voices not ended (`Idle`)
+    /// at that moment — scheduled, playing, paused or fading out. An ended voice's tail rings
+    /// on in the slot at the decay it was tuned to until the game's next command batch, which
+    /// drops it: a slot does not keep the decay of voices long gone, and a new voice in a slot
+    /// is tuned to its own space, not to the mean with spaces heard minutes ago. A slot no
+    /// live voice sends to keeps its decays (its tail rings out as it began). One pass over
+    /// the voices' targets.
     fn tune_reverb_slots(&mut self) {
+        if !std::mem::take(&mut self.tuning_stale) {
+            return;
+        }
         let mut sum = [[0.0f32; REVERB_DECAY_BANDS]; SENDS];
         let mut weight = [0.0f32; SENDS];
         let nominal: [[f32; REVERB_DECAY_BANDS]; SENDS] =
             std::array::from_fn(|k| self.master.nominal_decays(k));
         for v in &self.voices {
-            if v.generation == 0 {
+            if v.generation == 0 || v.state == VoiceState::Idle {
                 continue;
             }
             let t = &v.targets;
@@ -367,6 +379,12 @@ impl MixerRenderer {
         }
     }
 
+    /// The decays reverb slot `k` renders now (tests).
+    #[cfg(test)]
+    pub(crate) fn slot_decays(&self, k: usize) -> [f32; REVERB_DECAY_BANDS] {
+        self.master.slot_decays(k)
+    }
+
     #[cfg(test)]
     fn lanes_enabled(&self) -> bool {
         !self.no_lanes
@@ -380,6 +398,7 @@ impl MixerRenderer {
 
     fn apply_commands(&mut self) {
         while let Ok(cmd) = self.commands.pop() {
+            self.tuning_stale = true;
             match cmd {
                 Command::LoadSound { slot, sound } => {
                     let old = match self.sounds.get_mut(slot as usize) {

@@ -409,3 +409,58 @@ fn shelves_in_lanes_match_shelves_one_by_one() {
     };
     assert_eq!(run(false), run(true));
 }
+
+/// Issue 30: a slot is tuned to the voices alive at the game's last command batch; an ended
+/// voice drops out at the next batch (a new voice is not tuned to the mean with a space heard
+/// long ago), and a slot nobody sends to keeps its decays while its tail rings out.
+#[test]
+fn ended_voices_stop_tuning_their_slot_at_the_next_command_batch() {
+    use crate::{PlaySettings, SoundData, build};
+    let (mut h, mut r) = build(MixerSettings::default()).unwrap();
+    let s = h
+        .load_sound(SoundData {
+            samples: vec![0.5f32; 4800].into(),
+            sample_rate: 48_000,
+            stereo: None,
+        })
+        .unwrap();
+    let play = |h: &mut crate::MixerHandle, decay: [f32; 3]| {
+        h.play(
+            s,
+            PlaySettings {
+                looping: false,
+                params: VoiceParams {
+                    sends: [0.0, 0.0, 1.0, 0.0],
+                    reverb_decay: decay,
+                    ..VoiceParams::default()
+                },
+                ..PlaySettings::default()
+            },
+        )
+        .unwrap()
+    };
+    let mut out = vec![0.0f32; 2 * 512];
+    let hall = [3.0, 3.0, 2.0];
+    // Two hall voices: the new voice below reuses at most one's voice slot.
+    play(&mut h, hall);
+    play(&mut h, hall);
+    h.flush();
+    // 0.1 s of sound, then 1 s of its tail with no command: the slot keeps the hall.
+    for _ in 0..100 {
+        r.render(&mut out);
+    }
+    assert_eq!(r.slot_decays(2), hall);
+    // A voice of a small room starts: the ended hall voice no longer counts. The slot is
+    // still ringing, so it glides there (0.1 s on a log scale); after 1 s it is there.
+    let small = [0.8, 1.0, 0.7];
+    play(&mut h, small);
+    h.flush();
+    for _ in 0..100 {
+        r.render(&mut out);
+    }
+    let d = r.slot_decays(2);
+    assert!(
+        d.iter().zip(small).all(|(a, b)| (a / b - 1.0).abs() < 1e-3),
+        "{d:?}"
+    );
+}

@@ -8,7 +8,9 @@ use anyhow::{Context, bail};
 use resound_engine::Model;
 use resound_engine::advanced::acoustics::report::Evaluation;
 use resound_engine::advanced::acoustics::scene::{Scene, parse_mode};
-use resound_engine::advanced::acoustics::{AcousticModel, MaterialTable, Mode, Paths};
+use resound_engine::advanced::acoustics::{
+    AcousticModel, DecayModel, MaterialTable, Mode, OwnModel, Paths,
+};
 use resound_engine::terrain::parse_position;
 use resound_studio::capped_read::read_text_capped;
 use resound_studio::describe::evaluation_json;
@@ -44,6 +46,41 @@ impl ModelName {
     }
 }
 
+/// Which formula gives the own model's room decay (`--decay-model`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecayModelName {
+    /// Eyring per band from the room rays' volume, surface and the material table, plus air
+    /// (the own model's default).
+    Physical,
+    /// SPR's game heuristic from enclosure, size and reflectivity (SPR parity).
+    Spr,
+}
+
+impl DecayModelName {
+    /// The acoustics crate's decay model.
+    pub fn decay_model(self) -> DecayModel {
+        match self {
+            Self::Physical => DecayModel::Physical,
+            Self::Spr => DecayModel::Spr,
+        }
+    }
+}
+
+impl ModelName {
+    /// The engine's model, the own model's room decay by `decay` (default: physical).
+    pub fn model_with(self, decay: Option<DecayModelName>) -> anyhow::Result<Model> {
+        match (self, decay) {
+            (_, None) => self.model(),
+            (Self::Own, Some(d)) => Ok(Model::Own(
+                OwnModel::new(MaterialTable::standard()).with_decay_model(d.decay_model()),
+            )),
+            (Self::Spr, Some(_)) => bail!(
+                "--decay-model applies to the own model (--model own); the SPR model derives its sends its own way"
+            ),
+        }
+    }
+}
+
 /// Arguments of `resound acoustics`.
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("world").required(true).args(["scene", "dat_dir"])))]
@@ -70,6 +107,9 @@ pub struct Args {
     /// Acoustic model.
     #[arg(long, value_enum, default_value = "own")]
     pub model: ModelName,
+    /// How the own model derives the room's decay (default: physical).
+    #[arg(long, value_enum, value_name = "physical|spr")]
+    pub decay_model: Option<DecayModelName>,
     /// Direct paths, 1 or 9 (default: the scene's `paths`; 9 on terrain).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=9))]
     pub paths: Option<u32>,
@@ -129,9 +169,9 @@ fn scene(args: &Args, name: &str, mode: Option<Mode>) -> anyhow::Result<Evaluati
     if let Some(p) = args.paths {
         scene.paths = p;
     }
-    let spr = match args.model {
-        ModelName::Own => None,
-        spr => Some(spr.model()?),
+    let spr = match (args.model, args.decay_model) {
+        (ModelName::Own, None) => None,
+        (m, d) => Some(m.model_with(d)?),
     };
     let model = spr.as_ref().map(|m| m as &dyn AcousticModel);
     Ok(Evaluation::of_scene(
@@ -158,7 +198,7 @@ fn terrain(args: &Args, dir: &Path, mode: Mode) -> anyhow::Result<Evaluation> {
         } else {
             Paths::Nine
         },
-        model: args.model.model()?,
+        model: args.model.model_with(args.decay_model)?,
     };
     Ok(evaluate_terrain_points(dir, query)?)
 }

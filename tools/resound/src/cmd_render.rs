@@ -14,7 +14,7 @@ use resound_studio::scene_render::{self as scene, SceneOptions};
 use resound_studio::test_signal::Signal;
 use resound_studio::wav_write::{WavFormat, WavStream};
 
-use crate::cmd_acoustics::ModelName;
+use crate::cmd_acoustics::{DecayModelName, ModelName};
 use crate::out_file::OutFile;
 
 /// Renders at least this long (seconds) show a progress bar on a terminal.
@@ -33,6 +33,9 @@ pub struct SceneArgs {
     /// Acoustic model.
     #[arg(long, value_enum, default_value = "own")]
     model: ModelName,
+    /// How the own model derives the room's decay (default: physical).
+    #[arg(long, value_enum, value_name = "physical|spr")]
+    decay_model: Option<DecayModelName>,
     /// What the scene's source plays.
     #[arg(long, value_parser = ["click", "shot", "noise", "loop"], default_value = "click")]
     pub signal: String,
@@ -101,7 +104,7 @@ fn load_scene(arg: &str, model: &Model) -> anyhow::Result<Scene> {
 
 /// The scene and the render options of `args` at `rate` (a device engine plays at its own).
 pub fn setup(args: &SceneArgs, rate: u32) -> anyhow::Result<(Scene, SceneOptions)> {
-    let model = args.model.model()?;
+    let model = args.model.model_with(args.decay_model)?;
     let scene = load_scene(&args.scene, &model)?;
     let mode = match &args.mode {
         Some(m) => parse_mode(m).with_context(|| format!("unknown mode {m:?}"))?,

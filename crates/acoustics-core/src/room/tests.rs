@@ -138,3 +138,23 @@ mod kept_rays {
         }
     }
 }
+
+#[test]
+fn clamp_to_bus_keeps_range_and_spread_and_says_so() {
+    use crate::room::{DECAY_MAX, DECAY_MIN, clamp_to_bus};
+    // Inside: untouched, not flagged.
+    let (t, c) = clamp_to_bus([1.0, 1.2, 0.8]);
+    assert_eq!((t, c), ([1.0, 1.2, 0.8], false));
+    // A brick corridor's air-shortened high band inside the spread; a cloth room's long low
+    // band and a dry high band outside it.
+    let (t, c) = clamp_to_bus([3.0, 1.0, 0.3]);
+    assert!(c);
+    assert!((t[0] - 1.3).abs() < 1e-12 && t[1] == 1.0 && (t[2] - 0.5).abs() < 1e-12);
+    // Range first: a 15 s stone hall renders 4.14 s in every band.
+    let (t, c) = clamp_to_bus([36.0, 14.9, 5.9]);
+    assert!(c);
+    assert_eq!(t, [DECAY_MAX; 3]);
+    // NaN reads the shortest decay, flagged.
+    let (t, c) = clamp_to_bus([f64::NAN, f64::NAN, f64::NAN]);
+    assert!(c && t == [DECAY_MIN; 3]);
+}

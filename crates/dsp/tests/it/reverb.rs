@@ -135,20 +135,45 @@ fn tail_goes_idle_and_zeroes_after_silence() {
     );
 }
 
+/// `x` differenced three times (+18 dB/octave): the high band outweighs the voiced mid band.
+fn treble(x: &[f32]) -> Vec<f32> {
+    let mut y = x.to_vec();
+    for _ in 0..3 {
+        y = y
+            .iter()
+            .scan(0.0f32, |prev, &v| {
+                let d = v - *prev;
+                *prev = v;
+                Some(d)
+            })
+            .collect();
+    }
+    y
+}
+
 #[test]
 fn loop_filter_shortens_high_frequency_decay() {
-    // With hf_ratio 1 the loop filter is bypassed; with 0.5 the T30 must drop.
+    // With hf_ratio 1 the loop filter is bypassed; with 0.3 the treble's T30 must drop, and
+    // the broadband (voiced, mid-band) T30 stay within 10 % (issue 30).
     let mut s = ReverbBusSettings::default();
     s.slots[1].hf_ratio = 1.0;
     let mut flat = ReverbBus::new(s);
     s.slots[1].hf_ratio = 0.3;
     let mut dark = ReverbBus::new(s);
     let amps = [0.0, 1.0, 0.0, 0.0];
-    let t_flat = schroeder_t30(&impulse_response(&mut flat, amps, 1.5).0, FS).unwrap();
-    let t_dark = schroeder_t30(&impulse_response(&mut dark, amps, 1.5).0, FS).unwrap();
-    eprintln!("flat {t_flat} dark {t_dark}");
-    assert!(t_dark < t_flat * 0.95, "{t_dark} vs {t_flat}");
-    assert!(t_flat > 0.5 && t_flat < 0.55 * 1.15);
+    let flat_ir = impulse_response(&mut flat, amps, 1.5).0;
+    let dark_ir = impulse_response(&mut dark, amps, 1.5).0;
+    let t_flat = schroeder_t30(&treble(&flat_ir), FS).unwrap();
+    let t_dark = schroeder_t30(&treble(&dark_ir), FS).unwrap();
+    eprintln!("treble: flat {t_flat} dark {t_dark}");
+    assert!(t_dark < t_flat * 0.8, "{t_dark} vs {t_flat}");
+    let (b_flat, b_dark) = (
+        schroeder_t30(&flat_ir, FS).unwrap(),
+        schroeder_t30(&dark_ir, FS).unwrap(),
+    );
+    eprintln!("broadband: flat {b_flat} dark {b_dark}");
+    assert!(b_flat > 0.5 && b_flat < 0.55 * 1.15);
+    assert!(b_dark > b_flat * 0.9, "{b_dark} vs {b_flat}");
 }
 
 /// Frames after the impulse when the tail is fully built up: the longest pre-delay plus
@@ -250,6 +275,36 @@ fn a_tuned_slot_renders_its_decay_with_one_slope() {
                 (e / want - 1.0).abs() < 0.25,
                 "slot {k} T {t}: energy {e} vs {want}"
             );
+        }
+    }
+}
+
+#[test]
+fn broadband_t30_of_a_voiced_tail_follows_the_mid_band_with_one_slope() {
+    // Issue 30: a click is flat in frequency; the bus's voicing keeps the broadband T30 within
+    // 10 % of the mid-band decay and one slope for band spreads the acoustic model lets
+    // through (low 0.6–1.3×, high 0.5–1.2× the mid band).
+    let mut bus = ReverbBus::new(ReverbBusSettings::default());
+    bus.prepare(FS, 512);
+    for (k, mid) in [(1usize, 0.4f32), (2, 1.3), (3, 3.3)] {
+        for (rl, rh) in [(1.0, 1.0), (1.3, 0.5), (0.6, 0.5), (0.6, 1.2), (1.3, 1.2)] {
+            bus.reset();
+            let t = [mid * rl, mid, mid * rh];
+            bus.set_slot_decays(k, t);
+            let mut amps = [0.0; REVERB_SLOTS];
+            amps[k] = 1.0;
+            let (l, r) = impulse_response(&mut bus, amps, mid * 1.6 + 0.3);
+            let m: Vec<f32> = l.iter().zip(&r).map(|(a, b)| a.hypot(*b)).collect();
+            let t30 = f64::from(schroeder_t30(&m, FS).expect("decays"));
+            let early = edc_span(&m, -5.0, -25.0).unwrap();
+            let late = edc_span(&m, -25.0, -45.0).unwrap();
+            eprintln!(
+                "slot {k} {t:?}: T30 {t30:.3} ({:+.1} %), slopes {:.3}",
+                100.0 * (t30 / f64::from(mid) - 1.0),
+                late / early
+            );
+            assert!((t30 / f64::from(mid) - 1.0).abs() < 0.1, "{t:?}: {t30}");
+            assert!((late / early - 1.0).abs() < 0.15, "{t:?}: {early} {late}");
         }
     }
 }

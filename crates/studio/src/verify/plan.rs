@@ -422,7 +422,7 @@ pub const REVERB: [ReverbExpect; 7] = [
     },
 ];
 
-/// Issue 30: the rendered (mid-band) T30 within ±10 % of the decay the engine reports.
+/// Issue 30: the rendered (broadband) T30 within ±10 % of the decay the engine reports.
 pub const TRUTH_TOL: f64 = 0.10;
 /// Issue 30: the EDC's decay rates between −5 and −25 dB and between −25 and −45 dB within
 /// ±15 % of each other (one slope).

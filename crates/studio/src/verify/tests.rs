@@ -294,7 +294,7 @@ fn the_engine_render_fails_the_right_rows_under_each_fault() {
     }
 }
 
-/// The engine with the bus left untuned (`slot-tuning-off`): the wood room's mid-band T30 misses
+/// The engine with the bus left untuned (`slot-tuning-off`): the wood room's broadband T30 misses
 /// the reported decay (its slot rings at its nominal 1.68 s for a reported ~1.3 s); without the
 /// fault the same row passes.
 #[test]
