@@ -129,20 +129,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
 const MAX_RAW_BYTES: u64 = 64 << 20;
 
-/// Checks the dats a command reads from `dir` by name (through the engine, which opens them
-/// itself): each one present must be a regular file after symlinks, so a FIFO is refused at
-/// once instead of blocking the open. A missing one is left to the reader's own message.
-pub fn check_dat_dir(dir: &Path) -> anyhow::Result<()> {
-    use resound_engine::sound::{CELL_DAT, PORTAL_DAT};
-    for name in [PORTAL_DAT, CELL_DAT] {
-        let path = dir.join(name);
-        if std::fs::symlink_metadata(&path).is_ok() {
-            resound_studio::capped_read::check_regular(&path, "DAT file")?;
-        }
-    }
-    Ok(())
-}
-
 /// Opens a dat, refusing anything that is not a regular file before reading a byte.
 pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
     let file = open_regular(path, "DAT file")?;

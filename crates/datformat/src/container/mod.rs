@@ -28,6 +28,7 @@ mod header;
 mod iteration;
 mod node;
 mod reader;
+mod trimmed;
 mod writer;
 
 #[cfg(test)]
@@ -44,4 +45,5 @@ pub use header::{
 pub use iteration::{ITERATION_ID, Iteration, IterationError, IterationRange};
 pub use node::{BRANCH_FILL, DEGREE, MAX_BRANCHES, MAX_ENTRIES, NODE_READ_SIZE, NODE_WRITE_SIZE};
 pub use reader::DatReader;
+pub use trimmed::Trimmed;
 pub use writer::{DatWriter, EntryOptions, HeaderMut};

@@ -174,3 +174,52 @@ fn round_trip_keeps_zero_padding_and_types_other_failures() {
         "{iteration}"
     );
 }
+
+#[test]
+fn a_record_followed_by_a_zero_run_is_checked_without_holding_it() {
+    use resound_datformat::check::report::{Outcome, check_entry};
+    use resound_datformat::check::round_trip_trimmed;
+    use resound_datformat::container::{DatReader, DatWriter, EntryOptions, Trimmed};
+
+    let record = land_block().to_bytes().unwrap();
+    let id = land_block().id;
+    // 64 MiB of zeros after the record: deflate turns them into about 64 KiB.
+    let zeros = 64usize << 20;
+    let mut payload = record.clone();
+    payload.resize(record.len() + zeros, 0);
+    let mut w = DatWriter::new(DatKind::Cell, 1024).unwrap();
+    let options = EntryOptions {
+        compress: true,
+        ..EntryOptions::default()
+    };
+    w.insert(id, &payload, options).unwrap();
+    drop(payload);
+    let mut r = DatReader::new(std::io::Cursor::new(w.finish())).unwrap();
+    let entry = r.entry(id).unwrap().unwrap();
+    let (name, outcome) = check_entry(Some(&mut r), DatKind::Cell, &entry);
+    assert_eq!(name, "LandBlock");
+    // the whole padding is counted, as the whole payload's check counts it
+    assert_eq!(outcome, Outcome::Ok(zeros));
+    // a byte after the run is no padding: the same failure the whole payload gives
+    let mut head = record.clone();
+    head.resize(record.len() + 100_000, 0);
+    head.push(0xAA);
+    let t = Trimmed { head, zeros: 5 };
+    assert!(matches!(
+        round_trip_trimmed(RecordType::LandBlock, &t),
+        Err(CheckError::Parse(_))
+    ));
+    // a record whose last fields are zeros parses from the slack it is given
+    let mut zero_tail = record.clone();
+    let last = zero_tail.len() - 1;
+    zero_tail[last - 3..].fill(0);
+    let nonzero = zero_tail.iter().rposition(|&b| b != 0).unwrap() + 1;
+    let t = Trimmed {
+        head: zero_tail[..nonzero].to_vec(),
+        zeros: (zero_tail.len() - nonzero + (20 << 20)) as u64,
+    };
+    assert_eq!(
+        round_trip_trimmed(RecordType::LandBlock, &t),
+        Ok(RoundTrip { padding: 20 << 20 })
+    );
+}

@@ -1,0 +1,224 @@
+//! Hostile input at the CLI, the memory half (issue 37): renders over 4 GiB stream as RF64,
+//! walk renders stream and stop at once on SIGINT, scene fields nobody reads are never built,
+//! a slab of voxels over the cap is refused naming it, and `--dat-dir` dats are read through
+//! the handles that were checked.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::bad_input::fails_with_one_line;
+use crate::hostile::{GUARD, WALK, refused, run, s, scene_file, world};
+
+fn le32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn le64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+#[test]
+fn a_render_over_4_gib_streams_as_rf64() {
+    // 3600 s at 384 kHz, stereo f32: 11 059 200 000 bytes of samples.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_resound"))
+        .args(["render", "G", "--seconds", "3600", "--rate", "384000"])
+        .args(["--out", "-"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut head = vec![0u8; 1 << 20];
+    let started = Instant::now();
+    let read = child.stdout.take().unwrap().read_exact(&mut head);
+    let _ = child.kill();
+    let _ = child.wait();
+    read.unwrap();
+    assert!(started.elapsed() < GUARD);
+    assert_eq!(&head[..4], b"RF64");
+    assert_eq!(le32(&head, 4), u32::MAX);
+    assert_eq!(&head[8..16], b"WAVEds64");
+    let data = 3600 * 384_000 * 8;
+    assert_eq!(le64(&head, 28), data);
+    assert_eq!(le64(&head, 36), 3600 * 384_000);
+    let at = (48..head.len() - 8)
+        .find(|&i| &head[i..i + 4] == b"data")
+        .unwrap();
+    assert_eq!(le32(&head, at + 4), u32::MAX);
+    // RIFF size: the header after its first 8 bytes, and the samples
+    assert_eq!(le64(&head, 20), (at + 8 - 8) as u64 + data);
+    // the render's first samples follow: a click is not silence
+    assert!(head[at + 8..].iter().any(|&b| b != 0));
+}
+
+#[test]
+fn sigint_stops_a_walk_render_at_once_and_leaves_nothing() {
+    let w = world();
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("walk.wav");
+    std::fs::write(&target, b"old").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_resound"))
+        .args(["ambient", "--dat-dir", s(w.path()), "--walk", WALK])
+        .args(["--seconds", "600", "--out", s(&target)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // streamed: the temporary file grows while the walk renders
+    let grew = loop {
+        let growing = std::fs::read_dir(dir.path()).unwrap().any(|e| {
+            let e = e.unwrap();
+            e.file_name().to_string_lossy().ends_with(".part")
+                && e.metadata().unwrap().len() > 1 << 20
+        });
+        if growing || started.elapsed() > GUARD {
+            break growing;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let interrupted = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(grew, "the walk's WAV did not grow while it rendered");
+    assert!(interrupted.elapsed() < Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(130));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap().trim_end(),
+        format!("error: interrupted: {} was not written", target.display())
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"old");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_walk_render_is_a_valid_wav_of_its_length() {
+    let w = world();
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("walk.wav");
+    let out = run(&[
+        "ambient",
+        "--dat-dir",
+        s(w.path()),
+        "--walk",
+        WALK,
+        "--seconds",
+        "2",
+        "--out",
+        s(&target),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&target).unwrap();
+    assert_eq!(&bytes[..4], b"RIFF");
+    assert_eq!(le32(&bytes, 4) as usize + 8, bytes.len());
+    let r = hound::WavReader::new(std::io::Cursor::new(&bytes)).unwrap();
+    assert_eq!(r.spec().channels, 2);
+    // 2 s of a 30-frame-per-second walk at 48 kHz: 60 walk frames of 1600 frames
+    assert_eq!(r.duration(), 96_000);
+}
+
+#[test]
+fn an_unread_expected_field_is_skimmed_not_built() {
+    let dir = tempfile::tempdir().unwrap();
+    // 8 MB of numbers nobody reads, between fields that are read
+    let numbers = vec!["1.5"; 2_000_000].join(",");
+    let text = format!(
+        "{{\"name\": \"big\", \"expected\": {{\"a\": [{numbers}],\n \"b\": \"}}\"}},\n \"boxes\": [], \"source\": [0,0,0], \"listener\": [4,0,0]}}"
+    );
+    let path = scene_file(dir.path(), "big.json", &text);
+    let out = run(&["acoustics", "--scene", s(&path)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("scene big:")
+    );
+    // a type error after the blanked field still names its line
+    let bad = text.replace("\"listener\": [4,0,0]", "\"listener\": 4");
+    let path = scene_file(dir.path(), "bad.json", &bad);
+    let out = run(&["acoustics", "--scene", s(&path)]);
+    fails_with_one_line(&out, "at line 3");
+}
+
+#[test]
+fn a_thin_slab_over_the_voxel_cap_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("x.wav");
+    let slab = r#"{"name": "slab", "boxes": [{"min": [0, 0, 0], "max": [4095, 0, 4095], "material": "stone"}], "source": [0,2,0], "listener": [4,2,0]}"#;
+    let path = scene_file(dir.path(), "slab.json", slab);
+    let line = "boxes fill 65536 voxel sections in part (512 MiB at 8 KiB each), more than 4096 (32 MiB, the voxel-memory cap)";
+    for out in [
+        run(&["render", s(&path), "--out", s(&wav)]),
+        run(&["acoustics", "--scene", s(&path)]),
+    ] {
+        fails_with_one_line(&out, line);
+    }
+    assert!(!wav.exists());
+}
+
+#[test]
+fn a_dat_dir_is_read_through_the_handles_that_were_checked() {
+    let w = world();
+    let missing = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        w.path().join("client_cell_1.dat"),
+        missing.path().join("client_cell_1.dat"),
+    )
+    .unwrap();
+    let portal = missing.path().join("client_portal.dat");
+    refused(
+        &run(&[
+            "ambient",
+            "--dat-dir",
+            s(missing.path()),
+            "--at",
+            "0xA9B40025:100,100,72",
+        ]),
+        &format!(
+            "error: cannot open {}: No such file or directory (os error 2)",
+            portal.display()
+        ),
+    );
+    // a walk rendered through the pinned folder is the walk rendered from the folder itself
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.wav");
+    let out = run(&[
+        "ambient",
+        "--dat-dir",
+        s(w.path()),
+        "--walk",
+        WALK,
+        "--seconds",
+        "1",
+        "--policy",
+        "modern",
+        "--out",
+        s(&a),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&a).unwrap();
+    let r = hound::WavReader::new(std::io::Cursor::new(&bytes)).unwrap();
+    assert_eq!(r.duration(), 48_000);
+}
