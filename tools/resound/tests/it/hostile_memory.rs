@@ -222,3 +222,109 @@ fn a_dat_dir_is_read_through_the_handles_that_were_checked() {
     let r = hound::WavReader::new(std::io::Cursor::new(&bytes)).unwrap();
     assert_eq!(r.duration(), 48_000);
 }
+
+/// Runs `resound ARGS…` and returns its exit code and its peak resident memory in MiB, the
+/// largest `VmHWM` read from `/proc/PID/status` while it runs (every 2 ms; `wait4`'s
+/// `ru_maxrss` would not do: a child spawned with `CLONE_VM` inherits the test process's own
+/// high-water mark at `exec`).
+fn peak_mib(args: &[&str]) -> (i32, u64) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_resound"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    let started = Instant::now();
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path)
+            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
+        {
+            let kib = line
+                .split_whitespace()
+                .nth(1)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < GUARD * 3, "resound {args:?} hung");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    (status.code().unwrap_or(-1), peak_kib >> 10)
+}
+
+#[test]
+fn memory_follows_what_is_used_not_what_is_declared() {
+    use resound_datformat::container::{DatReader, DatWriter, EntryOptions};
+
+    let w = world();
+    let dir = tempfile::tempdir().unwrap();
+    // a LandBlock followed by 128 MiB of zeros: a 150 KB cell dat
+    let padded = dir.path().join("P");
+    std::fs::create_dir(&padded).unwrap();
+    let cell = std::fs::read(w.path().join("client_cell_1.dat")).unwrap();
+    let mut payload = DatReader::new(std::io::Cursor::new(&cell))
+        .unwrap()
+        .read(0xA9B4_FFFF)
+        .unwrap()
+        .unwrap();
+    payload.resize(payload.len() + (128 << 20), 0);
+    let mut writer = DatWriter::from_bytes(cell).unwrap();
+    let options = EntryOptions {
+        compress: true,
+        ..EntryOptions::default()
+    };
+    writer.insert(0xA9B4_FFFF, &payload, options).unwrap();
+    drop(payload);
+    let bytes = writer.finish();
+    assert!(bytes.len() < 200_000, "{}", bytes.len());
+    std::fs::write(padded.join("client_cell_1.dat"), bytes).unwrap();
+    let (code, mib) = peak_mib(&["dat", "check", s(&padded)]);
+    assert_eq!(code, 0);
+    assert!(mib < 64, "dat check: {mib} MiB");
+    // a scene with 16 MB of numbers nobody reads
+    let numbers = vec!["0.123456"; 1_800_000].join(",");
+    let g = scene_g();
+    let text = format!(
+        "{}, \"expected\": [{numbers}]}}",
+        &g[..g.rfind('}').unwrap()]
+    );
+    let path = scene_file(dir.path(), "big.json", &text);
+    let (code, mib) = peak_mib(&["acoustics", "--scene", s(&path)]);
+    assert_eq!(code, 0);
+    assert!(mib < 64 + 2 * 16, "acoustics --scene: {mib} MiB");
+    // 300 s of a walk (110 MB of f32 samples) streams to its file
+    let out = dir.path().join("walk.wav");
+    let (code, mib) = peak_mib(&[
+        "ambient",
+        "--dat-dir",
+        s(w.path()),
+        "--walk",
+        WALK,
+        "--seconds",
+        "300",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(code, 0);
+    let header = std::fs::metadata(&out).unwrap().len() - 300 * 48_000 * 8;
+    assert!((44..=100).contains(&header), "{header}");
+    assert!(mib < 64, "ambient --walk --out: {mib} MiB");
+}
+
+/// The built-in scene G's text, without its `expected` field.
+fn scene_g() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/acoustics-core/scenes/G.json"
+    );
+    let mut g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    g.as_object_mut().unwrap().remove("expected");
+    g.to_string()
+}
