@@ -105,20 +105,24 @@ fn sections(scene: &Scene) -> anyhow::Result<()> {
 /// 62 MB array there is skimmed over once, never built. Text that is not a JSON object, or
 /// has no such key, is left as it is (the parser then reports what it finds).
 pub fn blank_unused(text: &mut String) {
-    if let Some(range) = crate::json_skim::top_level_value(text, "expected")
-        && range.len() > 4
-    {
-        let filler: String = text[range.clone()]
-            .bytes()
-            .enumerate()
-            .map(|(i, b)| match (i, b) {
-                (0..4, _) => b"null"[i] as char,
-                (_, b'\n') => '\n',
-                _ => ' ',
-            })
-            .collect();
-        text.replace_range(range, &filler);
+    let Some(range) = crate::json_skim::top_level_value(text, "expected") else {
+        return;
+    };
+    if range.len() <= 4 {
+        return;
     }
+    // In place: the bytes become ASCII (`null`, spaces, the line breaks), so the text stays
+    // UTF-8 and no second copy of a large value is ever made.
+    let mut bytes = std::mem::take(text).into_bytes();
+    for (i, b) in bytes[range].iter_mut().enumerate() {
+        *b = match (i, *b) {
+            (0..4, _) => b"null"[i],
+            (_, b'\n') => b'\n',
+            _ => b' ',
+        };
+    }
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
 }
 
 #[cfg(test)]

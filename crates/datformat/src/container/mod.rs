@@ -5,6 +5,9 @@
 //!   through the B-tree, assembles payloads from their block chains and inflates zlib entries.
 //!   Every offset, count and size read from the file is checked against the file size before
 //!   it is followed or allocated; corrupt files give an error, never a panic or a hang.
+//! - [`DatReader::read_entry_trimmed`] reads a payload in memory that follows its content:
+//!   inflated in pieces, a trailing run of zeros only counted ([`Trimmed`]), the bytes before it
+//!   capped; [`DatReader::payload_size`] gives the declared size before anything inflates.
 //! - [`DatWriter`] builds or edits a dat in memory, laid out as DatReaderWriter lays it out.
 //! - [`Iteration`] is the record stored under [`ITERATION_ID`] (0xFFFF0001).
 //!
