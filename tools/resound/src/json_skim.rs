@@ -132,4 +132,61 @@ mod tests {
             assert_eq!(top_level_value(text, "a"), None, "{text}");
         }
     }
+
+    /// A deterministic random JSON value (xorshift), nested up to `depth`.
+    fn value(seed: &mut u64, depth: u32) -> serde_json::Value {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        let pick = next() % if depth == 0 { 4 } else { 6 };
+        let n = next();
+        match pick {
+            0 => serde_json::Value::Null,
+            1 => serde_json::json!(f64::from(n as u32) / 7.0 - 1e5),
+            2 => serde_json::json!(n % 2 == 0),
+            3 => {
+                let chars = ['a', '"', '\\', '}', ']', '{', '[', ',', ':', 'é', '\n', ' '];
+                let text: String = (0..n % 9)
+                    .map(|i| chars[((n >> (i * 4)) % chars.len() as u64) as usize])
+                    .collect();
+                serde_json::Value::String(text)
+            }
+            4 => serde_json::Value::Array((0..n % 5).map(|_| value(seed, depth - 1)).collect()),
+            _ => serde_json::Value::Object(
+                (0..n % 5)
+                    .map(|i| (format!("k{i}"), value(seed, depth - 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn every_key_of_random_documents_is_found_at_its_value() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..2000 {
+            let mut doc = serde_json::Map::new();
+            for k in 0..(round % 6) {
+                doc.insert(format!("key{k}"), value(&mut seed, 3));
+            }
+            let doc = serde_json::Value::Object(doc);
+            for text in [doc.to_string(), serde_json::to_string_pretty(&doc).unwrap()] {
+                for (key, expected) in doc.as_object().unwrap() {
+                    let r = top_level_value(&text, key).unwrap_or_else(|| panic!("{text}"));
+                    let found: serde_json::Value = serde_json::from_str(&text[r]).unwrap();
+                    assert_eq!(&found, expected, "{text}");
+                }
+                assert_eq!(top_level_value(&text, "absent"), None);
+                // any cut of the text is stepped through without a panic
+                for cut in (0..text.len())
+                    .filter(|&c| text.is_char_boundary(c))
+                    .step_by(7)
+                {
+                    let _ = top_level_value(&text[..cut], "key0");
+                }
+            }
+        }
+    }
 }
