@@ -4,7 +4,7 @@
 pub mod report;
 
 use crate::container::Trimmed;
-use crate::describe::{DecodeError, Decoded};
+use crate::describe::{DecodeError, Decoded, TAIL_SLACK, WHOLE_PAYLOAD_CAP};
 use crate::entry_type::RecordType;
 use crate::record::WriteRecordError;
 
@@ -64,14 +64,6 @@ pub fn round_trip(kind: RecordType, payload: &[u8]) -> Result<RoundTrip, CheckEr
         read: payload.len(),
     })
 }
-
-/// Zero bytes of a trimmed payload's tail handed to the parser (a record whose last fields are
-/// zero needs some of them); the rest are counted as padding without existing.
-const TAIL_SLACK: u64 = 64 << 10;
-
-/// A payload up to this long is rebuilt whole when its trimmed form does not round-trip (a
-/// record whose zero-valued fields run past [`TAIL_SLACK`], as a Wave ending in silence).
-pub const WHOLE_PAYLOAD_CAP: u64 = 16 << 20;
 
 /// [`round_trip`] over a payload read by `DatReader::read_entry_trimmed`: the record is parsed
 /// from its bytes and the first [`TAIL_SLACK`] zeros after them, and the remaining zeros are

@@ -223,3 +223,34 @@ fn a_record_followed_by_a_zero_run_is_checked_without_holding_it() {
         Ok(RoundTrip { padding: 20 << 20 })
     );
 }
+
+#[test]
+fn a_trimmed_payload_parses_as_the_whole_one() {
+    use resound_datformat::container::Trimmed;
+
+    let trim = |payload: &[u8]| {
+        let end = payload.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        Trimmed {
+            head: payload[..end].to_vec(),
+            zeros: (payload.len() - end) as u64,
+        }
+    };
+    // a Wave whose last 200 000 bytes of PCM are silence: more zeros than the slack, so it is
+    // parsed whole, as its payload is
+    let mut wave = wave_pcm16();
+    wave.data.resize(wave.data.len() + 200_000, 0);
+    let bytes = wave.to_bytes().unwrap();
+    let whole = Decoded::parse(RecordType::Wave, &bytes).unwrap();
+    let trimmed = Decoded::parse_trimmed(RecordType::Wave, &trim(&bytes)).unwrap();
+    assert_eq!(trimmed, whole);
+    assert_eq!(trimmed.padding, 0);
+    // a LandBlock and 20 MiB of zeros: parsed from its bytes and the slack, the rest counted
+    let mut bytes = land_block().to_bytes().unwrap();
+    bytes.resize(bytes.len() + (20 << 20), 0);
+    let trimmed = Decoded::parse_trimmed(RecordType::LandBlock, &trim(&bytes)).unwrap();
+    assert_eq!(
+        trimmed,
+        Decoded::parse(RecordType::LandBlock, &bytes).unwrap()
+    );
+    assert_eq!(trimmed.padding, 20 << 20);
+}

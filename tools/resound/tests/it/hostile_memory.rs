@@ -287,6 +287,13 @@ fn memory_follows_what_is_used_not_what_is_declared() {
     let (code, mib) = peak_mib(&["dat", "check", s(&padded)]);
     assert_eq!(code, 0);
     assert!(mib < 64, "dat check: {mib} MiB");
+    let cell_dat = padded.join("client_cell_1.dat");
+    let dump = ["dat", "dump", s(&cell_dat), "0xA9B4FFFF"];
+    let (code, mib) = peak_mib(&dump);
+    assert_eq!(code, 0);
+    assert!(mib < 64, "dat dump: {mib} MiB");
+    let text = String::from_utf8(run(&dump).stdout).unwrap();
+    assert!(text.contains("134217728"), "the padding is counted: {text}");
     // a scene with 16 MB of numbers nobody reads
     let numbers = vec!["0.123456"; 1_800_000].join(",");
     let g = scene_g();
@@ -327,4 +334,37 @@ fn scene_g() -> String {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     g.as_object_mut().unwrap().remove("expected");
     g.to_string()
+}
+
+#[test]
+fn a_wave_declaring_more_than_the_export_cap_is_refused_before_it_inflates() {
+    use resound_datformat::container::{DatReader, DatWriter, EntryOptions};
+
+    let w = world();
+    let portal = std::fs::read(w.path().join("client_portal.dat")).unwrap();
+    let mut payload = DatReader::new(std::io::Cursor::new(&portal))
+        .unwrap()
+        .read(0x0A00_0121)
+        .unwrap()
+        .unwrap();
+    let declared = payload.len() + (65 << 20);
+    payload.resize(declared, 0);
+    let mut writer = DatWriter::from_bytes(portal).unwrap();
+    let options = EntryOptions {
+        compress: true,
+        ..EntryOptions::default()
+    };
+    writer.insert(0x0A00_0121, &payload, options).unwrap();
+    drop(payload);
+    let dir = tempfile::tempdir().unwrap();
+    let dat = dir.path().join("p.dat");
+    std::fs::write(&dat, writer.finish()).unwrap();
+    let wav = dir.path().join("w.wav");
+    refused(
+        &run(&["dat", "wave", s(&dat), "0x0A000121", s(&wav)]),
+        &format!(
+            "error: 0x0A000121 declares {declared} bytes, more than 64 MiB (the wave-export cap)"
+        ),
+    );
+    assert!(!wav.exists());
 }
