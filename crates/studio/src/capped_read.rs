@@ -186,12 +186,17 @@ pub fn read_capped(path: &Path, max_bytes: u64, what: &'static str) -> Result<Ve
         path: shown.clone(),
         source,
     };
+    let mut bytes = Vec::new();
     let reader: Box<dyn Read> = if is_stdin(path) {
         Box::new(std::io::stdin().lock())
     } else {
-        Box::new(open_checked(path, what, ", or - for standard input")?)
+        let file = open_checked(path, what, ", or - for standard input")?;
+        // The whole file in one allocation (not doubled as it grows): its length, one byte
+        // more for the end-of-file probe, never over the cap.
+        let len = file.metadata().map_or(0, |m| m.len());
+        bytes.reserve(usize::try_from(len.min(max_bytes).saturating_add(1)).unwrap_or(0));
+        Box::new(file)
     };
-    let mut bytes = Vec::new();
     reader
         .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)

@@ -10,8 +10,8 @@
 //! | [`test_signal`] | the §9 test signals: click, shot, loop, noise |
 //! | [`describe`] | text and JSON of what the engine did: [`describe::RenderReport`], the JSON of the engine's and the device's status |
 //! | [`capped_read`] | reading user files through a size cap ([`capped_read::read_capped`]) |
-//! | [`wav_write`] | WAV writing (f32, s16), atomically |
-//! | [`walk_render`] | a scripted ambient walk rendered through a fresh engine (`resound ambient --walk --out`) |
+//! | [`wav_write`] | WAV writing (f32, s16), streamed block by block; RF64 over 4 GiB |
+//! | [`walk_render`] | a scripted ambient walk rendered through a fresh engine, streamed (`resound ambient --walk --out`) |
 //! | [`terrain_query`] | two points on Asheron's Call terrain evaluated through a fresh engine (`resound acoustics --dat-dir`) |
 //! | [`font`] | the plots' embedded font (DejaVu Sans), so drawing needs no system font or fontconfig |
 

@@ -3,6 +3,10 @@
 //! [`write_wav`] writes a buffer held whole; [`WavStream`] writes block by block to any
 //! [`Write`] (a pipe too): its length is fixed before the first byte, so the header is final
 //! when written and nothing ever seeks back. Both write the same bytes for the same samples.
+//!
+//! A stream whose sizes do not fit RIFF's 32-bit fields (4 GiB) is written as RF64 (EBU Tech
+//! 3306): the same file with `RF64` for `RIFF`, both 32-bit sizes `0xFFFFFFFF`, and a `ds64`
+//! chunk after `WAVE` holding the 64-bit RIFF size, data size and frame count.
 
 use std::io::Write;
 use std::path::Path;
@@ -42,9 +46,9 @@ pub enum WavError {
         /// Sample rate asked for.
         rate: u32,
     },
-    /// The samples do not fit a WAV file's 32-bit sizes.
+    /// The samples do not fit a WAV file's sizes (RF64's 64-bit ones).
     #[error(
-        "{frames} frames of {channels}-channel {bits}-bit audio are {gib:.1} GiB, more than a WAV file holds (4 GiB)"
+        "{frames} frames of {channels}-channel {bits}-bit audio are {gib:.1} GiB, more than a WAV file holds (RF64: 2^64 bytes)"
     )]
     TooLong {
         /// Frames asked for.
@@ -95,10 +99,10 @@ fn to_s16(s: f32) -> i16 {
 }
 
 /// The header of a WAV file of `frames` frames, byte for byte what [`write_wav`] writes before
-/// the samples.
+/// the samples; over RIFF's 4 GiB an RF64 header (the module's note).
 ///
 /// # Errors
-/// [`WavError::Degenerate`], [`WavError::TooLong`].
+/// [`WavError::Degenerate`], [`WavError::TooLong`] (over 2^64 bytes).
 pub fn wav_header(
     channels: u16,
     rate: u32,
@@ -116,25 +120,48 @@ pub fn wav_header(
         .and_then(hound::WavWriter::finalize)
         .map_err(WavError::Hound)?;
     let mut header = cursor.into_inner();
-    let data = frames.saturating_mul(bytes_per_frame);
-    let riff = (header.len() as u64 - 8).saturating_add(data);
+    let n = header.len();
+    if n < 12
+        || &header[..4] != b"RIFF"
+        || &header[8..12] != b"WAVE"
+        || &header[n - 8..n - 4] != b"data"
+    {
+        return Err(WavError::Hound(hound::Error::Unsupported));
+    }
+    let data = frames.checked_mul(bytes_per_frame);
+    let riff = data.and_then(|d| d.checked_add(n as u64 - 8));
     let too_long = || WavError::TooLong {
         frames,
         channels,
         bits: spec.bits_per_sample,
-        gib: data as f64 / f64::from(1u32 << 30),
+        gib: frames as f64 * bytes_per_frame as f64 / f64::from(1u32 << 30),
     };
-    let (Ok(data), Ok(riff)) = (u32::try_from(data), u32::try_from(riff)) else {
+    if let (Some(Ok(data)), Some(Ok(riff))) = (data.map(u32::try_from), riff.map(u32::try_from)) {
+        header[4..8].copy_from_slice(&riff.to_le_bytes());
+        header[n - 4..].copy_from_slice(&data.to_le_bytes());
+        return Ok(header);
+    }
+    let (Some(data), Some(riff)) = (data, riff.and_then(|r| r.checked_add(DS64_BYTES as u64)))
+    else {
         return Err(too_long());
     };
-    let n = header.len();
-    if n < 12 || &header[..4] != b"RIFF" || &header[n - 8..n - 4] != b"data" {
-        return Err(WavError::Hound(hound::Error::Unsupported));
-    }
-    header[4..8].copy_from_slice(&riff.to_le_bytes());
-    header[n - 4..].copy_from_slice(&data.to_le_bytes());
+    header[..4].copy_from_slice(b"RF64");
+    header[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+    header[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
+    let mut ds64 = Vec::with_capacity(DS64_BYTES);
+    ds64.extend_from_slice(b"ds64");
+    ds64.extend_from_slice(&28u32.to_le_bytes());
+    ds64.extend_from_slice(&riff.to_le_bytes());
+    ds64.extend_from_slice(&data.to_le_bytes());
+    ds64.extend_from_slice(&frames.to_le_bytes());
+    ds64.extend_from_slice(&0u32.to_le_bytes());
+    header.splice(12..12, ds64);
     Ok(header)
 }
+
+/// The length of the `ds64` chunk RF64 adds: id, size, RIFF size, data size, sample count,
+/// table length.
+const DS64_BYTES: usize = 8 + 28;
 
 /// A WAV file written block by block: the header (with the final sizes) goes out at
 /// [`WavStream::new`], the samples at each [`WavStream::write`]; nothing seeks, so `out` can
@@ -281,12 +308,57 @@ mod tests {
             wav_header(2, 0, WavFormat::F32, 10),
             Err(WavError::Degenerate { .. })
         ));
-        let err = wav_header(2, 192_000, WavFormat::F32, 3600 * 192_000).unwrap_err();
+        let err = wav_header(2, 192_000, WavFormat::F32, u64::MAX / 4).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "691200000 frames of 2-channel 32-bit audio are 5.1 GiB, more than a WAV file holds (4 GiB)"
+            "4611686018427387903 frames of 2-channel 32-bit audio are 34359738368.0 GiB, more than a WAV file holds (RF64: 2^64 bytes)"
         );
         assert!(wav_header(2, 192_000, WavFormat::S16, 3600 * 192_000).is_ok());
+    }
+
+    fn le32(b: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+    }
+
+    fn le64(b: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+    }
+
+    #[test]
+    fn a_file_over_4_gib_gets_an_rf64_header() {
+        // One hour of stereo f32 at 192 kHz: 5 529 600 000 bytes of data.
+        let frames = 3600 * 192_000;
+        let small = wav_header(2, 192_000, WavFormat::F32, 1000).unwrap();
+        let big = wav_header(2, 192_000, WavFormat::F32, frames).unwrap();
+        assert_eq!(&small[..4], b"RIFF");
+        assert_eq!(&big[..4], b"RF64");
+        assert_eq!(big.len(), small.len() + DS64_BYTES);
+        assert_eq!(le32(&big, 4), u32::MAX);
+        assert_eq!(&big[8..16], b"WAVEds64");
+        assert_eq!(le32(&big, 16), 28);
+        let data = frames * 8;
+        assert_eq!(data, 5_529_600_000);
+        // RIFF size: the whole file but its first 8 bytes.
+        assert_eq!(le64(&big, 20), big.len() as u64 + data - 8);
+        assert_eq!(le64(&big, 28), data);
+        assert_eq!(le64(&big, 36), frames);
+        assert_eq!(le32(&big, 44), 0);
+        let n = big.len();
+        assert_eq!(&big[n - 8..n - 4], b"data");
+        assert_eq!(le32(&big, n - 4), u32::MAX);
+        // Between ds64 and data: the same fmt chunk a small file has.
+        assert_eq!(big[48..n - 8], small[12..small.len() - 8]);
+        // The largest plain RIFF: data + header − 8 = 2^32 − 1 still fits; one frame more
+        // does not.
+        let most = (u64::from(u32::MAX) - (small.len() as u64 - 8)) / 8;
+        assert_eq!(
+            &wav_header(2, 192_000, WavFormat::F32, most).unwrap()[..4],
+            b"RIFF"
+        );
+        assert_eq!(
+            &wav_header(2, 192_000, WavFormat::F32, most + 1).unwrap()[..4],
+            b"RF64"
+        );
     }
 
     #[test]

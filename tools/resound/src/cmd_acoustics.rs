@@ -155,7 +155,11 @@ pub fn scene_text(arg: &str) -> anyhow::Result<String> {
     let path = Path::new(arg);
     match resound_studio::scene_render::builtin(arg) {
         Some(text) if std::fs::symlink_metadata(path).is_err() => Ok(text.to_owned()),
-        _ => Ok(read_text_capped(path, MAX_SCENE_BYTES, "scene file")?),
+        _ => {
+            let mut text = read_text_capped(path, MAX_SCENE_BYTES, "scene file")?;
+            crate::scene_check::blank_unused(&mut text);
+            Ok(text)
+        }
     }
 }
 
@@ -184,7 +188,7 @@ fn scene(args: &Args, name: &str, mode: Option<Mode>) -> anyhow::Result<Evaluati
 }
 
 fn terrain(args: &Args, dir: &Path, mode: Mode) -> anyhow::Result<Evaluation> {
-    crate::cmd_dat::check_dat_dir(dir)?;
+    let dats = crate::dat_dir::DatDir::open(dir)?;
     let (Some(l), Some(s)) = (&args.listener, &args.source) else {
         bail!("--dat-dir needs --listener CELL:X,Y,Z and --source CELL:X,Y,Z");
     };
@@ -200,5 +204,5 @@ fn terrain(args: &Args, dir: &Path, mode: Mode) -> anyhow::Result<Evaluation> {
         },
         model: args.model.model_with(args.decay_model)?,
     };
-    Ok(evaluate_terrain_points(dir, query)?)
+    Ok(evaluate_terrain_points(dats.path(), query)?)
 }

@@ -26,12 +26,12 @@ use resound_engine::advanced::ambient::{
 };
 use resound_engine::advanced::datformat::id::parse_region_id;
 use resound_engine::advanced::datformat::record::Region;
-use resound_engine::sound::{AmbientPolicy, AmbientSettings, CELL_DAT, PORTAL_DAT, open_dat};
+use resound_engine::sound::{AmbientPolicy, AmbientSettings};
 use resound_engine::terrain::parse_position;
 use resound_studio::walk_render::render_ambient_walk;
-use resound_studio::wav_write::WavFormat;
+use resound_studio::wav_write::{WavFormat, WavStream};
 
-use crate::out_file::{OutFile, write_stereo_wav};
+use crate::out_file::OutFile;
 
 use crate::report::emit;
 
@@ -88,9 +88,8 @@ pub struct Args {
 /// Runs `resound ambient`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let region_id = args.region;
-    crate::cmd_dat::check_dat_dir(&args.dat_dir)?;
-    let mut portal = open_dat(&args.dat_dir, PORTAL_DAT)?;
-    let mut cell = open_dat(&args.dat_dir, CELL_DAT)?;
+    let dats = crate::dat_dir::DatDir::open(&args.dat_dir)?;
+    let (mut portal, mut cell) = dats.sources()?;
     let region: Region = portal
         .load_record(region_id)
         .with_context(|| format!("reading Region 0x{region_id:08X}"))?
@@ -113,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let (Some(pos), Some(out)) = (args.at, &args.out) {
         let walk = standing_walk(pos, args.seen_outside)?;
         let seconds = args.seconds.unwrap_or(AT_SECONDS);
-        return render(&args, &walk, seconds, out, render_settings);
+        return render(&args, &dats, &walk, seconds, out, render_settings);
     }
     if let Some(pos) = args.at {
         if args.seconds.is_some() {
@@ -154,7 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let walk = read_walk(path)?;
     let seconds = args.seconds.unwrap_or_else(|| walk_length(&walk));
     if let Some(out) = &args.out {
-        return render(&args, &walk, seconds, out, render_settings);
+        return render(&args, &dats, &walk, seconds, out, render_settings);
     }
     let log = walk
         .run(&mut ambient, seconds, &mut portal, &mut cell)
@@ -194,6 +193,7 @@ fn standing_walk(pos: Position, seen_outside: bool) -> anyhow::Result<Walk> {
 /// `--out`: renders the walk through the engine and prints what the ambient bridge did.
 fn render(
     args: &Args,
+    dats: &crate::dat_dir::DatDir,
     walk: &Walk,
     seconds: f64,
     out: &Path,
@@ -203,17 +203,37 @@ fn render(
         "modern" => AmbientPolicy::Modern,
         _ => AmbientPolicy::Retail16,
     };
-    let file = OutFile::create(out)?;
+    let mut file = OutFile::create(out)?;
     let to_stdout = file.is_stdout();
-    let r = render_ambient_walk(&args.dat_dir, walk, seconds, policy, settings)?;
-    if r.samples.len() < 2 {
+    let renderer = render_ambient_walk(dats.path(), walk, seconds, policy, settings)?;
+    let (frames, rate) = (renderer.frames(), renderer.rate());
+    if frames == 0 {
         bail!(
-            "--seconds {} at {} Hz is shorter than one frame",
+            "--seconds {} at {rate} Hz is shorter than one frame",
             crate::report::num(seconds),
-            r.rate
         );
     }
-    write_stereo_wav(file, &r.samples, r.rate, WavFormat::F32)?;
+    // Streamed walk frame by walk frame into the file: memory does not grow with --seconds.
+    let shown = out.display().to_string();
+    let temp = file.temp_path();
+    let mut wav = WavStream::new(file.writer(), 2, rate, WavFormat::F32, frames)
+        .with_context(|| format!("output {shown}"))?;
+    crate::interrupt::catch();
+    let r = renderer.render(&mut |block| {
+        if crate::interrupt::interrupted() {
+            // The engine's walk has no way out midway: leave now, without the temporary file.
+            if let Some(path) = &temp {
+                let _ = std::fs::remove_file(path);
+            }
+            let line = format!("error: {}", crate::interrupt::Interrupted(shown.clone()));
+            let _ = crate::fail(&line, 130);
+            std::process::exit(130);
+        }
+        wav.write(block).with_context(|| format!("output {shown}"))
+    });
+    let r = r?;
+    wav.finish().with_context(|| format!("output {shown}"))?;
+    file.commit()?;
     let (s, rate, policy) = (&r.status, r.rate, &args.policy);
     let emit = if to_stdout {
         crate::report::emit_to_stderr

@@ -6,12 +6,13 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use resound_engine::advanced::datformat::container::DatReader;
+use resound_engine::advanced::datformat::check::report::CHECK_CAP;
+use resound_engine::advanced::datformat::container::{DatReader, Trimmed};
 use resound_engine::advanced::datformat::describe::Decoded;
 use resound_engine::advanced::datformat::entry_type::{RecordType, entry_type};
 use resound_engine::advanced::datformat::id::parse_id;
 use resound_engine::advanced::datformat::listing::Listing;
-use resound_engine::advanced::datformat::record::{Record, Wave};
+use resound_engine::advanced::datformat::record::{Padded, Record, Wave};
 
 use resound_studio::capped_read::open_regular;
 
@@ -100,10 +101,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let id = parse_id(id.as_deref().unwrap_or_default())?;
             let mut r = open(&file)?;
             let t = entry_type(r.header().dat_type, id);
-            let payload = read(&mut r, &file, id)?;
+            let payload = read_trimmed(&mut r, &file, id)?;
             match t.parsed {
                 // the record's error names the id its bytes hold; say which entry was asked for
-                Some(p) => dump(p, Some(id), &payload, json)
+                Some(p) => dump_trimmed(p, id, &payload, json)
                     .with_context(|| format!("decoding 0x{id:08X} of {}", file.display())),
                 None => bail!(
                     "0x{id:08X} ({} bytes) {}, which resound does not decode; it decodes Region, \
@@ -129,20 +130,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
 const MAX_RAW_BYTES: u64 = 64 << 20;
 
-/// Checks the dats a command reads from `dir` by name (through the engine, which opens them
-/// itself): each one present must be a regular file after symlinks, so a FIFO is refused at
-/// once instead of blocking the open. A missing one is left to the reader's own message.
-pub fn check_dat_dir(dir: &Path) -> anyhow::Result<()> {
-    use resound_engine::sound::{CELL_DAT, PORTAL_DAT};
-    for name in [PORTAL_DAT, CELL_DAT] {
-        let path = dir.join(name);
-        if std::fs::symlink_metadata(&path).is_ok() {
-            resound_studio::capped_read::check_regular(&path, "DAT file")?;
-        }
-    }
-    Ok(())
-}
-
 /// Opens a dat, refusing anything that is not a regular file before reading a byte.
 pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
     let file = open_regular(path, "DAT file")?;
@@ -153,6 +140,27 @@ fn read(r: &mut DatReader<BufReader<File>>, path: &Path, id: u32) -> anyhow::Res
     r.read(id)
         .with_context(|| format!("reading 0x{id:08X} from {}", path.display()))?
         .with_context(|| format!("0x{id:08X} is not in {}", path.display()))
+}
+
+/// An entry read with its trailing zero run counted, not held (at most [`CHECK_CAP`] bytes
+/// before it).
+fn read_trimmed(
+    r: &mut DatReader<BufReader<File>>,
+    path: &Path,
+    id: u32,
+) -> anyhow::Result<Trimmed> {
+    let entry = r
+        .entry(id)
+        .with_context(|| format!("reading 0x{id:08X} from {}", path.display()))?
+        .with_context(|| format!("0x{id:08X} is not in {}", path.display()))?;
+    r.read_entry_trimmed(&entry, CHECK_CAP)
+        .with_context(|| format!("reading 0x{id:08X} from {}", path.display()))
+}
+
+/// [`dump`] of an entry read by [`read_trimmed`].
+fn dump_trimmed(kind: RecordType, id: u32, payload: &Trimmed, json: bool) -> anyhow::Result<()> {
+    let decoded = Decoded::parse_trimmed(kind, payload)?;
+    emit_decoded(kind, Some(id), &decoded, json)
 }
 
 fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
@@ -168,16 +176,39 @@ fn ls(path: &Path, json: bool) -> anyhow::Result<()> {
 /// file format's own field names (`docs/json.md`).
 fn dump(kind: RecordType, id: Option<u32>, payload: &[u8], json: bool) -> anyhow::Result<()> {
     let decoded = Decoded::parse(kind, payload)?;
+    emit_decoded(kind, id, &decoded, json)
+}
+
+fn emit_decoded(
+    kind: RecordType,
+    id: Option<u32>,
+    decoded: &Padded<Decoded>,
+    json: bool,
+) -> anyhow::Result<()> {
     let doc = serde_json::json!({
         "record_type": kind.name(),
         "id": id.map(crate::json_out::hex),
         crate::json_out::RECORD_KEY: decoded.record,
     });
-    crate::report::emit_doc(json, &doc, &decoded)
+    crate::report::emit_doc(json, &doc, decoded)
 }
+
+/// Largest Wave `dat wave` exports (its declared size, checked before anything inflates).
+const MAX_WAVE_BYTES: u64 = 64 << 20;
 
 fn wave(path: &Path, id: u32, out: &Path) -> anyhow::Result<()> {
     let mut r = open(path)?;
+    if let Some(entry) = r.entry(id).ok().flatten() {
+        let size = r
+            .payload_size(&entry)
+            .with_context(|| format!("reading 0x{id:08X} from {}", path.display()))?;
+        if size > MAX_WAVE_BYTES {
+            bail!(
+                "0x{id:08X} declares {size} bytes, more than {} MiB (the wave-export cap)",
+                MAX_WAVE_BYTES >> 20
+            );
+        }
+    }
     let payload = read(&mut r, path, id)?;
     let wave = Wave::from_bytes(&payload)?;
     let wants_mp3 = out

@@ -82,11 +82,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let temp = tempfile::tempdir().context("creating a temporary folder")?;
-    let dats = match &args.dat_dir {
-        Some(d) => {
-            crate::cmd_dat::check_dat_dir(d)?;
-            d.clone()
-        }
+    // opened once and checked on the handles; the tour opens the links to them
+    let opened = args
+        .dat_dir
+        .as_deref()
+        .map(crate::dat_dir::DatDir::open)
+        .transpose()?;
+    let dats = match &opened {
+        Some(d) => d.path().to_path_buf(),
         None => {
             let written = resound_fixture::write_world().write_to(temp.path());
             written.map_err(|(path, e)| anyhow::anyhow!("writing {}: {e}", path.display()))?;

@@ -87,6 +87,15 @@ impl OutFile {
         matches!(self.target, Target::Stdout(_))
     }
 
+    /// The temporary file being written (`None` for a stream or special file), for a caller
+    /// that has to leave at once and remove it itself.
+    pub fn temp_path(&self) -> Option<PathBuf> {
+        match &self.target {
+            Target::File { temp, .. } => Some(temp.get_ref().path().to_path_buf()),
+            _ => None,
+        }
+    }
+
     /// The writer.
     pub fn writer(&mut self) -> &mut dyn Write {
         match &mut self.target {

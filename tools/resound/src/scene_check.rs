@@ -4,7 +4,9 @@
 
 use anyhow::bail;
 use resound_engine::advanced::acoustics::scene::Scene;
-use resound_engine::advanced::acoustics::world::store::WORLD_LIMIT;
+use resound_engine::advanced::acoustics::world::store::{
+    SPARSE_MAX_CELLS, WORLD_LIMIT, partial_sections,
+};
 use resound_engine::{MAX_COORDINATE, MAX_RANGE, MAX_VOLUME};
 
 use crate::report::num;
@@ -23,6 +25,7 @@ pub fn check(scene: &Scene) -> anyhow::Result<()> {
             }
         }
     }
+    sections(scene)?;
     position("source", scene.source)?;
     position("listener", scene.listener)?;
     range("range", scene.range)?;
@@ -64,4 +67,91 @@ fn range(what: &str, r: f64) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Most 16³-cell sections a scene's boxes may fill in part (each then holds its own cells,
+/// 8 KiB): 32 MiB of voxels. Sections a box covers whole cost nothing per cell, and a box of
+/// a few cells is stored as a list; a slab one cell thick across many sections is what this
+/// catches (4096 × 1 × 4096 cells would be 512 MiB).
+pub const MAX_PARTIAL_SECTIONS: u64 = 4096;
+
+/// Bytes of one partly filled section's cells.
+const SECTION_BYTES: u64 = 8 << 10;
+
+/// The voxel memory the boxes ask for, against [`MAX_PARTIAL_SECTIONS`] (summed per box: an
+/// upper bound, since boxes may share sections).
+fn sections(scene: &Scene) -> anyhow::Result<()> {
+    let mut total = 0u64;
+    for b in &scene.boxes {
+        let cells = (0..3)
+            .map(|a| (i64::from(b.max[a]) - i64::from(b.min[a]) + 1).unsigned_abs())
+            .fold(1u64, u64::saturating_mul);
+        if cells > SPARSE_MAX_CELLS as u64 {
+            total = total.saturating_add(partial_sections(b.min, b.max));
+        }
+    }
+    if total > MAX_PARTIAL_SECTIONS {
+        bail!(
+            "boxes fill {total} voxel sections in part ({} MiB at 8 KiB each), more than {MAX_PARTIAL_SECTIONS} ({} MiB, the voxel-memory cap)",
+            total.saturating_mul(SECTION_BYTES) >> 20,
+            (MAX_PARTIAL_SECTIONS * SECTION_BYTES) >> 20
+        );
+    }
+    Ok(())
+}
+
+/// Blanks the value of a scene's top-level `"expected"` (notes for readers that no command
+/// reads) to `null`, in place and keeping every line break, before the scene is parsed: a
+/// 62 MB array there is skimmed over once, never built. Text that is not a JSON object, or
+/// has no such key, is left as it is (the parser then reports what it finds).
+pub fn blank_unused(text: &mut String) {
+    let Some(range) = crate::json_skim::top_level_value(text, "expected") else {
+        return;
+    };
+    if range.len() <= 4 {
+        return;
+    }
+    // In place: the bytes become ASCII (`null`, spaces, the line breaks), so the text stays
+    // UTF-8 and no second copy of a large value is ever made.
+    let mut bytes = std::mem::take(text).into_bytes();
+    for (i, b) in bytes[range].iter_mut().enumerate() {
+        *b = match (i, *b) {
+            (0..4, _) => b"null"[i],
+            (_, b'\n') => b'\n',
+            _ => b' ',
+        };
+    }
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: [&str; 18] = [
+        "BB", "BS", "BW", "C", "D", "E1", "E2", "E3", "F", "G", "P", "R", "T", "U", "W0", "W1",
+        "W2", "W3",
+    ];
+
+    #[test]
+    fn every_built_in_scene_is_under_the_voxel_cap() {
+        for name in NAMES {
+            let text = resound_studio::scene_render::builtin(name).unwrap();
+            let scene: Scene = serde_json::from_str(text).unwrap();
+            sections(&scene).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_expected_field_is_blanked_keeping_its_lines() {
+        let mut text = "{\"expected\": {\"a\": [1, 2,\n 3]}, \"name\": \"x\"}".to_owned();
+        let len = text.len();
+        blank_unused(&mut text);
+        assert_eq!(text.len(), len);
+        assert_eq!(text, "{\"expected\": null        \n    , \"name\": \"x\"}");
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["expected"], serde_json::Value::Null);
+        assert_eq!(doc["name"], "x");
+    }
 }

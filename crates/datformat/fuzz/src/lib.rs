@@ -3,7 +3,7 @@
 
 use std::io::Cursor;
 
-use resound_datformat::container::{DatReader, DatWriter, EntryOptions};
+use resound_datformat::container::{DatEntry, DatReader, DatWriter, EntryOptions, ReadEntryError};
 use resound_datformat::record::Record;
 
 /// Most entries `read_dat` follows per input, so one input stays fast.
@@ -42,6 +42,7 @@ pub fn read_dat(data: &[u8]) {
     let mut payloads = Vec::new();
     for entry in entries.iter().take(MAX_ENTRIES) {
         if let Ok(payload) = reader.read_entry(entry) {
+            trimmed_agrees(&mut reader, entry, &payload);
             payloads.push((entry.id, payload));
         }
     }
@@ -339,5 +340,26 @@ pub mod scene {
                 "a valid scene was refused: {text}"
             ),
         }
+    }
+}
+
+/// A payload read whole is its trimmed read's head and zeros, and its declared size.
+fn trimmed_agrees(reader: &mut DatReader<Cursor<&[u8]>>, entry: &DatEntry, payload: &[u8]) {
+    let size = reader
+        .payload_size(entry)
+        .unwrap_or_else(|e| panic!("payload_size of a readable entry: {e}"));
+    assert_eq!(size, payload.len() as u64, "declared size");
+    let t = reader
+        .read_entry_trimmed(entry, usize::MAX)
+        .unwrap_or_else(|e| panic!("trimmed read of a readable entry: {e}"));
+    assert_eq!(t.len(), payload.len() as u64, "trimmed length");
+    assert_eq!(t.head[..], payload[..t.head.len()], "trimmed head");
+    assert!(t.head.last().is_none_or(|&b| b != 0), "head ends in a zero");
+    assert!(payload[t.head.len()..].iter().all(|&b| b == 0), "zeros");
+    if let Some(last) = payload.iter().rposition(|&b| b != 0) {
+        assert!(matches!(
+            reader.read_entry_trimmed(entry, last),
+            Err(ReadEntryError::OverCap { .. })
+        ));
     }
 }

@@ -265,6 +265,17 @@ pub enum ReadEntryError {
         /// Bytes produced (capped at declared + 1).
         actual: u64,
     },
+    /// The payload holds more than the caller's cap of bytes before its trailing zero run
+    /// (found as it inflated; the rest was not kept).
+    #[error(
+        "file 0x{id:08X}: more than {cap} bytes before its zero padding (the {cap}-byte read cap)"
+    )]
+    OverCap {
+        /// File id.
+        id: u32,
+        /// The cap in bytes.
+        cap: usize,
+    },
 }
 
 /// Reading the Iteration record (0xFFFF0001) failed.

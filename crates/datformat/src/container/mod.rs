@@ -5,6 +5,9 @@
 //!   through the B-tree, assembles payloads from their block chains and inflates zlib entries.
 //!   Every offset, count and size read from the file is checked against the file size before
 //!   it is followed or allocated; corrupt files give an error, never a panic or a hang.
+//! - [`DatReader::read_entry_trimmed`] reads a payload in memory that follows its content:
+//!   inflated in pieces, a trailing run of zeros only counted ([`Trimmed`]), the bytes before it
+//!   capped; [`DatReader::payload_size`] gives the declared size before anything inflates.
 //! - [`DatWriter`] builds or edits a dat in memory, laid out as DatReaderWriter lays it out.
 //! - [`Iteration`] is the record stored under [`ITERATION_ID`] (0xFFFF0001).
 //!
@@ -28,6 +31,7 @@ mod header;
 mod iteration;
 mod node;
 mod reader;
+mod trimmed;
 mod writer;
 
 #[cfg(test)]
@@ -44,4 +48,5 @@ pub use header::{
 pub use iteration::{ITERATION_ID, Iteration, IterationError, IterationRange};
 pub use node::{BRANCH_FILL, DEGREE, MAX_BRANCHES, MAX_ENTRIES, NODE_READ_SIZE, NODE_WRITE_SIZE};
 pub use reader::DatReader;
+pub use trimmed::Trimmed;
 pub use writer::{DatWriter, EntryOptions, HeaderMut};

@@ -14,19 +14,19 @@ use super::iteration::{ITERATION_ID, Iteration};
 use super::node::{COUNT_AT, ENTRIES_AT, MAX_ENTRIES, NODE_READ_SIZE, Node, is_null_branch};
 
 /// Largest zlib expansion ratio (deflate's theoretical maximum is about 1032:1).
-const MAX_INFLATE_RATIO: u64 = 1032;
+pub(super) const MAX_INFLATE_RATIO: u64 = 1032;
 
 /// Reads a portal, cell or local dat through any `Read + Seek` (a `Cursor<Vec<u8>>`, a
 /// `BufReader<File>`, …). Every offset and size read from the file is checked against the
 /// header's file size before it is followed or allocated.
 #[derive(Debug)]
 pub struct DatReader<R> {
-    inner: R,
-    header: DatHeader,
+    pub(super) inner: R,
+    pub(super) header: DatHeader,
     /// Header `FileSize`, checked to be ≤ the actual length.
-    bound: u64,
+    pub(super) bound: u64,
     node: Box<[u8; NODE_READ_SIZE]>,
-    scratch: Vec<u32>,
+    pub(super) scratch: Vec<u32>,
 }
 
 impl<R: Read + Seek> DatReader<R> {
@@ -222,7 +222,11 @@ impl<R: Read + Seek> DatReader<R> {
     }
 
     /// The stored bytes of an entry (`entry.size` bytes from its chain), not inflated.
-    fn read_stored(&mut self, entry: &DatEntry, out: &mut Vec<u8>) -> Result<(), ReadEntryError> {
+    pub(super) fn read_stored(
+        &mut self,
+        entry: &DatEntry,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ReadEntryError> {
         let bs = u64::from(self.header.block_size);
         let limit = self.bound / bs * (bs - 4);
         if u64::from(entry.size) > limit {
@@ -308,7 +312,7 @@ pub(crate) fn node_fault(node: u32, file_size: u64, fault: ChainFault) -> Lookup
     }
 }
 
-fn entry_fault(id: u32, file_size: u64, fault: ChainFault) -> ReadEntryError {
+pub(super) fn entry_fault(id: u32, file_size: u64, fault: ChainFault) -> ReadEntryError {
     match fault {
         ChainFault::OutOfBounds { block } => ReadEntryError::BlockOutOfBounds {
             id,

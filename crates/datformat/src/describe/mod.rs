@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use crate::container::{Iteration, IterationError};
+use crate::container::{Iteration, IterationError, Trimmed};
 use crate::entry_type::RecordType;
 use crate::record::{
     LandBlock, LandBlockInfo, Padded, ReadRecordError, Record, Region, SoundTable, Wave,
@@ -88,6 +88,30 @@ impl Decoded {
         }
     }
 
+    /// [`Decoded::parse`] over a payload read by `DatReader::read_entry_trimmed`: parsed from
+    /// its bytes and the first [`TAIL_SLACK`] zeros after them, the other zeros counted into
+    /// the padding without existing. A payload up to [`WHOLE_PAYLOAD_CAP`] that does not parse
+    /// so is parsed whole (a record whose zero-valued fields run past the slack, as a Wave
+    /// ending in silence), so up to that size the result is [`Decoded::parse`]'s.
+    pub fn parse_trimmed(kind: RecordType, payload: &Trimmed) -> Result<Padded<Self>, DecodeError> {
+        let slack = payload.zeros.min(TAIL_SLACK);
+        let mut bytes = Vec::with_capacity(payload.head.len() + slack as usize);
+        bytes.extend_from_slice(&payload.head);
+        bytes.resize(payload.head.len() + slack as usize, 0);
+        let rest = (payload.zeros - slack) as usize;
+        match Self::parse(kind, &bytes) {
+            Ok(mut p) => {
+                p.padding += rest;
+                Ok(p)
+            }
+            Err(_) if rest > 0 && payload.len() <= WHOLE_PAYLOAD_CAP => {
+                bytes.resize(payload.len() as usize, 0);
+                Self::parse(kind, &bytes)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// The record's type.
     #[must_use]
     pub fn record_type(&self) -> RecordType {
@@ -122,6 +146,13 @@ impl Padded<Decoded> {
         Ok(bytes)
     }
 }
+
+/// Zero bytes of a trimmed payload's tail handed to the parser (a record whose last fields are
+/// zero needs some of them); the rest are counted as padding without existing.
+pub const TAIL_SLACK: u64 = 64 << 10;
+
+/// A trimmed payload up to this long is parsed whole when its trimmed form does not parse.
+pub const WHOLE_PAYLOAD_CAP: u64 = 16 << 20;
 
 /// The text rendering: a header line naming the record and its id, then its contents.
 impl fmt::Display for Padded<Decoded> {

@@ -174,3 +174,83 @@ fn round_trip_keeps_zero_padding_and_types_other_failures() {
         "{iteration}"
     );
 }
+
+#[test]
+fn a_record_followed_by_a_zero_run_is_checked_without_holding_it() {
+    use resound_datformat::check::report::{Outcome, check_entry};
+    use resound_datformat::check::round_trip_trimmed;
+    use resound_datformat::container::{DatReader, DatWriter, EntryOptions, Trimmed};
+
+    let record = land_block().to_bytes().unwrap();
+    let id = land_block().id;
+    // 64 MiB of zeros after the record: deflate turns them into about 64 KiB.
+    let zeros = 64usize << 20;
+    let mut payload = record.clone();
+    payload.resize(record.len() + zeros, 0);
+    let mut w = DatWriter::new(DatKind::Cell, 1024).unwrap();
+    let options = EntryOptions {
+        compress: true,
+        ..EntryOptions::default()
+    };
+    w.insert(id, &payload, options).unwrap();
+    drop(payload);
+    let mut r = DatReader::new(std::io::Cursor::new(w.finish())).unwrap();
+    let entry = r.entry(id).unwrap().unwrap();
+    let (name, outcome) = check_entry(Some(&mut r), DatKind::Cell, &entry);
+    assert_eq!(name, "LandBlock");
+    // the whole padding is counted, as the whole payload's check counts it
+    assert_eq!(outcome, Outcome::Ok(zeros));
+    // a byte after the run is no padding: the same failure the whole payload gives
+    let mut head = record.clone();
+    head.resize(record.len() + 100_000, 0);
+    head.push(0xAA);
+    let t = Trimmed { head, zeros: 5 };
+    assert!(matches!(
+        round_trip_trimmed(RecordType::LandBlock, &t),
+        Err(CheckError::Parse(_))
+    ));
+    // a record whose last fields are zeros parses from the slack it is given
+    let mut zero_tail = record.clone();
+    let last = zero_tail.len() - 1;
+    zero_tail[last - 3..].fill(0);
+    let nonzero = zero_tail.iter().rposition(|&b| b != 0).unwrap() + 1;
+    let t = Trimmed {
+        head: zero_tail[..nonzero].to_vec(),
+        zeros: (zero_tail.len() - nonzero + (20 << 20)) as u64,
+    };
+    assert_eq!(
+        round_trip_trimmed(RecordType::LandBlock, &t),
+        Ok(RoundTrip { padding: 20 << 20 })
+    );
+}
+
+#[test]
+fn a_trimmed_payload_parses_as_the_whole_one() {
+    use resound_datformat::container::Trimmed;
+
+    let trim = |payload: &[u8]| {
+        let end = payload.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        Trimmed {
+            head: payload[..end].to_vec(),
+            zeros: (payload.len() - end) as u64,
+        }
+    };
+    // a Wave whose last 200 000 bytes of PCM are silence: more zeros than the slack, so it is
+    // parsed whole, as its payload is
+    let mut wave = wave_pcm16();
+    wave.data.resize(wave.data.len() + 200_000, 0);
+    let bytes = wave.to_bytes().unwrap();
+    let whole = Decoded::parse(RecordType::Wave, &bytes).unwrap();
+    let trimmed = Decoded::parse_trimmed(RecordType::Wave, &trim(&bytes)).unwrap();
+    assert_eq!(trimmed, whole);
+    assert_eq!(trimmed.padding, 0);
+    // a LandBlock and 20 MiB of zeros: parsed from its bytes and the slack, the rest counted
+    let mut bytes = land_block().to_bytes().unwrap();
+    bytes.resize(bytes.len() + (20 << 20), 0);
+    let trimmed = Decoded::parse_trimmed(RecordType::LandBlock, &trim(&bytes)).unwrap();
+    assert_eq!(
+        trimmed,
+        Decoded::parse(RecordType::LandBlock, &bytes).unwrap()
+    );
+    assert_eq!(trimmed.padding, 20 << 20);
+}

@@ -61,3 +61,18 @@ fn a_file_at_the_cap_is_read_whole() {
         Err(FileError::TooLarge { .. })
     ));
 }
+
+#[test]
+fn a_file_is_read_in_one_allocation_of_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.json");
+    let text: Vec<u8> = (0..300_001u32).map(|i| b'a' + (i % 26) as u8).collect();
+    std::fs::write(&path, &text).unwrap();
+    let bytes = read_capped(&path, 1 << 20, "scene file").unwrap();
+    assert_eq!(bytes, text);
+    // doubling as it grows would leave 512 KiB or more
+    assert!(bytes.capacity() <= text.len() + 1, "{}", bytes.capacity());
+    // a file over the cap is still refused, read no further than the cap
+    let err = read_capped(&path, 1000, "scene file").unwrap_err();
+    assert!(err.to_string().ends_with("is larger than 1 MiB"), "{err}");
+}

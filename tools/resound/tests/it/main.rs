@@ -9,6 +9,7 @@ mod dat_errors;
 mod demo;
 mod devices;
 mod hostile;
+mod hostile_memory;
 mod play;
 mod render;
 mod schema;
