@@ -86,12 +86,12 @@ pub use material::{Block, Material, MaterialError, MaterialSpec, Materials};
 pub use model::Model;
 pub use output::{Output, OutputError};
 pub use playback::{
-    Easing, MAX_RATE, MAX_TRACKS, SILENCE_DB, StartTime, Track, Tween, VoiceMut, VoiceState, Volume,
+    Easing, MAX_RATE, MAX_TRACKS, SILENCE_DB, StartTime, Track, Tween, VoiceState, Volume,
 };
 pub use resound_acoustics::Mode;
 pub use runtime::{
     AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, MAX_SOUND_FILE_BYTES, MAX_TRACK_NAME,
-    SoundError, SoundHandle, VoiceAcoustics, VoiceHandle, heading_orientation,
+    SoundError, SoundHandle, VoiceAcoustics, VoiceHandle, VoiceMut, heading_orientation,
 };
 pub use schedule::Class;
 pub use source::{Listener, MAX_COORDINATE, MAX_POWER, MAX_RANGE, MAX_VOLUME, Orientation, Source};

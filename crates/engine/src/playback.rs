@@ -1,15 +1,12 @@
 //! Everyday playback beside the acoustics: [`Volume`] in amplitude or decibels, [`Tween`]s,
-//! [`StartTime`] on the engine's clock, sub-mix [`Track`]s, and [`VoiceMut`], the borrowed view
-//! through which a game changes one playing voice.
-
-use glam::DVec3;
-use resound_mixer::VoiceControl;
+//! [`StartTime`] on the engine's clock, sub-mix [`Track`]s, a voice's [`VoiceState`]. (The
+//! borrowed view that changes a voice, `VoiceMut`, lives with the engine's controls.)
 
 pub use resound_mixer::{Easing, Tween};
 
-use crate::error::{InputError, Problem, VoiceError};
-use crate::runtime::{Engine, VoiceHandle};
-use crate::source::{MAX_VOLUME, check_position, check_range};
+use crate::error::{InputError, Problem};
+/// As [`crate::MAX_VOLUME`] (the mixer's largest gain).
+const MAX_VOLUME: f32 = resound_mixer::MAX_GAIN;
 
 /// Quietest level [`Volume::Decibels`] distinguishes from silence: at or below −100 dB the
 /// amplitude is 0.
@@ -72,14 +69,14 @@ pub enum StartTime {
     /// At the next block the mixer renders.
     #[default]
     Now,
-    /// At this time on the engine's clock ([`Engine::clock`], seconds of audio rendered),
+    /// At this time on the engine's clock ([`crate::Engine::clock`], seconds of audio rendered),
     /// to the frame. A time already past starts at once.
     At(f64),
 }
 
 /// A sub-mix track: voices routed to it follow its volume (their reverb sends and echoes
 /// too), like a mixing desk's group fader. [`Track::MAIN`] is where every voice goes unless
-/// told otherwise; make others with [`Engine::add_track`].
+/// told otherwise; make others with [`crate::Engine::add_track`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Track(pub(crate) u8);
 
@@ -93,7 +90,7 @@ impl Track {
 pub enum VoiceState {
     /// Playing (or scheduled to start, or fading out after a stop).
     Playing,
-    /// Paused (or fading out to pause); [`VoiceMut::resume`] continues it where it stopped.
+    /// Paused (or fading out to pause); [`crate::VoiceMut::resume`] continues it where it stopped.
     Paused,
     /// Ended: played out, stopped, stolen, or never known.
     Ended,
@@ -119,110 +116,5 @@ pub(crate) fn check_tween(t: Tween) -> Result<Tween, InputError> {
             Err(InputError::new("tween", Problem::NotFinite))
         }
         Err(_) => Err(InputError::new("tween", Problem::TooLarge)),
-    }
-}
-
-/// One playing voice, borrowed from the engine ([`Engine::voice`]): change its volume, rate,
-/// position or range, pause, resume or stop it.
-///
-/// ```
-/// use resound_engine::{Engine, Source, Tween, Volume};
-/// # let mut engine = Engine::builder().build()?;
-/// # let sound = engine.load_mono(std::sync::Arc::from(vec![0.1f32; 4800]), 48_000)?;
-/// let voice = engine.play(sound, Source { looping: true, ..Source::default() })?;
-/// engine.voice(voice)?.set_volume(Volume::Decibels(-6.0), Tween::linear(0.5))?;
-/// engine.voice(voice)?.set_rate(1.5, Tween::linear(0.25))?;
-/// engine.voice(voice)?.stop(Tween::linear(1.0))?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug)]
-pub struct VoiceMut<'a> {
-    pub(crate) engine: &'a mut Engine,
-    pub(crate) handle: VoiceHandle,
-}
-
-impl VoiceMut<'_> {
-    /// The voice's handle.
-    #[must_use]
-    pub fn handle(&self) -> VoiceHandle {
-        self.handle
-    }
-
-    /// Tweens the voice's volume (the level the game gives it; distance, occlusion and reverb
-    /// come on top).
-    ///
-    /// # Errors
-    /// [`VoiceError`]: a bad volume or tween, the voice has ended, the command queue is full.
-    pub fn set_volume(&mut self, volume: Volume, tween: Tween) -> Result<&mut Self, VoiceError> {
-        let a = volume.amplitude()?;
-        let tween = check_tween(tween)?;
-        self.engine
-            .voice_control(self.handle, VoiceControl::Gain, a, tween)?;
-        Ok(self)
-    }
-
-    /// Tweens the playback rate: 2 plays an octave up and twice as fast, 0.5 an octave down
-    /// (0..=[`MAX_RATE`]).
-    ///
-    /// # Errors
-    /// [`VoiceError`]: a bad rate or tween, the voice has ended, the command queue is full.
-    pub fn set_rate(&mut self, rate: f64, tween: Tween) -> Result<&mut Self, VoiceError> {
-        let r = check_rate(rate)?;
-        let tween = check_tween(tween)?;
-        self.engine
-            .voice_control(self.handle, VoiceControl::Rate, r, tween)?;
-        Ok(self)
-    }
-
-    /// Moves the voice (a relative voice: an offset in the listener's frame). The acoustics
-    /// follow at the next tick; gains glide over 80 ms.
-    ///
-    /// # Errors
-    /// [`VoiceError`]: a non-finite or out-of-world position, the voice has ended.
-    pub fn set_position(&mut self, position: DVec3) -> Result<&mut Self, VoiceError> {
-        check_position("position", position)?;
-        self.engine
-            .voice_source(self.handle, |s| s.position = position)?;
-        Ok(self)
-    }
-
-    /// Sets the voice's range (metres at which its distance gain reaches 0).
-    ///
-    /// # Errors
-    /// [`VoiceError`]: a non-finite, zero or negative range, the voice has ended.
-    pub fn set_range(&mut self, range: f32) -> Result<&mut Self, VoiceError> {
-        check_range(range)?;
-        self.engine.voice_source(self.handle, |s| s.range = range)?;
-        Ok(self)
-    }
-
-    /// Pauses the voice: it fades out over `fade` and holds its place (echo taps too).
-    ///
-    /// # Errors
-    /// [`VoiceError`]: a bad tween, the voice has ended, the command queue is full.
-    pub fn pause(&mut self, fade: Tween) -> Result<&mut Self, VoiceError> {
-        let fade = check_tween(fade)?;
-        self.engine.voice_pause(self.handle, true, fade)?;
-        Ok(self)
-    }
-
-    /// Resumes a paused voice where it stopped, fading in over `fade`.
-    ///
-    /// # Errors
-    /// [`VoiceError`]: a bad tween, the voice has ended, the command queue is full.
-    pub fn resume(&mut self, fade: Tween) -> Result<&mut Self, VoiceError> {
-        let fade = check_tween(fade)?;
-        self.engine.voice_pause(self.handle, false, fade)?;
-        Ok(self)
-    }
-
-    /// Fades the voice out over `fade` and ends it ([`Tween::IMMEDIATE`]: the mixer's short
-    /// click-free stop fade).
-    ///
-    /// # Errors
-    /// [`VoiceError`]: a bad tween, the voice has ended, the command queue is full.
-    pub fn stop(&mut self, fade: Tween) -> Result<(), VoiceError> {
-        let fade = check_tween(fade)?;
-        self.engine.stop_with(self.handle, fade)
     }
 }

@@ -63,7 +63,7 @@ use self::tick::Ticker;
 use self::voices::{NewVoice, Voices};
 
 pub use self::ambient::{AMBIENT_RANGE, heading_orientation};
-pub use self::control::MAX_TRACK_NAME;
+pub use self::control::{MAX_TRACK_NAME, VoiceMut};
 pub use self::sounds::{MAX_SOUND_FILE_BYTES, SoundError, SoundHandle};
 pub use self::terrain::AttachTerrainError;
 pub use self::voices::{VoiceAcoustics, VoiceHandle};

@@ -1,13 +1,14 @@
-//! The game's controls on voices and tracks ([`crate::VoiceMut`], [`Engine::voice`],
+//! The game's controls on voices and tracks ([`VoiceMut`], [`Engine::voice`],
 //! [`Engine::add_track`]): volume and rate tweens, pause, stop with a fade, sub-mix tracks, and
 //! the engine's clock that scheduled starts count on.
 
+use glam::DVec3;
 use resound_mixer::VoiceControl;
 
 use super::{Engine, VoiceHandle};
 use crate::error::{InputError, Problem, TrackError, VoiceError};
-use crate::playback::{MAX_TRACKS, Track, Tween, VoiceMut, VoiceState, Volume, check_tween};
-use crate::source::Source;
+use crate::playback::{MAX_TRACKS, Track, Tween, VoiceState, Volume, check_rate, check_tween};
+use crate::source::{Source, check_position, check_range};
 
 /// Longest track name, in bytes.
 pub const MAX_TRACK_NAME: usize = 64;
@@ -165,4 +166,109 @@ pub(crate) fn check_track(tracks: usize, track: Track) -> Result<(), InputError>
         return Err(InputError::new("track", Problem::TooLarge));
     }
     Ok(())
+}
+
+/// One playing voice, borrowed from the engine ([`Engine::voice`]): change its volume, rate,
+/// position or range, pause, resume or stop it.
+///
+/// ```
+/// use resound_engine::{Engine, Source, Tween, Volume};
+/// # let mut engine = Engine::builder().build()?;
+/// # let sound = engine.load_mono(std::sync::Arc::from(vec![0.1f32; 4800]), 48_000)?;
+/// let voice = engine.play(sound, Source { looping: true, ..Source::default() })?;
+/// engine.voice(voice)?.set_volume(Volume::Decibels(-6.0), Tween::linear(0.5))?;
+/// engine.voice(voice)?.set_rate(1.5, Tween::linear(0.25))?;
+/// engine.voice(voice)?.stop(Tween::linear(1.0))?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct VoiceMut<'a> {
+    pub(crate) engine: &'a mut Engine,
+    pub(crate) handle: VoiceHandle,
+}
+
+impl VoiceMut<'_> {
+    /// The voice's handle.
+    #[must_use]
+    pub fn handle(&self) -> VoiceHandle {
+        self.handle
+    }
+
+    /// Tweens the voice's volume (the level the game gives it; distance, occlusion and reverb
+    /// come on top).
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a bad volume or tween, the voice has ended, the command queue is full.
+    pub fn set_volume(&mut self, volume: Volume, tween: Tween) -> Result<&mut Self, VoiceError> {
+        let a = volume.amplitude()?;
+        let tween = check_tween(tween)?;
+        self.engine
+            .voice_control(self.handle, VoiceControl::Gain, a, tween)?;
+        Ok(self)
+    }
+
+    /// Tweens the playback rate: 2 plays an octave up and twice as fast, 0.5 an octave down
+    /// (0..=[`crate::MAX_RATE`]).
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a bad rate or tween, the voice has ended, the command queue is full.
+    pub fn set_rate(&mut self, rate: f64, tween: Tween) -> Result<&mut Self, VoiceError> {
+        let r = check_rate(rate)?;
+        let tween = check_tween(tween)?;
+        self.engine
+            .voice_control(self.handle, VoiceControl::Rate, r, tween)?;
+        Ok(self)
+    }
+
+    /// Moves the voice (a relative voice: an offset in the listener's frame). The acoustics
+    /// follow at the next tick; gains glide over 80 ms.
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a non-finite or out-of-world position, the voice has ended.
+    pub fn set_position(&mut self, position: DVec3) -> Result<&mut Self, VoiceError> {
+        check_position("position", position)?;
+        self.engine
+            .voice_source(self.handle, |s| s.position = position)?;
+        Ok(self)
+    }
+
+    /// Sets the voice's range (metres at which its distance gain reaches 0).
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a non-finite, zero or negative range, the voice has ended.
+    pub fn set_range(&mut self, range: f32) -> Result<&mut Self, VoiceError> {
+        check_range(range)?;
+        self.engine.voice_source(self.handle, |s| s.range = range)?;
+        Ok(self)
+    }
+
+    /// Pauses the voice: it fades out over `fade` and holds its place (echo taps too).
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a bad tween, the voice has ended, the command queue is full.
+    pub fn pause(&mut self, fade: Tween) -> Result<&mut Self, VoiceError> {
+        let fade = check_tween(fade)?;
+        self.engine.voice_pause(self.handle, true, fade)?;
+        Ok(self)
+    }
+
+    /// Resumes a paused voice where it stopped, fading in over `fade`.
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a bad tween, the voice has ended, the command queue is full.
+    pub fn resume(&mut self, fade: Tween) -> Result<&mut Self, VoiceError> {
+        let fade = check_tween(fade)?;
+        self.engine.voice_pause(self.handle, false, fade)?;
+        Ok(self)
+    }
+
+    /// Fades the voice out over `fade` and ends it ([`Tween::IMMEDIATE`]: the mixer's short
+    /// click-free stop fade).
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a bad tween, the voice has ended, the command queue is full.
+    pub fn stop(&mut self, fade: Tween) -> Result<(), VoiceError> {
+        let fade = check_tween(fade)?;
+        self.engine.stop_with(self.handle, fade)
+    }
 }
