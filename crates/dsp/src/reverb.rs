@@ -25,6 +25,7 @@ mod voicing;
 
 use crate::denormal::{flush, flush_small};
 use crate::one_pole::lowpass_coefficient;
+use crate::simd::multiversion;
 use crate::smoothing::DEFAULT_SAMPLE_RATE;
 use crate::{sanitize, sanitize_sample_rate};
 use quadrature::Quadrature;
@@ -408,8 +409,9 @@ fn delay_through(ring: &mut Ring, work: &mut [f32]) {
     }
 }
 
-/// Schroeder allpass: `w = x + g·d`, `y = d − g·w`, line ← `w` (flushed).
-#[inline]
+multiversion! {
+/// Schroeder allpass: `w = x + g·d`, `y = d − g·w`, line ← `w` (flushed). Compiled for the
+/// baseline and AVX2 (`simd::multiversion`; identical bits).
 fn allpass_through(ring: &mut Ring, g: f32, work: &mut [f32]) {
     let mut rest = work;
     while !rest.is_empty() {
@@ -425,10 +427,12 @@ fn allpass_through(ring: &mut Ring, g: f32, work: &mut [f32]) {
         rest = tail;
     }
 }
+}
 
 /// Longest piece the comb stage handles at once (stack scratch).
 const COMB_CHUNK: usize = 128;
 
+multiversion! {
 /// The four combs. Per piece (no longer than any comb's distance to its wrap point, and
 /// shorter than every comb delay, so reads never see this piece's writes):
 /// 1. the eight crossover low-passes (two per comb) run side by side in one loop, each step
@@ -437,17 +441,18 @@ const COMB_CHUNK: usize = 128;
 ///    and the lines written `flush(x + g_h·o + (g_m − g_h)·l_hi + (g_l − g_m)·l_lo)`, in a
 ///    vectorisable pass.
 ///
-/// Returns true if any comb output reached [`IDLE_THRESHOLD`].
-#[inline]
+/// Returns true if any comb output reached [`IDLE_THRESHOLD`]. Compiled for the baseline
+/// and AVX2 (`simd::multiversion`; identical bits).
 fn combs_through(
     combs: &mut [Comb; COMBS],
-    (a1, a2): (f32, f32),
+    coefficients: (f32, f32),
     work: &[f32],
     left: &mut [f32],
     right: &mut [f32],
     gl: f32,
     gr: f32,
 ) -> bool {
+    let (a1, a2) = coefficients;
     let mut loud = false;
     let mut done = 0;
     let n = work.len();
@@ -504,6 +509,7 @@ fn combs_through(
         done += m;
     }
     loud
+}
 }
 
 /// True if every sample is ±0 (a vectorisable OR reduction over the bits).
