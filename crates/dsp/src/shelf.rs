@@ -12,7 +12,8 @@ mod bank;
 #[cfg(target_arch = "x86_64")]
 mod transpose;
 
-pub use bank::BANK_LANES;
+/// Shelves [`OcclusionShelf::process_bufs`] filters side by side.
+pub const BANK_LANES: usize = 8;
 
 /// Crossover of the shelf's low-pass pair: 1 kHz.
 pub const SHELF_CROSSOVER_HZ: f32 = 1000.0;

@@ -5,8 +5,6 @@
 //! parameters through a triple buffer, and everything owning heap memory leaves on the return
 //! ring to be dropped on the game thread.
 
-use std::sync::Arc;
-
 use resound_dsp::shelf::BANK_LANES;
 use resound_dsp::{OcclusionShelf, RAMP_SEGMENT};
 use rtrb::{Consumer, Producer};
@@ -16,7 +14,7 @@ use crate::command::{Command, Returned, StartControls};
 use crate::control::{TRACKS, Tweened};
 use crate::master::Master;
 use crate::params::{REVERB_DECAY_BANDS, SENDS};
-use crate::sound::SoundData;
+use crate::sound::{RenderSound, SoundRates};
 use crate::status::MixerStatus;
 use crate::tap::TapSetState;
 use crate::voice::{StartAt, Voice, VoiceState};
@@ -25,13 +23,6 @@ use resound_dsp::interpolate::step_for;
 /// How many voices ahead of the one being rendered its sound's samples are prefetched: one
 /// lane group, so a group's loads are in flight while the group before it is filtered.
 const PREFETCH_AHEAD: usize = BANK_LANES;
-
-#[derive(Debug, Default)]
-struct RenderSound {
-    data: Option<Arc<SoundData>>,
-    users: u32,
-    unloading: bool,
-}
 
 /// The audio-thread side of the mixer. `Send` (move it to the audio thread), not `Sync`.
 ///
@@ -662,20 +653,6 @@ fn lanes<const N: usize>(
     }
     for (v, b) in vs.iter_mut().zip(bufs.iter()) {
         v.finish_lane(&b[..n], n, mix.left, mix.right, mix.bus_in);
-    }
-}
-
-/// Read access to the sounds' sample rates for tap-set updates.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct SoundRates<'a>(&'a [RenderSound]);
-
-impl SoundRates<'_> {
-    /// Sample rate of sound `slot` (0 if none).
-    pub(crate) fn rate(&self, slot: u32) -> u32 {
-        self.0
-            .get(slot as usize)
-            .and_then(|s| s.data.as_ref())
-            .map_or(0, |d| d.sample_rate)
     }
 }
 

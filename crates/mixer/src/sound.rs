@@ -66,3 +66,28 @@ impl SoundId {
         self.slot
     }
 }
+
+/// The audio thread's record of one sound slot: the samples and who still reads them.
+#[derive(Debug, Default)]
+pub(crate) struct RenderSound {
+    /// The samples, `None` for an empty slot.
+    pub(crate) data: Option<Arc<SoundData>>,
+    /// Voices reading the sound.
+    pub(crate) users: u32,
+    /// An unload is pending until the last user ends.
+    pub(crate) unloading: bool,
+}
+
+/// Read access to the sounds' sample rates for tap-set updates.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SoundRates<'a>(pub(crate) &'a [RenderSound]);
+
+impl SoundRates<'_> {
+    /// Sample rate of sound `slot` (0 if none).
+    pub(crate) fn rate(&self, slot: u32) -> u32 {
+        self.0
+            .get(slot as usize)
+            .and_then(|s| s.data.as_ref())
+            .map_or(0, |d| d.sample_rate)
+    }
+}

@@ -8,8 +8,8 @@
 use resound_dsp::tap::{EchoTaps, TapParams};
 
 use crate::params::{MAX_TAPS, TapSetTargets};
-use crate::renderer::SoundRates;
 use crate::sound::SoundData;
+use crate::sound::SoundRates;
 use crate::voice::{Voice, VoiceState};
 use resound_dsp::interpolate::{FRAC_BITS, frames_to_fixed};
 

@@ -7,7 +7,7 @@
 use binrw::io::{Read, Seek, SeekFrom, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 
-use super::error::{CountExceedsDataError, ValueTooLargeError};
+use super::codec_error::{CountExceedsDataError, ValueTooLargeError};
 
 /// Smallest encoded size of one item, used to bound counts before allocating.
 pub(crate) trait MinSize {

@@ -1,5 +1,6 @@
 //! Errors of reading and writing records.
 
+use super::codec_error::{CountExceedsDataError, ValueTooLargeError};
 use super::sound::Sound;
 
 /// Reading a record from its payload bytes failed. The message is one plain line: record type,
@@ -246,28 +247,6 @@ pub(super) fn plain(text: &str) -> String {
         }
     }
     out.trim().to_owned()
-}
-
-/// binrw custom error: a count read from the data needs more bytes than remain.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("count {count} needs at least {needed} bytes but only {remaining} remain")]
-pub struct CountExceedsDataError {
-    /// The count read.
-    pub count: u64,
-    /// Minimum bytes the items need.
-    pub needed: u64,
-    /// Bytes left in the payload.
-    pub remaining: u64,
-}
-
-/// binrw custom error: a value cannot be written in its on-disk field.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{what}: {value} does not fit the on-disk field")]
-pub struct ValueTooLargeError {
-    /// What was being written.
-    pub what: &'static str,
-    /// The value.
-    pub value: u64,
 }
 
 /// binrw custom error: `SoundData.unknown` (the nested child count) is non-zero.

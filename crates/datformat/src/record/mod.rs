@@ -25,6 +25,7 @@
 //! | [`EnvCell`] | cell | 0xXXYY0100..=0xXXYYFFFD |
 
 mod codec;
+mod codec_error;
 mod env_cell;
 mod error;
 mod land_block;
@@ -46,11 +47,9 @@ mod tests;
 use binrw::io::Cursor;
 use binrw::{BinRead, BinWrite, Endian};
 
+pub use codec_error::{CountExceedsDataError, ValueTooLargeError};
 pub use env_cell::{CellPortal, EnvCell};
-pub use error::{
-    CountExceedsDataError, Fault, NestedSoundNodesError, ReadRecordError, ValueTooLargeError,
-    WriteRecordError,
-};
+pub use error::{Fault, NestedSoundNodesError, ReadRecordError, WriteRecordError};
 pub use land_block::{LAND_BLOCK_SIDE, LAND_BLOCK_VERTICES, LandBlock, TerrainWord};
 pub use land_block_info::{BuildingInfo, BuildingPortal, LandBlockInfo, RestrictionTable, Stab};
 pub use parts_mask::PartsMask;

@@ -4,7 +4,7 @@ use binrw::io::Cursor;
 use binrw::{BinRead, BinWrite, Endian};
 
 use super::codec::{check_count, pad_len, read_list_u32};
-use super::error::CountExceedsDataError;
+use super::codec_error::CountExceedsDataError;
 use super::{ColorArgb, CompressedUInt, Frame, PString, Quaternion, Vector3};
 
 fn write<T: for<'a> BinWrite<Args<'a> = ()>>(value: &T, start: u64) -> Vec<u8> {

@@ -10,11 +10,8 @@
 
 use wide::f32x4;
 
-use super::{LaneRamps, LaneState, OcclusionShelf, SHELF_LANES, filter_rows_portable};
+use super::{BANK_LANES, LaneRamps, LaneState, OcclusionShelf, SHELF_LANES, filter_rows_portable};
 use crate::smoothing::{RAMP_SEGMENT, RampSet, Smoothed, SmoothedSet};
-
-/// Shelves [`OcclusionShelf::process_bufs`] filters side by side.
-pub const BANK_LANES: usize = 8;
 
 const L: usize = BANK_LANES;
 

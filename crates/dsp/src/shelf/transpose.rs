@@ -7,7 +7,7 @@ use core::arch::x86_64::{
     _mm256_unpackhi_ps, _mm256_unpacklo_ps,
 };
 
-use super::bank::BANK_LANES;
+use super::BANK_LANES;
 
 const L: usize = BANK_LANES;
 
