@@ -30,7 +30,8 @@ pub struct ResoundSystems;
 pub struct ResoundPlugin {
     builder: EngineBuilder,
     output: Output,
-    materials: Materials,
+    /// The game's own material table (`None`: the engine's standard one, the model untouched).
+    materials: Option<Materials>,
 }
 
 impl Default for ResoundPlugin {
@@ -49,7 +50,7 @@ impl ResoundPlugin {
         Self {
             builder: Engine::builder().mode(Mode::Full),
             output,
-            materials: Materials::standard(),
+            materials: None,
         }
     }
 
@@ -81,7 +82,7 @@ impl ResoundPlugin {
     /// The material table for both the engine and the [`VoxelWorld`]'s names.
     #[must_use]
     pub fn materials(mut self, materials: Materials) -> Self {
-        self.materials = materials;
+        self.materials = Some(materials);
         self
     }
 
@@ -95,12 +96,11 @@ impl ResoundPlugin {
 impl Plugin for ResoundPlugin {
     fn build(&self, app: &mut App) {
         let mut status = ResoundStatus::default();
-        let built = self
-            .builder
-            .clone()
-            .materials(self.materials.clone())
-            .output(self.output.clone())
-            .build();
+        let mut builder = self.builder.clone().output(self.output.clone());
+        if let Some(m) = &self.materials {
+            builder = builder.materials(m.clone());
+        }
+        let built = builder.build();
         match built {
             Ok(engine) => {
                 app.insert_resource(Resound::new(engine, self.is_offline()));
@@ -108,7 +108,7 @@ impl Plugin for ResoundPlugin {
             Err(e) => status.report(ResoundError::Build(e)),
         }
         app.insert_resource(status)
-            .insert_resource(VoxelWorld::new(self.materials.clone()))
+            .insert_resource(VoxelWorld::new(self.materials.clone().unwrap_or_default()))
             .configure_sets(
                 PostUpdate,
                 ResoundSystems.after(TransformSystems::Propagate),
