@@ -42,12 +42,18 @@ fn blocks(app: &mut App, n: usize) -> Vec<f32> {
 /// A fade, not a cut: the first block after the stop is still loud, the level falls block by
 /// block over the 0.1 s (6 blocks of 1/60 s), and then the output is exact silence.
 fn assert_fades(before: f32, after: &[f32]) {
-    assert!(after[0] > 0.5 * before, "cut, not faded: {before} then {after:?}");
+    assert!(
+        after[0] > 0.5 * before,
+        "cut, not faded: {before} then {after:?}"
+    );
     assert!(
         after[..6].windows(2).all(|w| w[1] < w[0]),
         "not falling: {after:?}"
     );
-    assert!(after[7..].iter().all(|r| *r == 0.0), "still sounding: {after:?}");
+    assert!(
+        after[7..].iter().all(|r| *r == 0.0),
+        "still sounding: {after:?}"
+    );
 }
 
 #[test]
@@ -89,7 +95,10 @@ fn stop_and_play_events_stop_and_restart_the_voice() {
     });
     let after = blocks(&mut app, 10);
     assert_fades(before, &after);
-    assert!(app.world().get::<Emitter>(e).is_some(), "the component stays");
+    assert!(
+        app.world().get::<Emitter>(e).is_some(),
+        "the component stays"
+    );
 
     app.world_mut().trigger(PlayEmitter { entity: e });
     let again = blocks(&mut app, 2);
@@ -106,7 +115,10 @@ fn a_paused_emitter_waits_for_play_and_a_one_shot_ends_by_itself() {
         .spawn((Listener, Transform::from_xyz(0.5, 1.5, 0.5)));
     let e = app
         .world_mut()
-        .spawn((Emitter::new(sound).paused(), Transform::from_xyz(3.5, 1.5, 0.5)))
+        .spawn((
+            Emitter::new(sound).paused(),
+            Transform::from_xyz(3.5, 1.5, 0.5),
+        ))
         .id();
     assert!(blocks(&mut app, 3).iter().all(|r| *r == 0.0));
     app.world_mut().trigger(PlayEmitter { entity: e });
@@ -115,7 +127,11 @@ fn a_paused_emitter_waits_for_play_and_a_one_shot_ends_by_itself() {
     assert!(played[2] > 0.01, "{played:?}");
     assert!(played[65..].iter().all(|r| *r == 0.0), "{played:?}");
     // Moving an ended emitter is no error.
-    app.world_mut().get_mut::<Transform>(e).unwrap().translation.x = 5.0;
+    app.world_mut()
+        .get_mut::<Transform>(e)
+        .unwrap()
+        .translation
+        .x = 5.0;
     app.update();
     assert_eq!(resound(&mut app).voice(e), None);
     assert_eq!(status(&app).errors, 0, "{:?}", status(&app).last_error);

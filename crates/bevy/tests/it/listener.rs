@@ -12,15 +12,20 @@ use crate::common::{app, noise, resound, rms, status};
 fn without_a_listener_the_engine_listens_from_where_it_was_and_says_so() {
     let mut app = app(Mode::Off);
     let sound = noise(resound(&mut app).engine_mut());
-    app.world_mut()
-        .spawn((Emitter::new(sound).looping(), Transform::from_xyz(3.0, 0.0, 0.0)));
+    app.world_mut().spawn((
+        Emitter::new(sound).looping(),
+        Transform::from_xyz(3.0, 0.0, 0.0),
+    ));
     for _ in 0..5 {
         app.update();
     }
     assert_eq!(status(&app).listener, ListenerState::Missing);
     assert_eq!(status(&app).errors, 0);
     assert_eq!(resound(&mut app).engine().listener().position, DVec3::ZERO);
-    assert!(rms(resound(&mut app).offline_block()) > 0.01, "the sound goes on");
+    assert!(
+        rms(resound(&mut app).offline_block()) > 0.01,
+        "the sound goes on"
+    );
 
     let l = app
         .world_mut()

@@ -129,7 +129,12 @@ fn two_seconds_of_frames_render_the_bytes_of_the_engine_driven_directly() {
     assert_eq!(first, None, "the app's audio differs from the engine's");
     assert!(rms(&bevy) > 1e-3, "silence: rms {}", rms(&bevy));
     // And again: the app renders the same bytes on every run.
-    assert!(through_bevy().iter().zip(&bevy).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(
+        through_bevy()
+            .iter()
+            .zip(&bevy)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
 
     // The wall is heard: the last half second is quieter than without it.
     let open = through_the_engine(false);
