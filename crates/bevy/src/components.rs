@@ -14,7 +14,7 @@ use resound_engine::{SoundHandle, Track, Tween};
 ///
 /// **Rule:** exactly one entity has a `Listener`. With none, or with two or more, the engine's
 /// listener stays where it was (at the origin if it never moved) and
-/// [`crate::PluginStatus::listener`] says why; every sound goes on playing.
+/// [`crate::ResoundStatus::listener`] says why; every sound goes on playing.
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[require(Transform)]
 pub struct Listener;

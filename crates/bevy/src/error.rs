@@ -1,11 +1,11 @@
 //! [`ResoundError`]: what went wrong in a frame, one plain line each. The plugin never panics
-//! on a bad value from the game: it records the error in [`crate::Resound::status`] and goes
+//! on a bad value from the game: it records the error in [`crate::ResoundStatus`] and goes
 //! on with the rest of the frame.
 
 use bevy::ecs::entity::Entity;
 use resound_engine::{BuildError, PlayError, TickError, VoiceError, WorldError};
 
-/// Something the plugin could not do this frame (kept in [`crate::PluginStatus::last_error`]).
+/// Something the plugin could not do this frame (kept in [`crate::ResoundStatus::last_error`]).
 #[derive(Debug, thiserror::Error)]
 pub enum ResoundError {
     /// The engine could not be built (a bad setting, or no sound device): the plugin inserted
