@@ -26,6 +26,8 @@ pub struct Listener;
 /// [`PlayEmitter`]), follows the entity's `GlobalTransform` every frame, takes changes of
 /// `volume` and `range` at once, and stops with `stop_fade` when the component is removed or
 /// the entity despawned. A sound that is not `looping` plays once; the component stays.
+/// Other fields (`sound`, `looping`, the class hints, `track`, `fade_in`) are read when the
+/// voice starts: change them, then trigger [`PlayEmitter`] to restart with them.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 #[require(Transform)]
 pub struct Emitter {

@@ -10,6 +10,7 @@ use bevy::ecs::lifecycle::RemovedComponents;
 use bevy::ecs::observer::On;
 use bevy::ecs::query::With;
 use bevy::ecs::system::{Query, Res, ResMut};
+use bevy::math::Vec3;
 use bevy::time::Time;
 use bevy::transform::components::GlobalTransform;
 use resound_engine::glam::DVec3;
@@ -26,9 +27,13 @@ fn position(t: &GlobalTransform) -> DVec3 {
     DVec3::new(f64::from(p.x), f64::from(p.y), f64::from(p.z))
 }
 
-/// Bevy's orientation as the engine's: forward is −Z, up is +Y, as in the engine.
+/// Bevy's orientation as the engine's: forward is −Z, up is +Y, as in the engine. A transform
+/// scaled to nothing gives zero vectors, which the engine refuses (`GlobalTransform::forward`
+/// would assert on them instead).
 fn orientation(t: &GlobalTransform) -> Orientation {
-    let (f, u) = (t.forward(), t.up());
+    let a = t.affine();
+    let f = a.transform_vector3(Vec3::NEG_Z).normalize_or_zero();
+    let u = a.transform_vector3(Vec3::Y).normalize_or_zero();
     Orientation {
         forward: DVec3::new(f64::from(f.x), f64::from(f.y), f64::from(f.z)),
         up: DVec3::new(f64::from(u.x), f64::from(u.y), f64::from(u.z)),

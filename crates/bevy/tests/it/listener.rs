@@ -98,3 +98,32 @@ fn the_listener_turns_with_its_transform() {
     assert!((o.up - DVec3::Y).length() < 1e-6, "{o:?}");
     assert_eq!(status(&app).listener, ListenerState::Following(l));
 }
+
+#[test]
+fn unusable_transforms_are_reported_not_panicked_on() {
+    let mut app = app(Mode::Off);
+    let sound = noise(resound(&mut app).engine_mut());
+    // A listener scaled to nothing has no orientation.
+    app.world_mut().spawn((
+        Listener,
+        Transform::from_xyz(1.0, 1.0, 1.0).with_scale(Vec3::ZERO),
+    ));
+    app.update();
+    assert!(
+        matches!(status(&app).last_error, Some(ResoundError::ListenerPose(_))),
+        "{:?}",
+        status(&app).last_error
+    );
+    // An emitter far outside the world cannot play; the frame goes on.
+    let far = app
+        .world_mut()
+        .spawn((Emitter::new(sound), Transform::from_xyz(1.0e9, 0.0, 0.0)))
+        .id();
+    app.update();
+    match &status(&app).last_error {
+        Some(ResoundError::Play { entity, .. }) => assert_eq!(*entity, far),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(resound(&mut app).voice(far), None);
+    assert_eq!(status(&app).errors, 2);
+}
