@@ -31,6 +31,8 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("resound-studio", &["resound-engine"]),
     // The C ABI: a thin layer over the engine's public API and nothing else.
     ("resound-capi", &["resound-engine"]),
+    // The Bevy plugin: the engine's public API and Bevy, nothing beneath.
+    ("bevy_resound", &["resound-engine"]),
     (
         "resound",
         &["resound-engine", "resound-fixture", "resound-studio"],

@@ -1,5 +1,5 @@
-//! The fresh-machine guarantee as a test: xtask, and the engine without its default features,
-//! link no system library.
+//! The fresh-machine guarantee as a test: xtask, and the engine and the Bevy plugin without
+//! their default features, link no system library.
 //!
 //! A crate that links a native library declares it with a `links` key in its manifest
 //! (`alsa-sys` → `asound`, `yeslogic-fontconfig-sys` → `fontconfig`, `freetype-sys` →
@@ -76,6 +76,24 @@ mod tests {
             .iter()
             .filter_map(|p| linking.get(p).map(|lib| format!("{p} (links {lib})")))
             .collect()
+    }
+
+    /// A headless Bevy server or test links the plugin with `default-features = false`: no
+    /// sound card, no system library (Bevy's own crates included).
+    #[test]
+    fn the_bevy_plugin_without_default_features_links_nothing_native() {
+        let linking = linking_packages();
+        let plugin = closure("bevy_resound", &["--no-default-features"]);
+        assert!(
+            plugin.iter().any(|p| p.starts_with("bevy_ecs ")),
+            "cargo tree found no dependencies of bevy_resound: {plugin:?}"
+        );
+        let native = native_in(&plugin, &linking);
+        assert!(
+            native.is_empty(),
+            "bevy_resound with default-features = false must build with no system library, \
+             but its dependencies link: {native:?}"
+        );
     }
 
     #[test]
