@@ -147,6 +147,8 @@ pub(crate) struct Voices {
     next: u64,
     /// Voices whose job the worker should drop.
     cancels: Vec<u64>,
+    /// [`Voices::reap`]'s list of ended voices, kept so a steady frame allocates nothing.
+    ended: Vec<u64>,
 }
 
 impl Voices {
@@ -156,6 +158,7 @@ impl Voices {
             map: BTreeMap::new(),
             next: 1,
             cancels: Vec::new(),
+            ended: Vec::new(),
         }
     }
 
@@ -356,12 +359,18 @@ impl Voices {
 
     /// Drops voices the mixer reports ended.
     pub(crate) fn reap(&mut self, shared: &mut Shared) {
-        let list: Vec<(u64, VoiceId)> = self.map.iter().map(|(id, v)| (*id, v.mixer)).collect();
-        for (id, m) in list {
-            if !shared.mixer.is_playing(m) {
-                self.end(shared, id, false);
-            }
+        let mut ended = std::mem::take(&mut self.ended);
+        ended.clear();
+        ended.extend(
+            self.map
+                .iter()
+                .filter(|(_, v)| !shared.mixer.is_playing(v.mixer))
+                .map(|(id, _)| *id),
+        );
+        for &id in &ended {
+            self.end(shared, id, false);
         }
+        self.ended = ended;
     }
 
     /// The voice behind `h` while it plays (one the mixer reports ended is dropped).
