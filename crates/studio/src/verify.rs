@@ -45,7 +45,8 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 
-use engine::{EngineRenderer, ModelChoice};
+use engine::EngineRenderer;
+use render::ModelChoice;
 
 /// Parsed command line.
 #[derive(Debug, PartialEq)]

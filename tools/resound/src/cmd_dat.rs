@@ -14,9 +14,8 @@ use resound_engine::advanced::datformat::id::parse_id;
 use resound_engine::advanced::datformat::listing::Listing;
 use resound_engine::advanced::datformat::record::{Padded, Record, Wave};
 
-use resound_studio::capped_read::open_regular;
-
 use crate::dat_check;
+use crate::dat_file::open;
 
 /// Arguments of `resound dat`.
 #[derive(clap::Args, Debug)]
@@ -129,12 +128,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Largest bare record file `dat dump --raw` reads (a retail entry is far smaller).
 const MAX_RAW_BYTES: u64 = 64 << 20;
-
-/// Opens a dat, refusing anything that is not a regular file before reading a byte.
-pub fn open(path: &Path) -> anyhow::Result<DatReader<BufReader<File>>> {
-    let file = open_regular(path, "DAT file")?;
-    DatReader::new(BufReader::new(file)).with_context(|| format!("reading {}", path.display()))
-}
 
 fn read(r: &mut DatReader<BufReader<File>>, path: &Path, id: u32) -> anyhow::Result<Vec<u8>> {
     r.read(id)

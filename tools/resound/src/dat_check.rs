@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use resound_engine::advanced::datformat::check::report::{CheckReport, DatReport, check_entry};
 
-use crate::cmd_dat::open;
+use crate::dat_file::open;
 use crate::report::one_line;
 
 /// Every `*.dat` in `dir`, whatever kind of file it is.

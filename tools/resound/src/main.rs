@@ -14,6 +14,7 @@ mod cmd_play;
 mod cmd_render;
 mod dat_check;
 mod dat_dir;
+mod dat_file;
 mod interrupt;
 mod json_out;
 mod json_skim;

@@ -15,29 +15,10 @@ use resound_engine::{
 };
 
 use super::plan::{ChangeKind, Job, Mode, PACING, Signal};
-use super::render::{Rendered, Renderer, Reported};
+use super::render::{ModelChoice, Rendered, Renderer, Reported};
 
 /// The sample rate of every render, Hz.
 pub const RATE: u32 = 48_000;
-
-/// Which acoustic model to render with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelChoice {
-    /// Resound's own model (MIT).
-    Own,
-    /// Sound Physics Remastered (the `spr-gpl` feature).
-    Spr,
-}
-
-impl ModelChoice {
-    /// `own` or `spr`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ModelChoice::Own => "own",
-            ModelChoice::Spr => "spr",
-        }
-    }
-}
 
 /// Renders jobs through the engine.
 pub struct EngineRenderer {

@@ -1,8 +1,26 @@
 //! The renderer `verify` measures: a trait, so the checks are written once and the engine
 //! adapter is the only place that knows the engine's API.
 
-use super::engine::ModelChoice;
 use super::plan::Job;
+
+/// Which acoustic model to render with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelChoice {
+    /// Resound's own model (MIT).
+    Own,
+    /// Sound Physics Remastered (the `spr-gpl` feature).
+    Spr,
+}
+
+impl ModelChoice {
+    /// `own` or `spr`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelChoice::Own => "own",
+            ModelChoice::Spr => "spr",
+        }
+    }
+}
 
 /// What the engine reported about a render (each figure only when the engine gives it).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use super::check::{self, Check, Rule};
 use super::decay::{self, Tail, measure_tail};
-use super::engine::ModelChoice;
 use super::fault::{self, Fault};
 use super::plan::{self, Folder};
 use super::plot;
+use super::render::ModelChoice;
 use super::render::{Rendered, magnitude};
 
 /// The late reverb of a `full` render alone: the render minus the `reflect` render of the same

@@ -5,9 +5,10 @@
 use std::path::Path;
 
 use super::check::Check;
-use super::engine::{EngineRenderer, ModelChoice, signal_samples};
+use super::engine::{EngineRenderer, signal_samples};
 use super::fault::Fault;
 use super::plan::{self, ChangeKind, Folder, Job, Mode, Signal};
+use super::render::ModelChoice;
 use super::render::{Rendered, Renderer, Reported};
 use super::run::{Outcome, run};
 use resound_engine::advanced::dsp::shelf::OcclusionShelf;
