@@ -178,3 +178,59 @@ fn an_absent_record_is_none() {
     );
     assert_eq!(source.loads, 1);
 }
+
+#[test]
+fn a_trimmed_load_gives_what_the_whole_payload_gives_under_mutation() {
+    // The fixture's cell dat, 2 000 seeded mutations (bit flips, bytes, zero runs): for every
+    // LandBlock entry that can be read whole, `load_record` (trimmed) gives the same record, or
+    // fails as the whole payload's parse does.
+    let world = resound_fixture::write_world();
+    let base = world.cell;
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut same, mut failed) = (0usize, 0usize);
+    for _ in 0..2000 {
+        let mut bytes = base.clone();
+        for _ in 0..1 + next() % 3 {
+            let at = (next() % bytes.len() as u64) as usize;
+            match next() % 3 {
+                0 => bytes[at] ^= 1 << (next() % 8),
+                1 => bytes[at] = next() as u8,
+                _ => {
+                    let end = (at + (next() % 64) as usize).min(bytes.len());
+                    bytes[at..end].fill(0);
+                }
+            }
+        }
+        let Ok(mut whole) = DatReader::new(Cursor::new(&bytes)) else {
+            continue;
+        };
+        let Ok(entries) = whole.entries() else {
+            continue;
+        };
+        let mut source = DatSource::new(DatReader::new(Cursor::new(&bytes)).unwrap());
+        for e in entries.iter().filter(|e| e.id & 0xFFFF == 0xFFFF).take(4) {
+            let Ok(payload) = whole.read_entry(e) else {
+                continue;
+            };
+            let expected = LandBlock::from_bytes(&payload).ok();
+            match source.load_record::<LandBlock>(e.id) {
+                Ok(got) => {
+                    assert_eq!(got, expected, "0x{:08X}", e.id);
+                    same += 1;
+                }
+                Err(_) => {
+                    assert_eq!(expected, None, "0x{:08X}", e.id);
+                    failed += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{same} loads equal to the whole payload's, {failed} failed as it does");
+    assert!(same > 1000 && failed > 0, "{same} equal, {failed} failed");
+}
