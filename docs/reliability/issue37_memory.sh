@@ -3,17 +3,21 @@
 # code, first stderr line, or stdout's when stderr is empty, peak RSS, wall time).
 # Usage, from the repository root after
 #   cargo build --release -p resound && cargo build --release -p resound-datformat --example pad_entry
+#   cargo build --release -p resound-engine --example declared_waves
 #   docs/reliability/issue37_memory.sh WORKDIR
 # WORKDIR gets the fixture world (fx), P (its cell dat with LandBlock 0xA9B4FFFF followed by
-# 256 MiB of zeros, zlib-compressed: a 275 KB file), slab.json and expected62.json.
+# 256 MiB of zeros, zlib-compressed: a 275 KB file), W (its portal dat with every Wave declaring
+# 2^26 frames of 16-bit PCM, compressed), slab.json and expected62.json.
 set -u
 ROOT=$(pwd)
 R="${RESOUND:-$ROOT/target/release/resound}"
 PAD="$ROOT/target/release/examples/pad_entry"
+WAVES="$ROOT/target/release/examples/declared_waves"
 WALK="$ROOT/crates/ambient/examples-data/walk.json"
 mkdir -p "$1" && cd "$1" || exit 1
 rm -rf fx P && "$R" fixture write fx > /dev/null
 mkdir P && cp fx/client_portal.dat P/ && "$PAD" fx/client_cell_1.dat 0xA9B4FFFF 256 P/client_cell_1.dat
+rm -rf W && mkdir W && cp fx/client_cell_1.dat W/ && "$WAVES" fx/client_portal.dat W/client_portal.dat
 ROOT=$ROOT python3 - <<'P'
 import json, os
 open('slab.json', 'w').write('{"name":"slab","boxes":[{"min":[0,0,0],"max":[4095,0,4095],'
@@ -44,3 +48,6 @@ row '`ambient --dat-dir P --at …`' "$R ambient --dat-dir P --at 0xA9B40025:100
 row '`acoustics --dat-dir P`' "$R acoustics --dat-dir P --listener 0xA9B40025:100,100,72 --source 0xA9B40025:110,100,72"
 row '`ambient --walk walk.json --seconds 600 --out w.wav`' "$R ambient --dat-dir fx --walk $WALK --seconds 600 --out w.wav"
 row '`demo --seconds 90 --no-play`' "$R demo --seconds 90 --no-play --out demo"
+row '`demo --seconds 600 --no-play`' "$R demo --seconds 600 --no-play --out demo"
+row '`ambient --dat-dir W --walk walk.json --seconds 60 --out w.wav`' "$R ambient --dat-dir W --walk $WALK --seconds 60 --out w.wav"
+row '`demo --dat-dir W --seconds 90 --no-play`' "$R demo --dat-dir W --seconds 90 --no-play --out demoW"

@@ -95,6 +95,6 @@ pub use region::{AmbientRegion, ResolveRegionError, SourceFailure, SourceKind, S
 pub use resound_datformat::id::{CellId, SoundTableId, WaveId};
 pub use sound_manager::{Listener, SoundSettings};
 pub use source::{
-    DatSource, DatSourceError, LandBlockSource, MemoryLandBlocks, MemorySoundTables,
-    SoundTableSource,
+    DEFAULT_RECORD_CAP, DatSource, DatSourceError, LandBlockSource, MemoryLandBlocks,
+    MemorySoundTables, SoundTableSource,
 };

@@ -22,6 +22,7 @@ use std::io::{Read, Seek};
 use std::sync::Arc;
 
 use resound_datformat::container::{DatReader, ReadEntryError};
+use resound_datformat::describe::TAIL_SLACK;
 use resound_datformat::id::{CellId, SoundTableId};
 use resound_datformat::record::{EnvCell, LandBlock, ReadRecordError, Record, SoundTable};
 use thiserror::Error;
@@ -203,12 +204,21 @@ pub enum DatSourceError {
     },
 }
 
+/// Default [`DatSource`] read cap: 64 MiB, the wave cache's default byte cap.
+pub const DEFAULT_RECORD_CAP: usize = 64 << 20;
+
 /// A [`SoundTableSource`] (over the portal dat) or [`LandBlockSource`] (over the cell dat)
 /// reading through a [`DatReader`]. Every load reads and parses the entry again; it counts its
 /// loads and releases like the in-memory sources.
+///
+/// Memory follows the record, not the entry: an entry is read trimmed
+/// ([`DatReader::read_entry_trimmed`]), so a record followed by a run of zero padding costs
+/// what the record costs (the zeros are counted as they inflate, never held); the bytes before
+/// the padding are capped ([`DatSource::record_cap`], [`DEFAULT_RECORD_CAP`] unless set).
 #[derive(Debug)]
 pub struct DatSource<R> {
     reader: DatReader<R>,
+    cap: usize,
     /// Number of loads.
     pub loads: usize,
     /// Number of releases.
@@ -216,14 +226,29 @@ pub struct DatSource<R> {
 }
 
 impl<R: Read + Seek> DatSource<R> {
-    /// A source over an opened dat.
+    /// A source over an opened dat, reading under [`DEFAULT_RECORD_CAP`].
     #[must_use]
     pub fn new(reader: DatReader<R>) -> Self {
         Self {
             reader,
+            cap: DEFAULT_RECORD_CAP,
             loads: 0,
             releases: 0,
         }
+    }
+
+    /// The same source holding at most `cap` bytes of a record (its bytes before any zero
+    /// padding, or a whole payload rebuilt to parse a record ending in zero-valued fields).
+    #[must_use]
+    pub fn with_record_cap(mut self, cap: usize) -> Self {
+        self.cap = cap;
+        self
+    }
+
+    /// The most bytes of one record this source holds.
+    #[must_use]
+    pub fn record_cap(&self) -> usize {
+        self.cap
     }
 
     /// The underlying reader.
@@ -231,20 +256,59 @@ impl<R: Read + Seek> DatSource<R> {
         &mut self.reader
     }
 
-    /// Reads and parses one record, `Ok(None)` when the id is absent.
+    /// The payload size entry `id` declares, read before anything inflates
+    /// ([`DatReader::payload_size`]); `Ok(None)` when the id is absent. A caller with a byte
+    /// budget checks it before [`load_record`](Self::load_record).
     ///
     /// # Errors
-    /// [`DatSourceError`] when the entry cannot be read or parsed.
-    pub fn load_record<T: Record>(&mut self, id: u32) -> Result<Option<T>, DatSourceError> {
-        self.loads += 1;
-        let Some(bytes) = self
+    /// [`DatSourceError::Read`] when the entry cannot be found or its size prefix read.
+    pub fn payload_size(&mut self, id: u32) -> Result<Option<u64>, DatSourceError> {
+        let read = |source| DatSourceError::Read { id, source };
+        let Some(entry) = self
             .reader
-            .read(id)
-            .map_err(|source| DatSourceError::Read { id, source })?
+            .entry(id)
+            .map_err(|e| read(ReadEntryError::Lookup(e)))?
         else {
             return Ok(None);
         };
-        T::from_bytes(&bytes)
+        self.reader.payload_size(&entry).map(Some).map_err(read)
+    }
+
+    /// Reads and parses one record, `Ok(None)` when the id is absent. The record is parsed
+    /// from its bytes up to the last non-zero one and the first [`TAIL_SLACK`] zeros after
+    /// them (the other zeros are padding); when that does not parse (a record whose last
+    /// fields are zeros past the slack, as a Wave ending in silence) and the whole payload is
+    /// within the cap, from the whole payload, so the outcome is the whole payload's.
+    ///
+    /// # Errors
+    /// [`DatSourceError`] when the entry cannot be read (including more than the cap before
+    /// its padding, [`ReadEntryError::OverCap`]) or parsed.
+    pub fn load_record<T: Record>(&mut self, id: u32) -> Result<Option<T>, DatSourceError> {
+        self.loads += 1;
+        let read = |source| DatSourceError::Read { id, source };
+        let Some(entry) = self
+            .reader
+            .entry(id)
+            .map_err(|e| read(ReadEntryError::Lookup(e)))?
+        else {
+            return Ok(None);
+        };
+        let payload = self
+            .reader
+            .read_entry_trimmed(&entry, self.cap)
+            .map_err(read)?;
+        let slack = payload.zeros.min(TAIL_SLACK);
+        let mut bytes = payload.head;
+        bytes.resize(bytes.len() + slack as usize, 0);
+        let parsed = T::from_bytes(&bytes);
+        let whole = bytes.len() as u64 + (payload.zeros - slack);
+        if parsed.is_err() && payload.zeros > slack && whole <= self.cap as u64 {
+            bytes.resize(whole as usize, 0);
+            return T::from_bytes(&bytes)
+                .map(Some)
+                .map_err(|source| DatSourceError::Parse { id, source });
+        }
+        parsed
             .map(Some)
             .map_err(|source| DatSourceError::Parse { id, source })
     }

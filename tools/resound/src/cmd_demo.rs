@@ -8,9 +8,9 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::advanced::acoustics::scene::parse_mode;
 use resound_studio::tour::{self, Live, TourSettings};
-use resound_studio::wav_write::WavFormat;
+use resound_studio::wav_write::{WavFormat, WavStream};
 
-use crate::out_file::{OutFile, write_stereo_wav};
+use crate::out_file::OutFile;
 
 use crate::cmd_acoustics::ModelName;
 use crate::report::emit;
@@ -100,23 +100,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (args.seconds / tour::TICK).round() as u64,
         "rendering {bar:30} {pos}/{len} ticks {msg}",
     );
-    let started = std::time::Instant::now();
-    let report = tour::run(&dats, &settings, &mut |s| {
-        rendering.inc(1);
-        rendering.set_message(s.status_line());
-    })
-    .context("demo tour")?;
-    rendering.finish_and_clear();
-    let took = started.elapsed().as_secs_f64();
+    if !tour::SECONDS.contains(&args.seconds) {
+        return Err(tour::TourError::Seconds(args.seconds)).context("demo tour");
+    }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let (wav, png) = (args.out.join("demo.wav"), args.out.join("demo.png"));
-    write_stereo_wav(
-        OutFile::create(&wav)?,
-        &report.samples,
-        report.rate,
+    // Streamed tick by tick into the WAV (renamed into place when complete): memory does not
+    // grow with --seconds.
+    let mut file = OutFile::create(&wav)?;
+    let shown = wav.display().to_string();
+    let mut stream = WavStream::new(
+        file.writer(),
+        2,
+        settings.rate,
         WavFormat::F32,
-    )?;
+        tour::frames(&settings),
+    )
+    .with_context(|| format!("writing {shown}"))?;
+    let started = std::time::Instant::now();
+    let report = tour::run(
+        &dats,
+        &settings,
+        &mut |s| {
+            rendering.inc(1);
+            rendering.set_message(s.status_line());
+        },
+        &mut |block| stream.write(block).map_err(std::io::Error::other),
+    )
+    .context("demo tour")?;
+    rendering.finish_and_clear();
+    let took = started.elapsed().as_secs_f64();
+    stream
+        .finish()
+        .with_context(|| format!("writing {shown}"))?;
+    file.commit()?;
     // The plot is drawn beside its path and renamed into place, as the WAV is.
     let temp = tempfile::Builder::new()
         .prefix(".resound-")
@@ -143,12 +161,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.no_play {
         return Ok(());
     }
-    let playing = bar(
-        report.samples.len() as u64 / 2,
-        "playing {bar:30} {elapsed} {msg}",
-    );
+    let playing = bar(report.frames, "playing {bar:30} {elapsed} {msg}");
     let (rate, timeline) = (report.rate, &report.timeline);
-    let live = tour::play_live(report.samples.clone().into(), rate, &mut |frame| {
+    // read back from the file just written, through a half-second ring
+    let live = tour::play_live(&wav, &mut |frame| {
         playing.set_position(frame);
         let tick = (frame as f64 / f64::from(rate) / tour::TICK) as usize;
         if let Some(s) = timeline.get(tick.min(timeline.len().saturating_sub(1))) {

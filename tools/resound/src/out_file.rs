@@ -147,24 +147,3 @@ pub fn write_bytes(mut out: OutFile, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("writing {shown}"))?;
     out.commit()
 }
-
-/// Writes interleaved stereo `samples` at `rate` Hz as a WAV to `out` (opened beforehand, so
-/// a bad path fails before the work) and commits it.
-///
-/// # Errors
-/// The WAV cannot be encoded (0 Hz, over 4 GiB) or written.
-pub fn write_stereo_wav(
-    mut out: OutFile,
-    samples: &[f32],
-    rate: u32,
-    format: resound_studio::wav_write::WavFormat,
-) -> anyhow::Result<()> {
-    let shown = out.shown.clone();
-    let frames = (samples.len() / 2) as u64;
-    let mut wav = resound_studio::wav_write::WavStream::new(out.writer(), 2, rate, format, frames)
-        .with_context(|| format!("writing {shown}"))?;
-    wav.write(samples)
-        .and_then(|()| wav.finish().map(|_| ()))
-        .with_context(|| format!("writing {shown}"))?;
-    out.commit()
-}

@@ -252,7 +252,9 @@ impl AmbientState {
                 let d = &mut self.dropped;
                 match e {
                     CacheError::Missing { .. } | CacheError::Read { .. } => d.wave_missing += 1,
-                    CacheError::Decode { .. } | CacheError::TooLarge { .. } => {
+                    CacheError::Decode { .. }
+                    | CacheError::Declared { .. }
+                    | CacheError::TooLarge { .. } => {
                         d.decode_failed += 1;
                     }
                     _ => d.no_room += 1,

@@ -106,7 +106,7 @@ pub(crate) fn decode(encoded: Encoded<'_>) -> Result<SoundData, SoundError> {
         Encoded::Mp3(b) => decode_mp3(b, &limits),
     }
     .map_err(SoundError::Decode)?;
-    Ok(decoded.to_stereo_sound_data())
+    Ok(decoded.into_stereo_sound_data())
 }
 
 #[derive(Debug, Clone, Copy)]

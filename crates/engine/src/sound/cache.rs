@@ -22,7 +22,7 @@ use resound_datformat::record::Wave;
 use resound_mixer::{LoadSoundError, MixerHandle, SoundId, UnloadSoundError};
 use thiserror::Error;
 
-use super::decode::{DecodeError, DecodeLimits, decode_wave};
+use super::decode::{DecodeError, DecodeLimits, decode_wave, wave_frames};
 
 /// Default byte cap: 64 MiB of mono f32 (about 5.8 minutes of 48 kHz audio).
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
@@ -37,6 +37,17 @@ pub trait WaveSource {
     /// # Errors
     /// When the record exists but cannot be read or parsed.
     fn load_wave(&mut self, wave_id: u32) -> Result<Option<Wave>, Self::Error>;
+
+    /// The size in bytes Wave `wave_id`'s record declares, known before it is read (a dat
+    /// entry's size prefix); `Ok(None)` when unknown or absent. The cache refuses a record
+    /// larger than its byte cap without reading it. The default knows nothing.
+    ///
+    /// # Errors
+    /// When the size cannot be read.
+    fn wave_size(&mut self, wave_id: u32) -> Result<Option<u64>, Self::Error> {
+        let _ = wave_id;
+        Ok(None)
+    }
 }
 
 impl<R: Read + Seek> WaveSource for DatSource<R> {
@@ -44,6 +55,10 @@ impl<R: Read + Seek> WaveSource for DatSource<R> {
 
     fn load_wave(&mut self, wave_id: u32) -> Result<Option<Wave>, DatSourceError> {
         self.load_record::<Wave>(wave_id)
+    }
+
+    fn wave_size(&mut self, wave_id: u32) -> Result<Option<u64>, DatSourceError> {
+        self.payload_size(wave_id)
     }
 }
 
@@ -154,8 +169,25 @@ pub enum CacheError {
         #[source]
         source: DecodeError,
     },
-    /// The decoded wave alone is larger than the whole cap.
-    #[error("wave {wave_id:#010x} needs {bytes} bytes, more than the cache's {cap}")]
+    /// The Wave record declares more bytes than the whole cap (its decoded mono f32 is at
+    /// least as large, less its header: PCM of 8 or 16 bits in one or two channels gives 4
+    /// bytes a frame from 1 to 4, MP3 inflates); refused before it is read.
+    #[error(
+        "wave {wave_id:#010x} declares {declared} bytes, more than {cap} (the wave cache's byte cap)"
+    )]
+    Declared {
+        /// The wave.
+        wave_id: u32,
+        /// The record's declared size.
+        declared: u64,
+        /// The cap.
+        cap: usize,
+    },
+    /// The decoded wave alone is larger than the whole cap (found from its header or its MP3
+    /// frame headers, before it is decoded).
+    #[error(
+        "wave {wave_id:#010x} needs {bytes} bytes, more than {cap} (the wave cache's byte cap)"
+    )]
     TooLarge {
         /// The wave.
         wave_id: u32,
@@ -195,7 +227,11 @@ impl CacheError {
     pub fn is_permanent(&self) -> bool {
         matches!(
             self,
-            Self::Missing { .. } | Self::Read { .. } | Self::Decode { .. } | Self::TooLarge { .. }
+            Self::Missing { .. }
+                | Self::Read { .. }
+                | Self::Decode { .. }
+                | Self::Declared { .. }
+                | Self::TooLarge { .. }
         )
     }
 }
@@ -328,25 +364,46 @@ impl WaveCache {
         source: &mut S,
         handle: &mut MixerHandle,
     ) -> Result<CachedWave, CacheError> {
+        let read = |e: S::Error| CacheError::Read {
+            wave_id,
+            source: Arc::new(e),
+        };
+        // The declared size first: a record over the cap is never read or inflated.
+        if let Some(declared) = source.wave_size(wave_id).map_err(read)?
+            && declared > self.cap as u64
+        {
+            return Err(CacheError::Declared {
+                wave_id,
+                declared,
+                cap: self.cap,
+            });
+        }
         let wave = source
             .load_wave(wave_id)
-            .map_err(|e| CacheError::Read {
-                wave_id,
-                source: Arc::new(e),
-            })?
+            .map_err(read)?
             .ok_or(CacheError::Missing { wave_id })?;
+        // Then the decoded length, from the header or the MP3 frame headers (counted, not
+        // decoded): nothing over the cap is decoded.
+        let frame_bytes = std::mem::size_of::<f32>();
+        let frames = wave_frames(&wave, &self.limits)
+            .map_err(|source| CacheError::Decode { wave_id, source })?;
+        let too_large = |frames: usize| CacheError::TooLarge {
+            wave_id,
+            bytes: frames.saturating_mul(frame_bytes),
+            cap: self.cap,
+        };
+        if frames.saturating_mul(frame_bytes) > self.cap {
+            return Err(too_large(frames));
+        }
         let decoded = decode_wave(&wave, &self.limits)
             .map_err(|source| CacheError::Decode { wave_id, source })?;
         drop(wave);
-        let data = decoded.to_sound_data();
+        let channels = decoded.channels;
+        let data = decoded.into_sound_data();
         let frames = data.samples.len();
-        let bytes = frames.saturating_mul(std::mem::size_of::<f32>());
+        let bytes = frames.saturating_mul(frame_bytes);
         if bytes > self.cap {
-            return Err(CacheError::TooLarge {
-                wave_id,
-                bytes,
-                cap: self.cap,
-            });
+            return Err(too_large(frames));
         }
         while self.stats.bytes + bytes > self.cap {
             if !self.evict_one(handle)? {
@@ -370,7 +427,7 @@ impl WaveCache {
             sound,
             frames,
             sample_rate: data.sample_rate,
-            channels: decoded.channels,
+            channels,
             bytes,
         };
         self.entries.insert(

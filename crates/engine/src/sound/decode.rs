@@ -110,6 +110,35 @@ impl DecodedSound {
             stereo: None,
         }
     }
+
+    /// [`to_sound_data`](Self::to_sound_data), consuming the sound: a mono sound's samples
+    /// move into the mixer's buffer (one copy, into the shared allocation) and a stereo
+    /// sound's are freed as soon as their downmix exists, so at most two buffers of the
+    /// sound's size are live at once instead of three.
+    #[must_use]
+    pub fn into_sound_data(self) -> SoundData {
+        let rate = self.sample_rate;
+        let mono = if self.channels == 1 {
+            self.samples
+        } else {
+            self.to_mono()
+        };
+        SoundData {
+            samples: Arc::from(mono),
+            sample_rate: rate,
+            stereo: None,
+        }
+    }
+
+    /// [`to_stereo_sound_data`](Self::to_stereo_sound_data), consuming the sound (a mono
+    /// sound as [`into_sound_data`](Self::into_sound_data)).
+    #[must_use]
+    pub fn into_stereo_sound_data(self) -> SoundData {
+        if self.channels != 2 {
+            return self.into_sound_data();
+        }
+        self.to_stereo_sound_data()
+    }
 }
 
 /// Why bytes could not be decoded.
@@ -150,7 +179,7 @@ pub enum DecodeError {
     #[error("the sound has no samples")]
     Empty,
     /// Longer than the decode limit (and so than the mixer may hold).
-    #[error("the sound has more than {max_frames} frames")]
+    #[error("the sound has more than {max_frames} frames (the decode frame cap)")]
     TooLong {
         /// The cap in force.
         max_frames: usize,
@@ -315,6 +344,55 @@ pub fn decode_wave(wave: &Wave, limits: &DecodeLimits) -> Result<DecodedSound, D
     }
 }
 
+/// The frames [`decode_wave`] would give `wave`, found without decoding: a PCM Wave's from its
+/// data length, an MPEG Layer-3 Wave's by walking its frame headers
+/// ([`mp3_frames`]). A caller with a byte budget (the wave cache) checks this before decoding.
+///
+/// # Errors
+/// [`DecodeError`]: a short header, an unsupported tag, width or channel count, a stream
+/// without MPEG frames, or more than `limits.max_frames` frames (found as they are counted,
+/// before anything is decoded).
+pub fn wave_frames(wave: &Wave, limits: &DecodeLimits) -> Result<usize, DecodeError> {
+    if wave.header.len() < 16 {
+        return Err(DecodeError::HeaderTooShort {
+            len: wave.header.len(),
+        });
+    }
+    match wave.format_tag().unwrap_or(0) {
+        WAVE_FORMAT_PCM => {
+            let channels = wave.channels().unwrap_or(0);
+            check_channels(channels)?;
+            let width = match wave.bits_per_sample().unwrap_or(0) {
+                8 => 1,
+                16 => 2,
+                bits => {
+                    return Err(DecodeError::UnsupportedBits {
+                        bits,
+                        kind: "integer",
+                    });
+                }
+            };
+            let frames = wave.data.len() / (width * usize::from(channels));
+            check_frames(frames, limits)?;
+            Ok(frames)
+        }
+        WAVE_FORMAT_MPEGLAYER3 => mp3_frames(&wave.data, limits),
+        other => Err(DecodeError::UnsupportedFormat(other)),
+    }
+}
+
+/// The frames of a raw MPEG audio stream as its frame headers declare them (each frame's
+/// length with the encoder delay and padding the decoder also outputs), counted as the stream
+/// is read without decoding, stopping as soon as the count passes `limits.max_frames`: an
+/// upper bound of what [`decode_mp3`] gives. [`decode_mp3`] counts first, so a stream over
+/// the cap is refused before any sample is held.
+///
+/// # Errors
+/// [`DecodeError::TooLong`] past the cap; no MPEG frame; a malformed stream.
+pub fn mp3_frames(bytes: &[u8], limits: &DecodeLimits) -> Result<usize, DecodeError> {
+    mp3::count(bytes, limits)
+}
+
 /// Decodes a raw MPEG audio stream (MP3; an ID3v2 tag or Xing/Info frame in front is skipped)
 /// with `symphonia`'s MP3 decoder: every frame, mono or stereo, at the stream's rate.
 ///
@@ -330,7 +408,7 @@ mod mp3 {
 
     use std::io::Cursor;
 
-    use symphonia::core::codecs::audio::{AudioDecoder, AudioDecoderOptions};
+    use symphonia::core::codecs::audio::{AudioCodecParameters, AudioDecoder, AudioDecoderOptions};
     use symphonia::core::errors::Error as SymError;
     use symphonia::core::formats::{FormatOptions, FormatReader, TrackType};
     use symphonia::core::io::{MediaSourceStream, MediaSourceStreamOptions};
@@ -354,17 +432,17 @@ mod mp3 {
         }
     }
 
-    pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<DecodedSound, DecodeError> {
+    /// The stream's demuxer, its audio track's id and codec parameters.
+    fn open(bytes: &[u8]) -> Result<(MpaReader<'static>, u32, AudioCodecParameters), DecodeError> {
         if bytes.is_empty() {
             return Err(DecodeError::Empty);
         }
         let source = Box::new(Cursor::new(bytes.to_vec()));
         let mss = MediaSourceStream::new(source, MediaSourceStreamOptions::default());
-        let mut reader =
-            MpaReader::try_new(mss, FormatOptions::default()).map_err(|e| match e {
-                SymError::IoError(_) => DecodeError::NoMp3Frames,
-                other => sym(&other),
-            })?;
+        let reader = MpaReader::try_new(mss, FormatOptions::default()).map_err(|e| match e {
+            SymError::IoError(_) => DecodeError::NoMp3Frames,
+            other => sym(&other),
+        })?;
         let track = reader
             .default_track(TrackType::Audio)
             .ok_or(DecodeError::NoMp3Frames)?;
@@ -375,6 +453,37 @@ mod mp3 {
             .and_then(|p| p.audio())
             .ok_or(DecodeError::NoMp3Frames)?
             .clone();
+        Ok((reader, track_id, params))
+    }
+
+    pub(super) fn count(bytes: &[u8], limits: &DecodeLimits) -> Result<usize, DecodeError> {
+        let (mut reader, track_id, _) = open(bytes)?;
+        let mut frames: u64 = 0;
+        loop {
+            let packet = match reader.next_packet() {
+                Ok(Some(p)) => p,
+                Ok(None) => break,
+                Err(SymError::IoError(_)) if frames > 0 => break,
+                Err(e) => return Err(sym(&e)),
+            };
+            if packet.track_id != track_id {
+                continue;
+            }
+            let declared = packet.dur.get() + packet.trim_start.get() + packet.trim_end.get();
+            frames = frames.saturating_add(declared);
+            check_frames(usize::try_from(frames).unwrap_or(usize::MAX), limits)?;
+        }
+        if frames == 0 {
+            return Err(DecodeError::NoMp3Frames);
+        }
+        Ok(frames as usize)
+    }
+
+    pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<DecodedSound, DecodeError> {
+        // Counted first: a stream over the cap is refused before a sample exists, and the
+        // samples are held in one allocation of their count.
+        let declared = count(bytes, limits)?;
+        let (mut reader, track_id, params) = open(bytes)?;
         let mut decoder =
             MpaDecoder::try_new(&params, &AudioDecoderOptions::default()).map_err(|e| sym(&e))?;
         let cap = limits.frame_cap();
@@ -418,6 +527,9 @@ mod mp3 {
             }
             let frames_after = samples.len() / usize::from(channels) + buf.frames();
             check_frames(frames_after, limits)?;
+            if samples.is_empty() {
+                samples.reserve_exact(declared.max(frames_after) * usize::from(channels));
+            }
             let start = samples.len();
             samples.resize(start + buf.samples_interleaved(), 0.0);
             buf.copy_to_slice_interleaved::<f32, _>(&mut samples[start..]);

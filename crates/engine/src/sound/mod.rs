@@ -21,5 +21,5 @@ pub use cache::{
 };
 pub use decode::{
     DEFAULT_MAX_FRAMES, DecodeError, DecodeLimits, DecodedSound, MAX_CHANNELS, decode_mp3,
-    decode_wav, decode_wave,
+    decode_wav, decode_wave, mp3_frames, wave_frames,
 };

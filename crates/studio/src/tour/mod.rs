@@ -1,11 +1,16 @@
 //! The demo tour (`resound demo`): a listener walks a scripted path over the dat's terrain
 //! while the retail ambient runtime plays and scripted event sounds fire where the acoustics
 //! matter; rendered offline (deterministic for a seed) to interleaved stereo, with a timeline of
-//! the acoustic parameters and a picture of both.
+//! the acoustic parameters and a picture of both. The render streams: each tick's block goes
+//! to the caller as it is rendered (a WAV file, say), and live playback reads that file back.
 //!
 //! ```no_run
 //! use resound_studio::tour::{TourSettings, run};
-//! let report = run(std::path::Path::new("dats"), &TourSettings::default(), &mut |_| {})?;
+//! let mut peak = 0.0f32;
+//! let report = run(std::path::Path::new("dats"), &TourSettings::default(), &mut |_| {}, &mut |block| {
+//!     peak = block.iter().fold(peak, |p, s| p.max(s.abs()));
+//!     Ok(())
+//! })?;
 //! println!("{} s, peak {:.2}", report.seconds(), report.status.peak);
 //! # Ok::<(), resound_studio::tour::TourError>(())
 //! ```
@@ -15,7 +20,7 @@
 //! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
 //! | [`world`] | [`world::TourWorld`]: the structures as boxes, the terrain for heights and the map |
 //! | [`plot`] | the PNG: map above timeline (plotters) |
-//! | [`playback`] | [`Playback`]: the rendered tour as a device [`AudioSource`](resound_engine::device::AudioSource) |
+//! | [`playback`] | [`Playback`]: the written tour WAV, streamed from its file, as a device [`AudioSource`](resound_engine::device::AudioSource) |
 
 pub mod playback;
 pub mod plot;
@@ -36,7 +41,7 @@ use resound_engine::advanced::datformat::container::DatReader;
 use resound_engine::advanced::datformat::record::Region;
 use resound_engine::glam::{DVec2, DVec3};
 
-pub use playback::{Live, Playback, play_live};
+pub use playback::{Live, LiveError, Playback, play_live};
 
 use self::script::{EVENTS, EventSound, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
@@ -133,6 +138,9 @@ pub enum TourError {
     /// The render failed.
     #[error("render: {0}")]
     Render(#[from] TickError),
+    /// A rendered block could not be handed on (the output's write failed).
+    #[error("writing the render: {0}")]
+    Output(#[source] std::io::Error),
     /// The ambient runtime or the terrain could not be attached.
     #[error("attach: {0}")]
     Attach(String),
@@ -188,11 +196,11 @@ pub struct Fired {
     pub index: usize,
 }
 
-/// What the tour produced.
+/// What the tour produced (its samples went to the `out` of [`run`] as they were rendered).
 #[derive(Debug, Clone)]
 pub struct TourReport {
-    /// Interleaved stereo at `rate`.
-    pub samples: Vec<f32>,
+    /// Stereo frames rendered ([`frames`] of the settings).
+    pub frames: u64,
     /// Output rate, Hz.
     pub rate: u32,
     /// The settings it ran with.
@@ -287,7 +295,7 @@ impl TourReport {
     /// Length in seconds.
     #[must_use]
     pub fn seconds(&self) -> f64 {
-        self.samples.len() as f64 / 2.0 / f64::from(self.rate)
+        self.frames as f64 / f64::from(self.rate)
     }
 }
 
@@ -302,15 +310,33 @@ fn input<E: std::fmt::Display>(e: E) -> TourError {
     TourError::Input(e.to_string())
 }
 
+/// Ticks of a tour of these settings and stereo frames per tick.
+fn ticks(settings: &TourSettings) -> (usize, usize) {
+    let ticks = (settings.seconds / TICK).round() as usize;
+    let tick_frames = (TICK * f64::from(settings.rate)).round() as usize;
+    (ticks, tick_frames)
+}
+
+/// Stereo frames [`run`] renders for these settings (known before it starts, for a streamed
+/// WAV's header).
+#[must_use]
+pub fn frames(settings: &TourSettings) -> u64 {
+    let (ticks, tick_frames) = ticks(settings);
+    ticks as u64 * tick_frames as u64
+}
+
 /// Runs the tour on the dats in `dat_dir` (`client_portal.dat`, `client_cell_1.dat`); calls
-/// `progress` after every tick.
+/// `progress` after every tick and hands each tick's interleaved stereo to `out` as it is
+/// rendered (one tick's buffer is reused: memory does not grow with the length).
 ///
 /// # Errors
-/// [`TourError`] for bad settings, unreadable dats or an engine failure.
+/// [`TourError`] for bad settings, unreadable dats, an engine failure or an `out` that failed
+/// ([`TourError::Output`]).
 pub fn run(
     dat_dir: &Path,
     settings: &TourSettings,
     progress: &mut dyn FnMut(&Sample),
+    out: &mut dyn FnMut(&[f32]) -> std::io::Result<()>,
 ) -> Result<TourReport, TourError> {
     if !SECONDS.contains(&settings.seconds) {
         return Err(TourError::Seconds(settings.seconds));
@@ -367,9 +393,8 @@ pub fn run(
     let motor: Arc<[f32]> = crate::test_signal::looped(rate).into();
     let motor = engine.load_mono(motor, rate)?;
 
-    let ticks = (settings.seconds / TICK).round() as usize;
-    let tick_frames = (TICK * f64::from(rate)).round() as usize;
-    let mut samples = vec![0.0f32; 2 * tick_frames * ticks];
+    let (ticks, tick_frames) = ticks(settings);
+    let mut chunk = vec![0.0f32; 2 * tick_frames];
     let mut timeline = Vec::with_capacity(ticks);
     let mut fired = Vec::new();
     let mut driving: Option<(VoiceHandle, usize)> = None;
@@ -469,8 +494,8 @@ pub fn run(
             }
         }
 
-        let chunk = &mut samples[2 * tick_frames * i..2 * tick_frames * (i + 1)];
-        engine.render(chunk)?;
+        engine.render(&mut chunk)?;
+        out(&chunk).map_err(TourError::Output)?;
 
         let status = engine.status();
         max_voices = max_voices.max(status.live_voices);
@@ -523,7 +548,7 @@ pub fn run(
         }
     }
     Ok(TourReport {
-        samples,
+        frames: frames(settings),
         rate,
         settings: settings.clone(),
         timeline,

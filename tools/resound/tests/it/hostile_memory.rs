@@ -258,16 +258,19 @@ fn peak_mib(args: &[&str]) -> (i32, u64) {
     (status.code().unwrap_or(-1), peak_kib >> 10)
 }
 
-#[test]
-fn memory_follows_what_is_used_not_what_is_declared() {
+/// `into/P`: the fixture world `fx` with its LandBlock 0xA9B4FFFF followed by 128 MiB of
+/// zeros, zlib-compressed (a 150 KB cell dat).
+fn padded_world(fx: &std::path::Path, into: &std::path::Path) -> std::path::PathBuf {
     use resound_datformat::container::{DatReader, DatWriter, EntryOptions};
 
-    let w = world();
-    let dir = tempfile::tempdir().unwrap();
-    // a LandBlock followed by 128 MiB of zeros: a 150 KB cell dat
-    let padded = dir.path().join("P");
+    let padded = into.join("P");
     std::fs::create_dir(&padded).unwrap();
-    let cell = std::fs::read(w.path().join("client_cell_1.dat")).unwrap();
+    std::fs::copy(
+        fx.join("client_portal.dat"),
+        padded.join("client_portal.dat"),
+    )
+    .unwrap();
+    let cell = std::fs::read(fx.join("client_cell_1.dat")).unwrap();
     let mut payload = DatReader::new(std::io::Cursor::new(&cell))
         .unwrap()
         .read(0xA9B4_FFFF)
@@ -284,6 +287,153 @@ fn memory_follows_what_is_used_not_what_is_declared() {
     let bytes = writer.finish();
     assert!(bytes.len() < 200_000, "{}", bytes.len());
     std::fs::write(padded.join("client_cell_1.dat"), bytes).unwrap();
+    padded
+}
+
+#[test]
+fn the_runtime_and_the_terrain_read_a_padded_land_block_at_its_own_cost() {
+    let w = world();
+    let dir = tempfile::tempdir().unwrap();
+    let padded = padded_world(w.path(), dir.path());
+    // the ambient runtime's landblocks (DatSource)
+    let (code, mib) = peak_mib(&[
+        "ambient",
+        "--dat-dir",
+        s(&padded),
+        "--at",
+        "0xA9B40025:100,100,72",
+    ]);
+    assert_eq!(code, 0);
+    assert!(mib < 64, "ambient --dat-dir P: {mib} MiB");
+    // the engine's terrain (the same source, through attach_terrain)
+    let (code, mib) = peak_mib(&[
+        "acoustics",
+        "--dat-dir",
+        s(&padded),
+        "--listener",
+        "0xA9B40025:100,100,72",
+        "--source",
+        "0xA9B40025:110,100,72",
+    ]);
+    assert_eq!(code, 0);
+    assert!(mib < 64, "acoustics --dat-dir P: {mib} MiB");
+}
+
+#[test]
+fn waves_declaring_more_than_the_wave_cache_are_skipped_unread() {
+    use resound_datformat::container::{DatReader, DatWriter, EntryOptions};
+    use resound_datformat::record::{Record, Wave};
+
+    let w = world();
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("W");
+    std::fs::create_dir(&big).unwrap();
+    std::fs::copy(
+        w.path().join("client_cell_1.dat"),
+        big.join("client_cell_1.dat"),
+    )
+    .unwrap();
+    // Every Wave replaced by one declaring 2^25 frames of 16-bit silence (64 MiB and a
+    // header: just over the 64 MiB wave cache), each a small compressed entry.
+    let portal = std::fs::read(w.path().join("client_portal.dat")).unwrap();
+    let ids: Vec<u32> = DatReader::new(std::io::Cursor::new(&portal))
+        .unwrap()
+        .entries()
+        .unwrap()
+        .iter()
+        .map(|e| e.id)
+        .filter(|id| id >> 24 == 0x0A)
+        .collect();
+    let mut writer = DatWriter::from_bytes(portal).unwrap();
+    let options = EntryOptions {
+        compress: true,
+        ..EntryOptions::default()
+    };
+    let mut wave = Wave {
+        id: 0,
+        header: resound_fixture::wave_format_ex(1, 22_050, 16).to_vec(),
+        data: vec![0; 2 << 25],
+    };
+    for &id in &ids {
+        wave.id = id;
+        writer
+            .insert(id, &wave.to_bytes().unwrap(), options)
+            .unwrap();
+    }
+    drop(wave);
+    let bytes = writer.finish();
+    assert!(bytes.len() < 4 << 20, "{}", bytes.len());
+    std::fs::write(big.join("client_portal.dat"), bytes).unwrap();
+    let walk = dir.path().join("walk.wav");
+    let (code, mib) = peak_mib(&[
+        "ambient",
+        "--dat-dir",
+        s(&big),
+        "--walk",
+        WALK,
+        "--seconds",
+        "30",
+        "--out",
+        s(&walk),
+    ]);
+    assert_eq!(code, 0);
+    assert!(mib < 64, "ambient --walk over 64 MiB Waves: {mib} MiB");
+    // the skips are counted, as Waves that cannot be used
+    let out = run(&[
+        "ambient",
+        "--dat-dir",
+        s(&big),
+        "--walk",
+        WALK,
+        "--seconds",
+        "30",
+        "--out",
+        s(&walk),
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let failed = doc
+        .pointer("/ambient/dropped_by_reason/decode_failed")
+        .and_then(|v| v.as_u64());
+    assert!(failed.is_some_and(|n| n > 0), "{doc}");
+}
+
+#[test]
+fn the_demo_tour_streams_its_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut peaks = Vec::new();
+    for seconds in ["5", "60"] {
+        let out = dir.path().join(seconds);
+        let (code, mib) = peak_mib(&[
+            "demo",
+            "--retail",
+            "--no-play",
+            "--seconds",
+            seconds,
+            "--out",
+            s(&out),
+        ]);
+        assert_eq!(code, 0);
+        let wav = std::fs::metadata(out.join("demo.wav")).unwrap().len();
+        let frames = seconds.parse::<u64>().unwrap() * 48_000;
+        assert!((44..=100).contains(&(wav - frames * 8)), "{wav}");
+        peaks.push(mib);
+    }
+    // 55 s more is 21 MB more of f32 stereo: none of it is held
+    assert!(
+        peaks[1] < peaks[0] + 8,
+        "5 s: {} MiB, 60 s: {} MiB",
+        peaks[0],
+        peaks[1]
+    );
+}
+
+#[test]
+fn memory_follows_what_is_used_not_what_is_declared() {
+    let w = world();
+    let dir = tempfile::tempdir().unwrap();
+    let padded = padded_world(w.path(), dir.path());
     let (code, mib) = peak_mib(&["dat", "check", s(&padded)]);
     assert_eq!(code, 0);
     assert!(mib < 64, "dat check: {mib} MiB");

@@ -78,6 +78,10 @@ impl<T, W: WaveSource> WaveSource for PortalPair<T, W> {
     fn load_wave(&mut self, wave_id: u32) -> Result<Option<Wave>, W::Error> {
         self.waves.load_wave(wave_id)
     }
+
+    fn wave_size(&mut self, wave_id: u32) -> Result<Option<u64>, W::Error> {
+        self.waves.wave_size(wave_id)
+    }
 }
 
 /// The object-safe portal side.
@@ -85,6 +89,7 @@ trait Portal: Send {
     fn table(&mut self, id: SoundTableId) -> Result<Option<Arc<SoundTable>>, SourceError>;
     fn release(&mut self, id: SoundTableId);
     fn wave(&mut self, id: u32) -> Result<Option<Wave>, SourceError>;
+    fn wave_size(&mut self, id: u32) -> Result<Option<u64>, SourceError>;
 }
 
 impl<P> Portal for P
@@ -102,6 +107,10 @@ where
 
     fn wave(&mut self, id: u32) -> Result<Option<Wave>, SourceError> {
         self.load_wave(id).map_err(SourceError::new)
+    }
+
+    fn wave_size(&mut self, id: u32) -> Result<Option<u64>, SourceError> {
+        WaveSource::wave_size(self, id).map_err(SourceError::new)
     }
 }
 
@@ -172,6 +181,10 @@ impl WaveSource for BoxedPortal {
 
     fn load_wave(&mut self, wave_id: u32) -> Result<Option<Wave>, SourceError> {
         self.get().wave(wave_id)
+    }
+
+    fn wave_size(&mut self, wave_id: u32) -> Result<Option<u64>, SourceError> {
+        self.get().wave_size(wave_id)
     }
 }
 
