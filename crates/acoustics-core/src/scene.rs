@@ -177,6 +177,11 @@ pub enum SceneError {
     /// The boxes cover too many cells.
     #[error("scene covers more than {MAX_SCENE_CELLS} cells")]
     TooLarge,
+    /// The boxes cut too many sections in part (the count, an upper bound summed per box).
+    #[error(
+        "boxes cut {0} sections in part, more than {MAX_SCENE_MIXED_SECTIONS} (the scene's cut-section cap)"
+    )]
+    TooManyCutSections(u64),
     /// A position or the range is not finite / positive.
     #[error("bad {0}: must be finite (range > 0)")]
     BadValue(&'static str),
@@ -247,8 +252,11 @@ impl Scene {
                     name: b.material.clone(),
                 })?;
         }
-        if total > MAX_SCENE_CELLS || mixed > MAX_SCENE_MIXED_SECTIONS {
+        if total > MAX_SCENE_CELLS {
             return Err(SceneError::TooLarge);
+        }
+        if mixed > MAX_SCENE_MIXED_SECTIONS {
+            return Err(SceneError::TooManyCutSections(mixed));
         }
         if !self.source.iter().all(|v| v.is_finite()) {
             return Err(SceneError::BadValue("source"));

@@ -69,31 +69,44 @@ fn range(what: &str, r: f64) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Most 16³-cell sections a scene's boxes may fill in part (each then holds its own cells,
-/// 8 KiB): 32 MiB of voxels. Sections a box covers whole cost nothing per cell, and a box of
-/// a few cells is stored as a list; a slab one cell thick across many sections is what this
-/// catches (4096 × 1 × 4096 cells would be 512 MiB).
+/// Most 16³-cell arrays (8 KiB each) a scene's boxes may need: 32 MiB of voxels.
 pub const MAX_PARTIAL_SECTIONS: u64 = 4096;
 
 /// Bytes of one partly filled section's cells.
 const SECTION_BYTES: u64 = 8 << 10;
 
-/// The voxel memory the boxes ask for, against [`MAX_PARTIAL_SECTIONS`] (summed per box: an
-/// upper bound, since boxes may share sections).
+/// Shapes one box cuts out of the sections it fills in part: its first, middle and last
+/// section along each axis. The store shares one array among the sections a box cuts alike
+/// from the same code (`WorldStore::fill_box`).
+const SHAPES: u64 = 27;
+
+/// The voxel arrays the boxes can need, against [`MAX_PARTIAL_SECTIONS`]. An upper bound:
+/// box `b` needs at most one array per shape and per code its sections held before (the
+/// absent code, or a code an earlier box filled whole sections with: at most one per earlier
+/// box), plus one for every section an earlier box left cut (those are copied, not shared),
+/// and never more than the sections it cuts. Boxes of a few cells are stored as lists and
+/// need no array, but the sections they cut count for the boxes after them. A slab one cell
+/// thick across 256 × 256 sections needs 9 arrays, not 65 536.
 fn sections(scene: &Scene) -> anyhow::Result<()> {
-    let mut total = 0u64;
+    let (mut arrays, mut cut_before, mut boxes_before) = (0u64, 0u64, 0u64);
     for b in &scene.boxes {
         let cells = (0..3)
             .map(|a| (i64::from(b.max[a]) - i64::from(b.min[a]) + 1).unsigned_abs())
             .fold(1u64, u64::saturating_mul);
+        let partial = partial_sections(b.min, b.max);
         if cells > SPARSE_MAX_CELLS as u64 {
-            total = total.saturating_add(partial_sections(b.min, b.max));
+            let shared = SHAPES
+                .saturating_mul(boxes_before.saturating_add(1))
+                .saturating_add(cut_before);
+            arrays = arrays.saturating_add(partial.min(shared));
         }
+        cut_before = cut_before.saturating_add(partial);
+        boxes_before += 1;
     }
-    if total > MAX_PARTIAL_SECTIONS {
+    if arrays > MAX_PARTIAL_SECTIONS {
         bail!(
-            "boxes fill {total} voxel sections in part ({} MiB at 8 KiB each), more than {MAX_PARTIAL_SECTIONS} ({} MiB, the voxel-memory cap)",
-            total.saturating_mul(SECTION_BYTES) >> 20,
+            "boxes may need {arrays} voxel arrays ({} MiB at 8 KiB each), more than {MAX_PARTIAL_SECTIONS} ({} MiB, the voxel-memory cap)",
+            arrays.saturating_mul(SECTION_BYTES) >> 20,
             (MAX_PARTIAL_SECTIONS * SECTION_BYTES) >> 20
         );
     }

@@ -60,7 +60,8 @@ pub enum EditError {
 /// Most cells one `fill_box` may cover (2^28).
 pub const MAX_FILL_CELLS: u64 = 1 << 28;
 /// Largest number of partially covered sections one [`WorldStore::fill_box`] may create: each
-/// holds its own 16³ cells (8 KiB), so this bounds one edit's allocation to 512 MiB.
+/// may hold its own 16³ cells (8 KiB; sections cut alike from one code share theirs), so
+/// this bounds one edit's allocation to 512 MiB.
 pub const MAX_FILL_PARTIAL_SECTIONS: u64 = 1 << 16;
 
 /// Sections that the inclusive box `min..=max` touches without covering them whole (they need
@@ -384,6 +385,8 @@ impl WorldStore {
         let (smin, smax) = (section_of(min), section_of(max));
         let mut touched = Vec::new();
         let absent = self.frozen.absent_cell();
+        let fill = CellCode::encode(absent).unwrap_or(CellCode::UNKNOWN);
+        let mut shared = SharedParts::default();
         let map = Arc::make_mut(&mut self.frozen.sections);
         for sy in smin.y..=smax.y {
             for sz in smin.z..=smax.z {
@@ -399,8 +402,10 @@ impl WorldStore {
                             revision,
                         }
                     } else {
-                        let fill = CellCode::encode(absent).unwrap_or(CellCode::UNKNOWN);
-                        let data = edit_part(map.get(&s).map(|o| &o.data), fill, lo, hi, code);
+                        let old = map.get(&s).map(|o| &o.data);
+                        let data = shared.part(old, fill, lo - s * 16, hi - s * 16, || {
+                            edit_part(old, fill, lo, hi, code)
+                        });
                         let class = match &data {
                             Data::Uniform(u) => u.uniform_class(),
                             Data::Sparse(_) | Data::Cells(_) => SectionClass::Mixed,
@@ -478,6 +483,47 @@ impl WorldStore {
             Data::Sparse(c) => SectionData::Cells(c.to_cells()),
             Data::Cells(c) => SectionData::Cells((**c).clone()),
         })
+    }
+}
+
+/// The parts one [`WorldStore::fill_box`] has built for sections that held one code (or
+/// nothing) before: a box cuts at most 3 × 3 × 3 different shapes out of such sections (its
+/// first, middle and last section along each axis), so sections cut alike share one `Arc`
+/// of cells. A slab one cell thick across 256 × 256 sections then costs one array and a slot
+/// per section (a few MB), not 512 MiB; a later edit of one section copies its array first.
+#[derive(Default)]
+struct SharedParts {
+    /// `(local lo, local hi, old code)` → the part built for it.
+    built: Vec<(IVec3, IVec3, CellCode, Data)>,
+}
+
+impl SharedParts {
+    /// The part for a section that held `old` cut by the local box `lo..=hi`: shared with
+    /// an earlier section cut alike from the same uniform code, else `build()` (kept for the
+    /// next).
+    fn part(
+        &mut self,
+        old: Option<&Data>,
+        fill: CellCode,
+        lo: IVec3,
+        hi: IVec3,
+        build: impl FnOnce() -> Data,
+    ) -> Data {
+        let was = match old {
+            None => fill,
+            Some(Data::Uniform(c)) => *c,
+            Some(Data::Sparse(_) | Data::Cells(_)) => return build(),
+        };
+        if let Some((.., data)) = self
+            .built
+            .iter()
+            .find(|(l, h, c, _)| *l == lo && *h == hi && *c == was)
+        {
+            return data.clone();
+        }
+        let data = build();
+        self.built.push((lo, hi, was, data.clone()));
+        data
     }
 }
 

@@ -159,12 +159,23 @@ fn an_unread_expected_field_is_skimmed_not_built() {
 }
 
 #[test]
-fn a_thin_slab_over_the_voxel_cap_is_refused_naming_it() {
+fn a_thin_slab_shares_its_cells_and_stacked_slabs_over_the_cap_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let wav = dir.path().join("x.wav");
+    // One stone slab one cell thick across 256 × 256 sections: the store shares one array
+    // among the sections it cuts alike (512 MiB before), so it renders in a few MiB.
     let slab = r#"{"name": "slab", "boxes": [{"min": [0, 0, 0], "max": [4095, 0, 4095], "material": "stone"}], "source": [0,2,0], "listener": [4,2,0]}"#;
     let path = scene_file(dir.path(), "slab.json", slab);
-    let line = "boxes fill 65536 voxel sections in part (512 MiB at 8 KiB each), more than 4096 (32 MiB, the voxel-memory cap)";
+    let wav = dir.path().join("slab.wav");
+    let (code, mib) = peak_mib(&["render", s(&path), "--out", s(&wav)]);
+    assert_eq!(code, 0);
+    assert!(mib < 64, "slab render peaked at {mib} MiB");
+    assert!(wav.exists());
+    // A second slab over the first cuts the same sections again: each would be copied
+    // (65 536 arrays, 512 MiB), which the scene's cut-section cap refuses before building.
+    let stacked = r#"{"name": "slabs", "boxes": [{"min": [0, 0, 0], "max": [4095, 0, 4095], "material": "stone"}, {"min": [0, 1, 0], "max": [4095, 1, 4095], "material": "wood"}], "source": [0,4,0], "listener": [4,4,0]}"#;
+    let path = scene_file(dir.path(), "slabs.json", stacked);
+    let wav = dir.path().join("x.wav");
+    let line = "boxes cut 131072 sections in part, more than 65536 (the scene's cut-section cap)";
     for out in [
         run(&["render", s(&path), "--out", s(&wav)]),
         run(&["acoustics", "--scene", s(&path)]),

@@ -214,3 +214,65 @@ fn sparse_sections_read_like_dense_ones() {
         .unwrap();
     assert_eq!(w.section_class(IVec3::new(1, 0, 0)), SectionClass::Unknown);
 }
+
+#[test]
+fn sections_one_box_cuts_alike_share_their_cells_until_edited() {
+    // A stone slab one cell thick across 64 × 64 sections, then a second layer over part of
+    // it: sections cut alike from the same code share one array; an edit copies first.
+    let stone = Cell::Solid {
+        mat: MaterialId(3),
+        partial: false,
+    };
+    let mut w = WorldStore::new(Absent::Air);
+    w.fill_box(IVec3::new(0, 3, 0), IVec3::new(1023, 3, 1023), stone)
+        .unwrap();
+    let ptr = |w: &WorldStore, s: IVec3| {
+        w.section_cells(s)
+            .map(|c| std::ptr::from_ref(c) as usize)
+            .expect("a dense section")
+    };
+    let first = ptr(&w, IVec3::ZERO);
+    for s in [
+        IVec3::new(1, 0, 0),
+        IVec3::new(63, 0, 63),
+        IVec3::new(17, 0, 40),
+    ] {
+        assert_eq!(ptr(&w, s), first, "section {s} shares the slab's cells");
+    }
+    for (cell, want) in [
+        (IVec3::new(5, 3, 900), stone),
+        (IVec3::new(1023, 3, 0), stone),
+        (IVec3::new(5, 4, 900), Cell::Air),
+        (IVec3::new(5, 2, 900), Cell::Air),
+        (IVec3::new(1024, 3, 0), Cell::Air),
+    ] {
+        assert_eq!(w.cell(cell), want, "cell {cell}");
+    }
+    // One section edited: it gets its own array; its neighbours keep the slab's cells.
+    w.set_cell(IVec3::new(20, 9, 20), stone).unwrap();
+    assert_ne!(ptr(&w, IVec3::new(1, 0, 1)), first);
+    assert_eq!(w.cell(IVec3::new(20, 9, 20)), stone);
+    assert_eq!(
+        w.cell(IVec3::new(36, 9, 20)),
+        Cell::Air,
+        "the neighbour is untouched"
+    );
+    assert_eq!(ptr(&w, IVec3::new(2, 0, 1)), first);
+    // A box cutting sections differently (a half-section offset) shares per shape: its
+    // first, middle and last sections along x and z give 9 shapes here, the first corner's
+    // 8 × 1 × 8 cells a sparse list and the other 8 dense arrays.
+    let mut v = WorldStore::new(Absent::Air);
+    v.fill_box(IVec3::new(8, 0, 8), IVec3::new(8 + 160, 0, 8 + 160), stone)
+        .unwrap();
+    let mut arrays: Vec<usize> = (0..=11)
+        .flat_map(|x| (0..=11).map(move |z| IVec3::new(x, 0, z)))
+        .filter_map(|s| v.section_cells(s).map(|c| std::ptr::from_ref(c) as usize))
+        .collect();
+    arrays.sort_unstable();
+    arrays.dedup();
+    assert_eq!(arrays.len(), 8, "first/middle/last along x times along z");
+    assert!(v.section_cells(IVec3::ZERO).is_none() && v.section_sparse(IVec3::ZERO).is_some());
+    assert_eq!(v.cell(IVec3::new(8 + 160, 0, 8 + 160)), stone);
+    assert_eq!(v.cell(IVec3::new(8 + 161, 0, 8)), Cell::Air);
+    assert_eq!(v.cell(IVec3::new(7, 0, 100)), Cell::Air);
+}
