@@ -30,10 +30,16 @@ pub struct Budgets {
     pub echo_job: u64,
     /// Most cells one room measurement may take.
     pub room_job: u64,
+    /// The worker's air-path cells per tick (sound round corners, acoustics §4a); 0 turns air
+    /// paths off. A voice whose search does not fit keeps the through-wall result.
+    pub air_cells: u64,
+    /// Most cells one air-path search may take.
+    pub air_job: u64,
 }
 
 impl Budgets {
-    /// Live: inline 40 000 cells/tick; worker occlusion 400 000, echo + room 240 000 per tick.
+    /// Live: inline 40 000 cells/tick; worker occlusion 400 000, echo + room 240 000, air paths
+    /// 30 000 per tick (30 000 per search: three corners in a 64 m maze take 23 000).
     #[must_use]
     pub fn live() -> Self {
         let q = QueueSettings::default();
@@ -44,17 +50,22 @@ impl Budgets {
             occlusion_job: q.occlusion_job,
             echo_job: q.echo_job,
             room_job: q.room_job,
+            air_cells: 30_000,
+            air_job: 30_000,
         }
     }
 
     /// Offline: inline (new sounds, whole evaluation) 600 000 cells per tick; worker occlusion
-    /// 600 000, echoes and rooms 480 000 cells per tick, synchronous.
+    /// 600 000, echoes and rooms 480 000, air paths 400 000 (100 000 per search) cells per tick,
+    /// synchronous.
     #[must_use]
     pub fn offline() -> Self {
         Self {
             inline_cells: 600_000,
             occlusion_cells: 600_000,
             echo_cells: 480_000,
+            air_cells: 400_000,
+            air_job: 100_000,
             ..Self::live()
         }
     }
@@ -70,6 +81,14 @@ impl Budgets {
         }
     }
 
+    /// The worker's air-path budgets.
+    pub(crate) fn air(&self) -> crate::worker::AirBudget {
+        crate::worker::AirBudget {
+            tick: self.air_cells,
+            job: self.air_job,
+        }
+    }
+
     fn validate(&self) -> Result<(), BuildError> {
         for (name, v) in [
             ("inline_cells", self.inline_cells),
@@ -78,6 +97,7 @@ impl Budgets {
             ("occlusion_job", self.occlusion_job),
             ("echo_job", self.echo_job),
             ("room_job", self.room_job),
+            ("air_job", self.air_job),
         ] {
             if v == 0 {
                 return Err(BuildError::Budget(name));

@@ -65,8 +65,9 @@ pub struct DirectSound {
 /// and listener. `distance_gain(d)` is the voice's distance curve (the engine's rolloff); air
 /// absorption on the path's highs uses `request.range` as the direct result does.
 ///
-/// The through path's mid band is the dB mean of its low and high bands (the material rates
-/// give those two only).
+/// The through path's bands are those the mixer plays: `gain` low, `gain·cutoff·air` high
+/// (the shelf's `gain·hf`), and their dB mean as the mid band (the material rates give those
+/// two only).
 #[must_use]
 pub fn combine(
     request: &SoundRequest,
@@ -75,8 +76,9 @@ pub fn combine(
     distance_gain: impl Fn(f64) -> f64,
 ) -> DirectSound {
     let low = f64::from(through.gain);
-    let high = f64::from(through.cutoff) * f64::from(through.air);
-    let through_bands = [low, (low * f64::from(through.cutoff)).sqrt(), high];
+    // The mixer's shelf plays `gain` below 1 kHz and `gain·hf` above: the through high band.
+    let high = low * f64::from(through.cutoff) * f64::from(through.air);
+    let through_bands = [low, (low * high).sqrt(), high];
     let through_dir = through.apparent_direction;
     let line_kind = if through.occ > 0.0 {
         DirectKind::Through
