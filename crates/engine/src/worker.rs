@@ -33,7 +33,7 @@ use resound_acoustics::queue::{Completed, Evaluator, EvaluatorStats, Job, QueueS
 use resound_acoustics::{Budget, Mode, SoundRequest};
 
 use self::air::AirStage;
-pub(crate) use self::air::{AirBudget, AirCount, AirOutcome, search_once};
+pub(crate) use self::air::{AirBudget, AirCount, AirOutcome, line as air_line, search_once};
 use crate::model::Model;
 
 /// A finished job the host waits for, with what the air stage made of it.

@@ -123,6 +123,41 @@ pub fn combine(
     }
 }
 
+/// The voice's linear distance curve `clamp(1 − d/range, 0, 1)` (the mixer's rolloff), for
+/// [`combine`] and [`direct_sound`].
+#[must_use]
+pub fn linear_rolloff(d: f64, range: f64) -> f64 {
+    if range > 0.0 {
+        (1.0 - d / range).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// The direct sound of `request` in `probe`'s world given its through-wall result: the air path
+/// searched (limits: 3× the straight distance within the request's range) only when the line is
+/// occluded, joined by [`combine`] with the linear rolloff ([`linear_rolloff`]). For reports
+/// (`resound acoustics`); the engine does the same on its worker with a cache.
+///
+/// # Errors
+/// As [`find_air_path`](super::find_air_path).
+pub fn direct_sound<P: crate::world::probe::WorldProbe + ?Sized>(
+    probe: &P,
+    request: &SoundRequest,
+    through: &DirectResult,
+    budget: &mut crate::budget::Budget,
+) -> Result<DirectSound, super::PathError> {
+    let path = if through.occ > 0.0 {
+        let limits = super::PathLimits::with_range(request.range);
+        super::find_air_path(probe, request.source, request.listener, &limits, budget)?
+    } else {
+        None
+    };
+    Ok(combine(request, through, path.as_ref(), |d| {
+        linear_rolloff(d, request.range)
+    }))
+}
+
 fn shape(
     kind: DirectKind,
     bands: [f64; 3],

@@ -25,7 +25,7 @@ use crate::schedule::{
     MOTION_EPSILON, classify, deserves_echo, distance_jump, loudness, timer_due,
 };
 use crate::source::Source;
-use crate::worker::{TickMsg, TickReply, WorkerLink, search_once};
+use crate::worker::{TickMsg, TickReply, WorkerLink, air_line, search_once};
 
 /// Host room cache key: listener cell, world epoch and revision, range bits.
 type RoomKey = ([i32; 3], u64, u64, u64);
@@ -484,8 +484,9 @@ impl Ticker {
                     let mut air = budget.split(shared.budgets.air_job);
                     let d = search_once(&shared.world, &request, r, &mut air);
                     budget.absorb(&air);
-                    d
+                    d.or_else(|| Some(air_line(&request, r)))
                 }
+                (Some(r), Model::Own(_)) => Some(air_line(&request, r)),
                 _ => None,
             };
             (r, kind, direct)

@@ -48,6 +48,11 @@ fn sine() -> Vec<f32> {
         .collect()
 }
 
+/// Offline budgets with air paths on.
+fn air() -> Budgets {
+    Budgets::offline().with_air_cells(Budgets::AIR_CELLS_OFFLINE)
+}
+
 fn start(
     builder: EngineBuilder,
     world: impl Fn(&mut Engine),
@@ -79,7 +84,12 @@ fn acoustics(e: &Engine, v: VoiceHandle) -> VoiceAcoustics {
 #[test]
 fn an_l_corridor_sounds_round_its_corner() {
     let (source, listener) = (DVec3::new(19.5, 1.5, 18.5), DVec3::new(2.5, 1.5, 1.5));
-    let (mut e, v) = start(Engine::builder(), l_corridor, source, listener);
+    let (mut e, v) = start(
+        Engine::builder().budgets(air()),
+        l_corridor,
+        source,
+        listener,
+    );
     let tf = e.tick_frames() as usize;
     e.render_frames(3 * tf).unwrap();
     let a = acoustics(&e, v);
@@ -105,10 +115,7 @@ fn an_l_corridor_sounds_round_its_corner() {
     assert!(a.results >= 1);
 
     // Today's through-stone result: the same scene with air paths off.
-    let off = Budgets {
-        air_cells: 0,
-        ..Budgets::offline()
-    };
+    let off = Budgets::offline();
     let (mut t, tv) = start(Engine::builder().budgets(off), l_corridor, source, listener);
     t.render_frames(3 * tf).unwrap();
     let through = acoustics(&t, tv);
@@ -153,7 +160,7 @@ fn door(e: &mut Engine, open: bool) {
 #[test]
 fn a_door_closed_and_reopened_changes_the_path_within_one_tick_without_a_click() {
     let (source, listener) = (DVec3::new(17.5, 1.5, 7.5), DVec3::new(4.5, 1.5, 7.5));
-    let (mut e, v) = start(Engine::builder(), rooms, source, listener);
+    let (mut e, v) = start(Engine::builder().budgets(air()), rooms, source, listener);
     let tf = e.tick_frames() as usize;
     let mut out = e.render_frames(4 * tf + tf / 2).unwrap();
     let open = acoustics(&e, v);
@@ -178,7 +185,7 @@ fn a_door_closed_and_reopened_changes_the_path_within_one_tick_without_a_click()
     // Closed, the level falls far; reopened, it is back where it was.
     let high = |a: &VoiceAcoustics| db(f64::from(a.applied.gain * a.applied.hf));
     let closed = {
-        let (mut c, cv) = start(Engine::builder(), rooms, source, listener);
+        let (mut c, cv) = start(Engine::builder().budgets(air()), rooms, source, listener);
         door(&mut c, false);
         c.render_frames(3 * tf).unwrap();
         acoustics(&c, cv)
@@ -211,7 +218,7 @@ fn a_thin_wooden_wall_lets_its_transmission_win() {
         fill(e, [10, 0, 29], [10, 2, 30], Cell::Air);
     };
     let (source, listener) = (DVec3::new(12.5, 1.5, 1.5), DVec3::new(7.5, 1.5, 1.5));
-    let (mut e, v) = start(Engine::builder(), world, source, listener);
+    let (mut e, v) = start(Engine::builder().budgets(air()), world, source, listener);
     e.render_frames(3 * e.tick_frames() as usize).unwrap();
     let a = acoustics(&e, v);
     let d = a.direct.unwrap();
