@@ -30,10 +30,10 @@ use crossbeam_channel::{Receiver, Sender};
 use resound_acoustics::Change;
 use resound_acoustics::WorldProbe;
 use resound_acoustics::queue::{Completed, Evaluator, EvaluatorStats, Job, QueueSettings};
-use resound_acoustics::{Budget, Mode, SoundRequest};
+use resound_acoustics::{Mode, SoundRequest};
 
-use self::air::AirStage;
 pub(crate) use self::air::{AirBudget, AirCount, AirOutcome, line as air_line, search_once};
+use self::air::{AirStage, AirTick};
 use crate::model::Model;
 
 /// A finished job the host waits for, with what the air stage made of it.
@@ -174,8 +174,7 @@ impl WorkerCore {
         probe: &dyn WorldProbe,
         tick: u64,
         c: &mut Completed,
-        left: &mut Budget,
-        count: &mut AirCount,
+        now: &mut AirTick,
     ) -> AirOutcome {
         let none = AirOutcome {
             direct: None,
@@ -191,7 +190,7 @@ impl WorkerCore {
             return none;
         }
         self.air
-            .apply(probe, tick, c.id, &request, &mut c.result, left, count)
+            .apply(probe, tick, c.id, &request, &mut c.result, now)
     }
 
     /// Runs one tick over one or more messages (a late worker catches up on the newest
@@ -218,17 +217,16 @@ impl WorkerCore {
             stats: self.evaluator.stats(),
             ..TickReply::default()
         };
-        let mut left = self.air.tick_budget();
-        let mut count = AirCount::default();
+        let mut now = self.air.tick();
         for mut c in report.completed {
             if self.outstanding.remove(&c.id) {
-                let air = self.air_stage(&last.snapshot, last.tick, &mut c, &mut left, &mut count);
+                let air = self.air_stage(&last.snapshot, last.tick, &mut c, &mut now);
                 reply.completed.push(Done { job: c, air });
             } else {
                 reply.discarded += 1;
             }
         }
-        reply.air = count;
+        reply.air = now.count;
         reply.wall = started.elapsed();
         reply
     }

@@ -45,6 +45,15 @@ pub(crate) struct AirCount {
     pub fallbacks: u64,
 }
 
+/// One tick of the air stage: the cells left and the counters.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AirTick {
+    /// Cells left this tick.
+    pub left: Budget,
+    /// The tick's counters.
+    pub count: AirCount,
+}
+
 /// What the air stage decided for one finished result.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct AirOutcome {
@@ -174,15 +183,12 @@ impl AirStage {
         self.cache.forget(id);
     }
 
-    /// Entries cached.
-    #[cfg(test)]
-    pub(crate) fn cached(&self) -> usize {
-        self.cache.len()
-    }
-
-    /// The tick's budget, fresh.
-    pub(crate) fn tick_budget(&self) -> Budget {
-        Budget::new(self.budget.tick)
+    /// A fresh tick: its whole budget left, counters at zero.
+    pub(crate) fn tick(&self) -> AirTick {
+        AirTick {
+            left: Budget::new(self.budget.tick),
+            count: AirCount::default(),
+        }
     }
 
     /// Runs the air stage for job `id` on its finished `result` (see the module docs).
@@ -193,9 +199,9 @@ impl AirStage {
         id: u64,
         request: &SoundRequest,
         result: &mut AcousticResult,
-        left: &mut Budget,
-        count: &mut AirCount,
+        now: &mut AirTick,
     ) -> AirOutcome {
+        let (left, count) = (&mut now.left, &mut now.count);
         if result.occ <= 0.0 || self.budget.tick == 0 {
             return AirOutcome {
                 direct: Some(line(request, result)),
