@@ -252,3 +252,27 @@ fn a_spent_budget_falls_back_to_occlusion_and_is_counted() {
     assert!(s.air_fallbacks >= 1, "{s:?}");
     assert!(s.max_tick_air_cells <= 500);
 }
+
+#[test]
+fn renders_with_air_paths_are_identical_across_call_sizes() {
+    let (source, listener) = (DVec3::new(17.5, 1.5, 7.5), DVec3::new(4.5, 1.5, 7.5));
+    let render = |chunk: usize| {
+        let (mut e, _) = start(Engine::builder().budgets(air()), rooms, source, listener);
+        let mut out = vec![0.0f32; 2 * 48_000];
+        for (k, c) in out.chunks_mut(2 * chunk).enumerate() {
+            // The door closes at the first call boundary after 15 000 frames: 15 600 with
+            // 1200-frame calls, 15 952 with 997, both inside the tick of 14 400 ..= 16 799.
+            if k * chunk >= 15_000 && k * chunk < 15_000 + chunk {
+                door(&mut e, false);
+            }
+            e.render(c).unwrap();
+        }
+        out
+    };
+    let a = render(1200);
+    let b = render(1200);
+    assert_eq!(a, b);
+    assert!(a.iter().any(|x| x.abs() > 0.01));
+    let c = render(997);
+    assert_eq!(a, c);
+}
