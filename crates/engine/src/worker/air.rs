@@ -118,7 +118,8 @@ pub(crate) fn join(
     direct
 }
 
-/// The direct sound of a result no search was needed for (the line is open).
+/// The direct sound of a result as traced, no air path joined: `line` when the straight line is
+/// open, else `through` (air paths off, over budget, or none needed).
 pub(crate) fn line(request: &SoundRequest, result: &AcousticResult) -> DirectSound {
     let hf = result.hf;
     DirectSound {
