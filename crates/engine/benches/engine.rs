@@ -5,6 +5,10 @@
 //!   one-shots with echo searches), live budgets, the worker's tick run inline on the bench
 //!   thread so its CPU time is measured: host scheduling + worker tick + applying results.
 //!   Target ≤ 1 ms per tick.
+//! - `update_100_moving_maze`: the same with 100 sources walking the corridors of a 64 m
+//!   stone maze (a serpentine of four 4 × 3 corridors joined at alternate ends), live budgets
+//!   with air paths on ([`Budgets::AIR_CELLS_LIVE`]): most sources are round one to three
+//!   corners, so their direct sound is searched through the air. Target ≤ 1 ms per tick.
 //! - `render_c_full_2s`: an offline render of scene C (100 loops + 8 clicks) in `full`, from
 //!   building the engine to 2 s of audio (synchronous ticks every 2400 frames, inline worker).
 //!   Target ≥ 100× real time, i.e. ≤ 20 ms.
@@ -94,6 +98,92 @@ fn moving() -> Moving {
     }
 }
 
+/// The maze: a 64 × 5 × 64 block of stone with four corridors along x (z 16k+2 ..= 16k+5)
+/// joined at alternate ends (x 58..=61, then 2..=5), one long serpentine.
+fn maze_world() -> resound_engine::advanced::acoustics::WorldStore {
+    use resound_engine::advanced::acoustics::{Absent, Cell, MaterialTable, WorldStore};
+    use resound_engine::glam::IVec3;
+    let stone = Cell::solid(MaterialTable::standard().by_name("stone").expect("stone"));
+    let mut w = WorldStore::new(Absent::Air);
+    let mut fill = |min: [i32; 3], max: [i32; 3], c: Cell| {
+        w.fill_box(IVec3::from_array(min), IVec3::from_array(max), c)
+            .expect("maze");
+    };
+    fill([0, -1, 0], [63, 3, 63], stone);
+    for k in 0..4 {
+        let z = 16 * k + 2;
+        fill([2, 0, z], [61, 2, z + 3], Cell::Air);
+        if k < 3 {
+            let x = if k % 2 == 0 { 58 } else { 2 };
+            fill([x, 0, z], [x + 3, 2, z + 19], Cell::Air);
+        }
+    }
+    w
+}
+
+/// Where maze source `i` is at time `t`: walking its corridor back and forth.
+fn maze_position(i: usize, t: f64) -> DVec3 {
+    let leg = (i % 4) as f64;
+    let speed = 1.0 + 0.02 * i as f64;
+    let u = (i as f64 * 7.3 + t * speed).rem_euclid(2.0 * 56.0);
+    let x = 3.5 + if u < 56.0 { u } else { 2.0 * 56.0 - u };
+    DVec3::new(x, 1.5, 16.0 * leg + 3.5 + (i % 3) as f64 * 0.5)
+}
+
+/// 100 sources walking the maze's corridors, live budgets with air paths.
+fn moving_maze() -> Moving {
+    let mut engine = Engine::builder()
+        .mode(Mode::Full)
+        .pacing(Pacing::Update)
+        .budgets(Budgets::live().with_air_cells(Budgets::AIR_CELLS_LIVE))
+        .inline_worker(true)
+        .build()
+        .expect("engine");
+    engine.world().replace(maze_world());
+    engine
+        .set_listener(DVec3::new(10.5, 1.5, 3.5), Orientation::default())
+        .expect("listener");
+    let lp = engine
+        .load_mono(Arc::from(looped(48_000)), 48_000)
+        .expect("load");
+    let voices = (0..100)
+        .map(|i| {
+            let v = engine
+                .play(
+                    lp,
+                    Source {
+                        position: maze_position(i, 0.0),
+                        range: 256.0,
+                        looping: true,
+                        ..Source::default()
+                    },
+                )
+                .expect("play");
+            (v, i as f64, 0.0)
+        })
+        .collect();
+    Moving {
+        engine,
+        voices,
+        tick: 0,
+    }
+}
+
+fn time_maze_updates(m: &mut Moving, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        m.tick += 1;
+        let t = m.tick as f64 * 0.05;
+        for (i, (v, _, _)) in m.voices.iter().enumerate() {
+            let _ = m.engine.set_position(*v, maze_position(i, t));
+        }
+        let clock = Stopwatch::start();
+        m.engine.update(black_box(0.05)).expect("update");
+        total += clock.elapsed();
+    }
+    total
+}
+
 fn time_updates(m: &mut Moving, iters: u64) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iters {
@@ -152,6 +242,23 @@ fn engine(c: &mut Criterion) {
         st.results_applied,
         st.cache_hits,
         st.cache_misses
+    );
+    let mut maze = moving_maze();
+    time_maze_updates(&mut maze, 40);
+    g.bench_function("update_100_moving_maze", |b| {
+        b.iter_custom(|n| time_maze_updates(&mut maze, n));
+    });
+    let st = maze.engine.status();
+    eprintln!(
+        "update_100_moving_maze: {} ticks, max cells/tick occlusion {} echo {} air {}, air searches {} around {} fallbacks {}, results {}",
+        st.ticks,
+        st.max_tick_occlusion_cells,
+        st.max_tick_echo_cells,
+        st.max_tick_air_cells,
+        st.air_searches,
+        st.air_around,
+        st.air_fallbacks,
+        st.results_applied,
     );
     g.sample_size(10);
     for (name, mode) in [

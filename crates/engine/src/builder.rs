@@ -30,10 +30,32 @@ pub struct Budgets {
     pub echo_job: u64,
     /// Most cells one room measurement may take.
     pub room_job: u64,
+    /// The worker's air-path cells per tick (sound round corners, acoustics §4a); 0 (the
+    /// presets' value for now) turns air paths off: [`Budgets::with_air_cells`] turns them on.
+    /// A voice whose search does not fit keeps the through-wall result.
+    pub air_cells: u64,
+    /// Most cells one air-path search may take.
+    pub air_job: u64,
 }
 
 impl Budgets {
-    /// Live: inline 40 000 cells/tick; worker occlusion 400 000, echo + room 240 000 per tick.
+    /// Air-path cells per tick for a live engine ([`Budgets::with_air_cells`]): three corners
+    /// in a 64 m maze take 23 000.
+    pub const AIR_CELLS_LIVE: u64 = 30_000;
+    /// Air-path cells per tick offline.
+    pub const AIR_CELLS_OFFLINE: u64 = 400_000;
+
+    /// These budgets with `cells` air-path cells per tick (0: air paths off). Air paths are off
+    /// in the presets for now: the verification's stage-1 walls (W1–W3) are finite, and sound
+    /// going over them changes their reference rows (acoustics §4a).
+    #[must_use]
+    pub fn with_air_cells(mut self, cells: u64) -> Self {
+        self.air_cells = cells;
+        self
+    }
+
+    /// Live: inline 40 000 cells/tick; worker occlusion 400 000, echo + room 240 000 per tick;
+    /// air paths off (30 000 cells per search once on).
     #[must_use]
     pub fn live() -> Self {
         let q = QueueSettings::default();
@@ -44,17 +66,21 @@ impl Budgets {
             occlusion_job: q.occlusion_job,
             echo_job: q.echo_job,
             room_job: q.room_job,
+            air_cells: 0,
+            air_job: 30_000,
         }
     }
 
     /// Offline: inline (new sounds, whole evaluation) 600 000 cells per tick; worker occlusion
-    /// 600 000, echoes and rooms 480 000 cells per tick, synchronous.
+    /// 600 000, echoes and rooms 480 000 cells per tick, synchronous; air paths off (100 000
+    /// cells per search once on).
     #[must_use]
     pub fn offline() -> Self {
         Self {
             inline_cells: 600_000,
             occlusion_cells: 600_000,
             echo_cells: 480_000,
+            air_job: 100_000,
             ..Self::live()
         }
     }
@@ -70,6 +96,14 @@ impl Budgets {
         }
     }
 
+    /// The worker's air-path budgets.
+    pub(crate) fn air(&self) -> crate::worker::AirBudget {
+        crate::worker::AirBudget {
+            tick: self.air_cells,
+            job: self.air_job,
+        }
+    }
+
     fn validate(&self) -> Result<(), BuildError> {
         for (name, v) in [
             ("inline_cells", self.inline_cells),
@@ -78,6 +112,7 @@ impl Budgets {
             ("occlusion_job", self.occlusion_job),
             ("echo_job", self.echo_job),
             ("room_job", self.room_job),
+            ("air_job", self.air_job),
         ] {
             if v == 0 {
                 return Err(BuildError::Budget(name));

@@ -140,7 +140,12 @@ impl Engine {
             Opened::Offline(r) => (Some(Mutex::new(r)), None),
             Opened::Device(d) => (None, Some(Mutex::new(d))),
         };
-        let core = CoreSpec::new(b.model.clone(), budgets.queue(), b.worker_delay);
+        let core = CoreSpec::new(
+            b.model.clone(),
+            budgets.queue(),
+            budgets.air(),
+            b.worker_delay,
+        );
         let worker = WorkerLink::start(core, b.inline_worker).map_err(BuildError::Worker)?;
         let tick_frames = ((f64::from(rate) * b.tick_seconds).round() as u64).max(1);
         let mut shared = Shared::new(&b, rate, pacing, budgets, mixer);

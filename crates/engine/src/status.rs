@@ -18,6 +18,16 @@ pub struct Status {
     pub cells: u64,
     /// Cells of inline traces on the host.
     pub inline_cells: u64,
+    /// Cells the worker's air-path searches spent (sound round corners).
+    pub air_cells: u64,
+    /// Most air-path cells of one tick.
+    pub max_tick_air_cells: u64,
+    /// Air-path searches run or answered from the cache.
+    pub air_searches: u64,
+    /// Results whose direct sound went round through the air (`around`).
+    pub air_around: u64,
+    /// Air-path searches the budget could not finish: those voices kept today's occlusion.
+    pub air_fallbacks: u64,
     /// Occlusion cells of the last worker tick.
     pub last_tick_occlusion_cells: u64,
     /// Echo and room cells of the last worker tick.

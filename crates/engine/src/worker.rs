@@ -17,7 +17,9 @@
 //!   snapshot it was computed on; [`TickReply::is_stale`] tells the host to drop results from
 //!   an older epoch (counted as discarded).
 
-use std::collections::BTreeSet;
+mod air;
+
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,8 +30,20 @@ use crossbeam_channel::{Receiver, Sender};
 use resound_acoustics::Change;
 use resound_acoustics::WorldProbe;
 use resound_acoustics::queue::{Completed, Evaluator, EvaluatorStats, Job, QueueSettings};
+use resound_acoustics::{Mode, SoundRequest};
 
+pub(crate) use self::air::{AirBudget, AirCount, AirOutcome, line as air_line, search_once};
+use self::air::{AirStage, AirTick};
 use crate::model::Model;
+
+/// A finished job the host waits for, with what the air stage made of it.
+#[derive(Debug, Clone)]
+pub(crate) struct Done {
+    /// The evaluator's result (gain, high band and direction joined with the air path).
+    pub job: Completed,
+    /// The air stage's outcome.
+    pub air: AirOutcome,
+}
 
 /// One tick's work from the host.
 #[derive(Debug)]
@@ -52,7 +66,9 @@ pub(crate) struct TickReply {
     /// Host tick of the (last) message the tick served.
     pub tick: u64,
     /// Finished jobs the host waits for.
-    pub completed: Vec<Completed>,
+    pub completed: Vec<Done>,
+    /// Air-path counters of the tick.
+    pub air: AirCount,
     /// Occlusion cells spent.
     pub occlusion_cells: u64,
     /// Echo and room cells spent.
@@ -82,20 +98,22 @@ impl TickReply {
 pub(crate) struct CoreSpec {
     model: Model,
     settings: QueueSettings,
+    air: AirBudget,
     delay: Duration,
 }
 
 impl CoreSpec {
-    pub fn new(model: Model, settings: QueueSettings, delay: Duration) -> Self {
+    pub fn new(model: Model, settings: QueueSettings, air: AirBudget, delay: Duration) -> Self {
         Self {
             model,
             settings,
+            air,
             delay,
         }
     }
 
     fn build(&self) -> WorkerCore {
-        WorkerCore::new(self.model.clone(), self.settings, self.delay)
+        WorkerCore::new(self.model.clone(), self.settings, self.air, self.delay)
     }
 }
 
@@ -114,14 +132,19 @@ fn take_fault(faults: &Faults) -> bool {
 pub(crate) struct WorkerCore {
     evaluator: Evaluator<Model>,
     outstanding: BTreeSet<u64>,
+    /// The request and mode of every job the host waits for (the air stage's input).
+    requests: BTreeMap<u64, (SoundRequest, Mode)>,
+    air: AirStage,
     delay: Duration,
 }
 
 impl WorkerCore {
-    pub fn new(model: Model, settings: QueueSettings, delay: Duration) -> Self {
+    pub fn new(model: Model, settings: QueueSettings, air: AirBudget, delay: Duration) -> Self {
         Self {
             evaluator: Evaluator::new(model, settings),
             outstanding: BTreeSet::new(),
+            requests: BTreeMap::new(),
+            air: AirStage::new(air),
             delay,
         }
     }
@@ -129,16 +152,45 @@ impl WorkerCore {
     fn absorb(&mut self, msg: &TickMsg) {
         if !msg.changes.is_empty() {
             self.evaluator.world_changed(&msg.changes);
+            self.air.on_changes(&msg.changes);
         }
         for id in &msg.cancel {
             self.outstanding.remove(id);
+            self.requests.remove(id);
+            self.air.forget(*id);
         }
         for job in &msg.jobs {
             // Requests were validated by the host; an invalid one is simply not queued.
             if self.evaluator.enqueue(*job).is_ok() {
                 self.outstanding.insert(job.id);
+                self.requests.insert(job.id, (job.request, job.mode));
             }
         }
+    }
+
+    /// Air paths for the tick's finished jobs (own model only: SPR stays as SPR computes it).
+    fn air_stage(
+        &mut self,
+        probe: &dyn WorldProbe,
+        tick: u64,
+        c: &mut Completed,
+        now: &mut AirTick,
+    ) -> AirOutcome {
+        let none = AirOutcome {
+            direct: None,
+            retry: false,
+        };
+        if !matches!(self.evaluator.model(), Model::Own(_)) {
+            return none;
+        }
+        let Some((request, mode)) = self.requests.remove(&c.id) else {
+            return none;
+        };
+        if mode == Mode::Off {
+            return none;
+        }
+        self.air
+            .apply(probe, tick, c.id, &request, &mut c.result, now)
     }
 
     /// Runs one tick over one or more messages (a late worker catches up on the newest
@@ -165,13 +217,16 @@ impl WorkerCore {
             stats: self.evaluator.stats(),
             ..TickReply::default()
         };
-        for c in report.completed {
+        let mut now = self.air.tick();
+        for mut c in report.completed {
             if self.outstanding.remove(&c.id) {
-                reply.completed.push(c);
+                let air = self.air_stage(&last.snapshot, last.tick, &mut c, &mut now);
+                reply.completed.push(Done { job: c, air });
             } else {
                 reply.discarded += 1;
             }
         }
+        reply.air = now.count;
         reply.wall = started.elapsed();
         reply
     }

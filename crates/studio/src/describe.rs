@@ -61,6 +61,20 @@ fn dir(v: resound_engine::glam::DVec3) -> [f64; 3] {
     [v.x, v.y, v.z]
 }
 
+/// The direct sound in the CLI's one shape (`docs/json.md`): the way it takes (`line`,
+/// `around` round corners through the air, `through` the walls), the length of that path, its
+/// bends and the unit vector (voxel axes) it seems to come from.
+#[must_use]
+pub fn direct_json(d: &resound_engine::advanced::acoustics::DirectSound) -> serde_json::Value {
+    let c = |v: f64| (v * 1e6).round() / 1e6;
+    serde_json::json!({
+        "kind": d.kind.as_str(),
+        "path_m": c(d.path_m),
+        "bends": d.bends,
+        "direction": [c(d.direction.x), c(d.direction.y), c(d.direction.z)],
+    })
+}
+
 /// One echo tap in the CLI's one shape (`docs/json.md`): what a command does not know is
 /// `null` (`resound render` knows the pan it applied, `resound acoustics` the reflecting plane).
 #[derive(Clone, Copy, Debug, Default)]
@@ -169,11 +183,13 @@ fn voxel(p: [f64; 3]) -> [f64; 3] {
 }
 
 /// `resound acoustics`' `--json` document (`docs/json.md`): `ac` is the two AC positions
-/// on terrain (`null` for a scene file), each `(cell id, origin in metres)`.
+/// on terrain (`null` for a scene file), each `(cell id, origin in metres)`; `direct` the
+/// direct sound with its air path ([`direct_json`]; `null` when not searched).
 #[must_use]
 pub fn evaluation_json(
     e: &resound_engine::advanced::acoustics::report::Evaluation,
     ac: Option<[(u32, [f64; 3]); 2]>,
+    direct: Option<&resound_engine::advanced::acoustics::DirectSound>,
 ) -> serde_json::Value {
     let (h, out, d, t) = (&e.header, &e.outcome, &e.outcome.direct, &e.outcome.total);
     let ac_json = |(cell, origin): (u32, [f64; 3])| serde_json::json!({ "cell_id": hex_id(cell), "origin_m": origin });
@@ -191,6 +207,7 @@ pub fn evaluation_json(
             "paths": e.paths, "occ": d.occ, "gain": d.gain, "hf": d.hf, "cutoff": d.cutoff,
             "air": d.air, "apparent_direction": dir(d.apparent_direction),
         },
+        "direct": direct.map(direct_json),
         "taps": out.echo.as_ref().map(|echo| echo.taps.iter().map(|t| traced_tap(t).to_json()).collect::<Vec<_>>()),
         "room": out.room.as_ref().map(room_json),
         "joined": out.joined.as_ref().map(|j| serde_json::json!({
@@ -283,6 +300,7 @@ impl RenderReport<'_> {
             "distance_m": r.distance,
             "class": src.and_then(|a| a.class).map(class_word),
             "occ": result.map(|x| x.occ),
+            "direct": src.and_then(|a| a.direct.as_ref()).map(direct_json),
             "gain": applied.map(|a| a.gain),
             "hf": applied.map(|a| a.hf),
             "pan": applied.map(|a| a.pan),

@@ -34,8 +34,8 @@ macro_rules! builtin_scenes {
 }
 
 builtin_scenes!(
-    "BB", "BS", "BW", "C", "D", "E1", "E2", "E3", "F", "G", "P", "R", "T", "U", "W0", "W1", "W2",
-    "W3"
+    "AD", "AL", "AW", "BB", "BS", "BW", "C", "D", "E1", "E2", "E3", "F", "G", "P", "R", "T", "U",
+    "W0", "W1", "W2", "W3"
 );
 
 /// How to render a scene.
@@ -53,6 +53,9 @@ pub struct SceneOptions {
     pub rate: u32,
     /// The master limiter (off for analysis).
     pub limiter: bool,
+    /// Sound round corners through the air (acoustics §4a): the engine runs with the offline
+    /// budgets and [`resound_engine::Budgets::AIR_CELLS_OFFLINE`] air-path cells per tick.
+    pub air_paths: bool,
 }
 
 impl Default for SceneOptions {
@@ -64,6 +67,7 @@ impl Default for SceneOptions {
             seconds: 2.0,
             rate: 48_000,
             limiter: false,
+            air_paths: false,
         }
     }
 }
@@ -162,6 +166,14 @@ pub fn prepare(
     let world = scene
         .build_world(&materials, 0)
         .map_err(SceneRenderError::Scene)?;
+    let builder = if options.air_paths {
+        builder.budgets(
+            resound_engine::Budgets::offline()
+                .with_air_cells(resound_engine::Budgets::AIR_CELLS_OFFLINE),
+        )
+    } else {
+        builder
+    };
     let mut engine = builder
         .sample_rate(options.rate)
         .mode(options.mode)

@@ -16,6 +16,7 @@
 //! | `echo` | echo peaks from the mono envelope |
 //! | `decay` | tail start, Schroeder T30, tail/click |
 //! | `click` | largest adjacent-sample step at a parameter change |
+//! | `corners` | sound round corners: the L corridor, the door closed and reopened, the thin wooden wall (AL, AD, AW) |
 //! | `hash` | output hashes (determinism) |
 //! | `check` | the check row and its text / Markdown tables |
 //! | `plot` | the PNGs (plotters) |
@@ -24,6 +25,7 @@
 
 mod check;
 mod click;
+mod corners;
 mod decay;
 mod echo;
 mod engine;
@@ -118,7 +120,14 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(&opts.out)
         .with_context(|| format!("cannot create {}", opts.out.display()))?;
-    let outcome = run::run(&renderer, &jobs, fault, &opts.out)?;
+    let mut outcome = run::run(&renderer, &jobs, fault, &opts.out)?;
+    if opts.model == ModelChoice::Own && opts.only.is_none() {
+        // Air paths are the own model's (the SPR model stays as SPR computes it).
+        outcome.sections.push((
+            "Sound round corners (direct, 200 Hz sine; air paths, acoustics §4a)".into(),
+            corners::corner_checks(),
+        ));
+    }
     let info = report::RunInfo {
         model: opts.model.name(),
         fault: fault.map(fault::Fault::name),

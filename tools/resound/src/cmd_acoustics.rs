@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use resound_engine::Model;
+use resound_engine::advanced::acoustics::airpath::direct_sound;
 use resound_engine::advanced::acoustics::report::Evaluation;
 use resound_engine::advanced::acoustics::scene::{Scene, parse_mode};
 use resound_engine::advanced::acoustics::{
-    AcousticModel, DecayModel, MaterialTable, Mode, OwnModel, Paths,
+    AcousticModel, Budget, DecayModel, DirectSound, MaterialTable, Mode, OwnModel, Paths,
 };
 use resound_engine::terrain::parse_position;
 use resound_studio::capped_read::read_text_capped;
@@ -128,8 +129,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .as_deref()
         .map(|m| parse_mode(m).with_context(|| format!("unknown mode {m:?}")))
         .transpose()?;
-    let e = match (&args.dat_dir, &args.scene) {
-        (Some(dir), _) => terrain(&args, dir, mode.unwrap_or(Mode::Full))?,
+    let (e, direct) = match (&args.dat_dir, &args.scene) {
+        (Some(dir), _) => (terrain(&args, dir, mode.unwrap_or(Mode::Full))?, None),
         (None, Some(name)) => scene(&args, name, mode)?,
         (None, None) => {
             bail!(
@@ -146,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         Some([at(s)?, at(l)?])
     });
-    crate::report::emit_doc(args.json, &evaluation_json(&e, ac), &e)
+    crate::report::emit_doc(args.json, &evaluation_json(&e, ac, direct.as_ref()), &e)
 }
 
 /// The text of a scene: the file at `arg`, or the built-in scene of that name when no such
@@ -163,7 +164,13 @@ pub fn scene_text(arg: &str) -> anyhow::Result<String> {
     }
 }
 
-fn scene(args: &Args, name: &str, mode: Option<Mode>) -> anyhow::Result<Evaluation> {
+/// A scene's evaluation and, with the own model, its direct sound with the air path round
+/// corners (acoustics §4a).
+fn scene(
+    args: &Args,
+    name: &str,
+    mode: Option<Mode>,
+) -> anyhow::Result<(Evaluation, Option<DirectSound>)> {
     let materials = MaterialTable::standard();
     let text = scene_text(name)?;
     let shown = crate::report::quoted(name);
@@ -178,13 +185,18 @@ fn scene(args: &Args, name: &str, mode: Option<Mode>) -> anyhow::Result<Evaluati
         (m, d) => Some(m.model_with(d)?),
     };
     let model = spr.as_ref().map(|m| m as &dyn AcousticModel);
-    Ok(Evaluation::of_scene(
-        &scene,
-        &materials,
-        model,
-        mode,
-        args.tick.unwrap_or(0),
-    )?)
+    let tick = args.tick.unwrap_or(0);
+    let e = Evaluation::of_scene(&scene, &materials, model, mode, tick)?;
+    let direct = if spr.is_none() {
+        let world = scene.build_world(&materials, tick)?;
+        let request = scene.request()?;
+        // The engine's offline cap of one search.
+        let mut budget = Budget::new(resound_engine::Budgets::offline().air_job);
+        direct_sound(&world, &request, &e.outcome.direct, &mut budget).ok()
+    } else {
+        None
+    };
+    Ok((e, direct))
 }
 
 fn terrain(args: &Args, dir: &Path, mode: Mode) -> anyhow::Result<Evaluation> {

@@ -66,6 +66,10 @@ pub struct Args {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// Sound round corners and through doorways by air paths (acoustics §4a; off by default
+    /// for now).
+    #[arg(long)]
+    air_paths: bool,
 }
 
 /// Longest render (`resound_studio::scene_render` refuses longer).
@@ -119,6 +123,7 @@ pub fn setup(args: &SceneArgs, rate: u32) -> anyhow::Result<(Scene, SceneOptions
         seconds: args.seconds,
         rate,
         limiter: args.limiter,
+        air_paths: false,
     };
     Ok((scene, options))
 }
@@ -126,7 +131,8 @@ pub fn setup(args: &SceneArgs, rate: u32) -> anyhow::Result<(Scene, SceneOptions
 /// Runs `resound render`: the WAV is streamed block by block (memory does not grow with
 /// `--seconds` or `--rate`) into [`OutFile`], which renames it into place when complete.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (scene, options) = setup(&args.scene, args.rate)?;
+    let (scene, mut options) = setup(&args.scene, args.rate)?;
+    options.air_paths = args.air_paths;
     let mode = options.mode;
     let format = if args.format == "s16" {
         WavFormat::S16

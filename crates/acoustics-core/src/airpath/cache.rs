@@ -8,10 +8,15 @@
 //! section revision above the one the search read (checked on lookup, so a host that does not
 //! forward changes is still right). A new epoch clears all. Over-budget searches are not cached;
 //! "no path" is. A hit with the ends moved inside their cells keeps the bends and recomputes
-//! length, losses, direction and delay.
+//! length, losses, direction and delay. Ends moved a little farther ([`REUSE_CELLS`]: a source
+//! walking down a corridor) keep the bends too when the two end legs are still clear (two
+//! line-of-sight walks instead of a search), after dropping end bends the new ends see past;
+//! the entry keeps the cells it was searched from, so a walker is searched again every few
+//! cells. Deterministic: the same inputs and history give the same path.
 
 use glam::{DVec3, IVec3};
 
+use super::grid::{AirGrid, Exhausted};
 use super::result::{AirPath, PathError, PathLimits, search_region};
 use super::search::find_air_path;
 use crate::budget::Budget;
@@ -24,6 +29,10 @@ pub const AIR_PATH_CAPACITY: usize = 1024;
 /// Largest region (in sections) whose section revisions a lookup checks; a larger region is
 /// searched again whenever the world revision moved.
 const REVISION_CHECK_SECTIONS: i64 = 4096;
+/// A source or listener that left the cell its path was searched from by at most this many
+/// cells on every axis keeps the path's bends while its end legs stay clear
+/// ([`AirPathCache::find`]); farther, the path is searched again.
+pub const REUSE_CELLS: i32 = 4;
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -68,6 +77,41 @@ fn unchanged<P: WorldProbe + ?Sized>(probe: &P, region: SectionBox, revision: u6
     true
 }
 
+/// `path`'s bends for the new ends `source`, `listener`: end bends the ends see past dropped,
+/// then both end legs checked clear; `None` when a leg is blocked or the path is now too long.
+fn reuse<P: WorldProbe + ?Sized>(
+    probe: &P,
+    path: &AirPath,
+    source: DVec3,
+    listener: DVec3,
+    limits: &PathLimits,
+    budget: &mut Budget,
+) -> Result<Option<AirPath>, Exhausted> {
+    let mut grid = AirGrid::new(
+        probe,
+        [source.floor().as_ivec3(), listener.floor().as_ivec3()],
+    );
+    let mut corners = path.corners.clone();
+    while corners.len() > 1 && grid.clear(source, corners[1], budget)? {
+        corners.remove(0);
+    }
+    while corners.len() > 1 && grid.clear(corners[corners.len() - 2], listener, budget)? {
+        corners.pop();
+    }
+    let (Some(&first), Some(&last)) = (corners.first(), corners.last()) else {
+        return Ok(None);
+    };
+    if !(grid.clear(source, first, budget)? && grid.clear(last, listener, budget)?) {
+        return Ok(None);
+    }
+    let mut out = AirPath::through(source, corners, listener);
+    if out.length > limits.max_length(out.straight) {
+        return Ok(None);
+    }
+    out.met_unknown = path.met_unknown || grid.met_unknown;
+    Ok(Some(out))
+}
+
 impl AirPathCache {
     /// An empty cache of [`AIR_PATH_CAPACITY`] entries.
     #[must_use]
@@ -103,12 +147,26 @@ impl AirPathCache {
         let (sc, lc) = (source.floor().as_ivec3(), listener.floor().as_ivec3());
         if let Some(hit) = self.cache.get(&source_id, tick) {
             let e = hit.value;
-            if e.source_cell == sc
-                && e.listener_cell == lc
-                && e.limits == *limits
-                && unchanged(probe, e.region, e.revision)
-            {
+            let same = e.limits == *limits && unchanged(probe, e.region, e.revision);
+            if same && e.source_cell == sc && e.listener_cell == lc {
                 return Ok(e.path.map(|p| p.with_ends(source, listener)));
+            }
+            let near = |a: IVec3, b: IVec3| (a - b).abs().max_element() <= REUSE_CELLS;
+            if same
+                && near(e.source_cell, sc)
+                && near(e.listener_cell, lc)
+                && let Some(p) = e.path.as_ref().filter(|p| !p.is_line())
+            {
+                let start = budget.used();
+                let reused = reuse(probe, p, source, listener, limits, budget).map_err(|_| {
+                    PathError::OverBudget {
+                        cells: budget.used() - start,
+                    }
+                })?;
+                if let Some(mut path) = reused {
+                    path.cells = budget.used() - start;
+                    return Ok(Some(path));
+                }
             }
             self.cache.remove(&source_id);
         }

@@ -65,8 +65,9 @@ pub struct DirectSound {
 /// and listener. `distance_gain(d)` is the voice's distance curve (the engine's rolloff); air
 /// absorption on the path's highs uses `request.range` as the direct result does.
 ///
-/// The through path's mid band is the dB mean of its low and high bands (the material rates
-/// give those two only).
+/// The through path's bands are those the mixer plays: `gain` low, `gain·cutoff·air` high
+/// (the shelf's `gain·hf`), and their dB mean as the mid band (the material rates give those
+/// two only).
 #[must_use]
 pub fn combine(
     request: &SoundRequest,
@@ -75,8 +76,9 @@ pub fn combine(
     distance_gain: impl Fn(f64) -> f64,
 ) -> DirectSound {
     let low = f64::from(through.gain);
-    let high = f64::from(through.cutoff) * f64::from(through.air);
-    let through_bands = [low, (low * f64::from(through.cutoff)).sqrt(), high];
+    // The mixer's shelf plays `gain` below 1 kHz and `gain·hf` above: the through high band.
+    let high = low * f64::from(through.cutoff) * f64::from(through.air);
+    let through_bands = [low, (low * high).sqrt(), high];
     let through_dir = through.apparent_direction;
     let line_kind = if through.occ > 0.0 {
         DirectKind::Through
@@ -119,6 +121,41 @@ pub fn combine(
         s.path_m = straight;
         s
     }
+}
+
+/// The voice's linear distance curve `clamp(1 − d/range, 0, 1)` (the mixer's rolloff), for
+/// [`combine`] and [`direct_sound`].
+#[must_use]
+pub fn linear_rolloff(d: f64, range: f64) -> f64 {
+    if range > 0.0 {
+        (1.0 - d / range).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// The direct sound of `request` in `probe`'s world given its through-wall result: the air path
+/// searched (limits: 3× the straight distance within the request's range) only when the line is
+/// occluded, joined by [`combine`] with the linear rolloff ([`linear_rolloff`]). For reports
+/// (`resound acoustics`); the engine does the same on its worker with a cache.
+///
+/// # Errors
+/// As [`find_air_path`](super::find_air_path).
+pub fn direct_sound<P: crate::world::probe::WorldProbe + ?Sized>(
+    probe: &P,
+    request: &SoundRequest,
+    through: &DirectResult,
+    budget: &mut crate::budget::Budget,
+) -> Result<DirectSound, super::PathError> {
+    let path = if through.occ > 0.0 {
+        let limits = super::PathLimits::with_range(request.range);
+        super::find_air_path(probe, request.source, request.listener, &limits, budget)?
+    } else {
+        None
+    };
+    Ok(combine(request, through, path.as_ref(), |d| {
+        linear_rolloff(d, request.range)
+    }))
 }
 
 fn shape(

@@ -23,6 +23,8 @@ pub(crate) struct Exhausted;
 pub(crate) struct AirGrid<'p, P: WorldProbe + ?Sized> {
     probe: &'p P,
     sections: HashMap<IVec3, SectionAccess<'p>, BuildHasherDefault<SectionHasher>>,
+    /// The section read last (most neighbour reads stay in it): no map lookup.
+    last: Option<(IVec3, SectionAccess<'p>)>,
     ends: [IVec3; 2],
     /// Some read or walk met Unknown.
     pub met_unknown: bool,
@@ -38,6 +40,7 @@ impl<'p, P: WorldProbe + ?Sized> AirGrid<'p, P> {
         Self {
             probe,
             sections: HashMap::default(),
+            last: None,
             ends,
             met_unknown: false,
             touched: None,
@@ -46,12 +49,20 @@ impl<'p, P: WorldProbe + ?Sized> AirGrid<'p, P> {
     }
 
     fn access(&mut self, section: IVec3) -> SectionAccess<'p> {
-        if let Some(a) = self.sections.get(&section) {
-            return *a;
+        if let Some((s, a)) = self.last
+            && s == section
+        {
+            return a;
         }
-        let a = self.probe.section_access(section);
-        self.sections.insert(section, a);
-        self.touched = union_box(self.touched, Some(SectionBox::of(section)));
+        let a = if let Some(a) = self.sections.get(&section) {
+            *a
+        } else {
+            let a = self.probe.section_access(section);
+            self.sections.insert(section, a);
+            self.touched = union_box(self.touched, Some(SectionBox::of(section)));
+            a
+        };
+        self.last = Some((section, a));
         a
     }
 

@@ -28,6 +28,6 @@ pub mod search;
 mod smooth;
 
 pub use cache::AirPathCache;
-pub use combine::{DirectKind, DirectSound, combine};
+pub use combine::{DirectKind, DirectSound, combine, direct_sound, linear_rolloff};
 pub use result::{AirPath, PathError, PathLimits, search_region};
 pub use search::find_air_path;

@@ -193,10 +193,12 @@ fn l_corridor_path_bends_at_the_inner_corner() {
     assert_eq!(sound.kind, DirectKind::Around);
     let open_at_path = inverse_distance(path.length) / inverse_distance(path.straight);
     for b in 0..3 {
+        // The bands the mixer plays through stone: gain low, gain·hf high, their dB mean.
+        let high = f64::from(stone.gain * stone.cutoff * stone.air);
         let through_band = [
             f64::from(stone.gain),
-            f64::from(stone.gain * stone.cutoff).sqrt(),
-            f64::from(stone.cutoff * stone.air),
+            (f64::from(stone.gain) * high).sqrt(),
+            high,
         ][b];
         let level = db(f64::from(sound.bands[b]));
         assert!(level - db(through_band) >= 20.0, "band {b}: {level}");
@@ -407,7 +409,10 @@ fn a_thin_wooden_wall_lets_its_transmission_win() {
     // The documented rule: per band the louder wins; here the wood is louder on every band.
     assert_eq!(sound.kind, DirectKind::Through);
     assert!((f64::from(sound.bands[0]) - f64::from(wall.gain)).abs() < 1e-6);
-    assert!((f64::from(sound.bands[2]) - f64::from(wall.cutoff * wall.air)).abs() < 1e-6);
+    assert!(
+        (f64::from(sound.bands[2]) - f64::from(wall.gain * wall.cutoff * wall.air)).abs() < 1e-6
+    );
+    assert!((sound.hf - wall.cutoff * wall.air).abs() < 1e-6);
     assert_eq!(sound.path_m, request.distance());
     assert_eq!(sound.extra_delay_s, 0.0);
 }
@@ -431,4 +436,75 @@ fn search_is_deterministic() {
         &mut Budget::unlimited(),
     );
     assert_eq!(a, b);
+}
+
+#[test]
+fn a_source_walking_a_few_cells_keeps_its_bends_for_two_walks() {
+    let world = l_corridor();
+    let listener = DVec3::new(2.5, 1.5, 1.5);
+    let limits = PathLimits::default();
+    let mut cache = AirPathCache::new();
+    let at = |z: f64| DVec3::new(19.5, 1.5, z);
+    let first = cache
+        .find(
+            &world,
+            7,
+            at(18.5),
+            listener,
+            &limits,
+            &mut Budget::unlimited(),
+            0,
+        )
+        .unwrap()
+        .unwrap();
+    // Three cells down the leg: the bend is kept, two end legs walked, no search.
+    let mut budget = Budget::unlimited();
+    let moved = cache
+        .find(&world, 7, at(15.5), listener, &limits, &mut budget, 1)
+        .unwrap()
+        .unwrap();
+    let fresh = find_air_path(
+        &world,
+        at(15.5),
+        listener,
+        &limits,
+        &mut Budget::unlimited(),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(moved.corners, first.corners);
+    assert!(
+        (moved.length - fresh.length).abs() / fresh.length < 0.01,
+        "{} {}",
+        moved.length,
+        fresh.length
+    );
+    assert!(
+        moved.cells < first.cells / 4,
+        "{} vs {}",
+        moved.cells,
+        first.cells
+    );
+    // Round the corner into the listener's leg: the bend is dropped, the line is clear.
+    let line = cache
+        .find(
+            &world,
+            7,
+            DVec3::new(19.5, 1.5, 1.5),
+            listener,
+            &limits,
+            &mut Budget::unlimited(),
+            2,
+        )
+        .unwrap()
+        .unwrap();
+    assert!(line.is_line() || line.length - 17.0 < 0.01, "{line:?}");
+    // Far from where it was searched (beyond REUSE_CELLS): a new search.
+    let mut far = Budget::unlimited();
+    let again = cache
+        .find(&world, 7, at(8.5), listener, &limits, &mut far, 3)
+        .unwrap()
+        .unwrap();
+    assert_eq!(again.bends(), 1);
+    assert!(far.used() > moved.cells);
 }

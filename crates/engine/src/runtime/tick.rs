@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use resound_acoustics::airpath::DirectSound;
 use resound_acoustics::cache::RETRACE_AFTER_TICKS;
 use resound_acoustics::model::own::cell_centre;
 use resound_acoustics::queue::Job;
@@ -18,12 +19,13 @@ use super::shared::Shared;
 use super::voices::{Group, Kind, Traced, Voices};
 use crate::builder::{Budgets, Pacing};
 use crate::error::TickError;
+use crate::model::Model;
 use crate::schedule::{
     AUDIBLE, Candidate, Class, EchoFacts, FREE_DISTANCE, IMPULSIVE_DISTANCE, IMPULSIVE_POWER,
     MOTION_EPSILON, classify, deserves_echo, distance_jump, loudness, timer_due,
 };
 use crate::source::Source;
-use crate::worker::{TickMsg, TickReply, WorkerLink};
+use crate::worker::{TickMsg, TickReply, WorkerLink, air_line, search_once};
 
 /// Host room cache key: listener cell, world epoch and revision, range bits.
 type RoomKey = ([i32; 3], u64, u64, u64);
@@ -255,6 +257,7 @@ impl Ticker {
                     }
                     v.outstanding = false;
                     v.result = None;
+                    v.direct = None;
                     v.result_kind = None;
                     v.echo = false;
                     v.traced = None;
@@ -354,6 +357,11 @@ impl Ticker {
         s.last_tick_echo_cells = r.echo_cells;
         s.max_tick_occlusion_cells = s.max_tick_occlusion_cells.max(r.occlusion_cells);
         s.max_tick_echo_cells = s.max_tick_echo_cells.max(r.echo_cells);
+        s.air_cells += r.air.cells;
+        s.max_tick_air_cells = s.max_tick_air_cells.max(r.air.cells);
+        s.air_searches += r.air.searches;
+        s.air_around += r.air.around;
+        s.air_fallbacks += r.air.fallbacks;
         s.worker_time += r.wall;
         s.last_tick_worker_time = r.wall;
         s.queue_len = r.queued;
@@ -361,7 +369,8 @@ impl Ticker {
         s.cache_hits = st.occlusion.hits + st.echo.hits + st.room.hits;
         s.cache_misses = st.occlusion.misses + st.echo.misses + st.room.misses;
         s.discarded += r.discarded;
-        for c in r.completed {
+        for done in r.completed {
+            let (c, air) = (done.job, done.air);
             let lead_ok = shared.mode != Mode::Off
                 && voices.map.get(&c.id).is_some_and(|v| {
                     v.outstanding
@@ -392,8 +401,14 @@ impl Ticker {
                     v.outstanding = false;
                     v.applied_tick = Some(tick);
                     v.results += 1;
-                    v.retrace_at = t.met_unknown.then_some(tick + RETRACE_AFTER_TICKS);
+                    v.retrace_at = if air.retry {
+                        // The tick's air budget ran out before this voice's search: again soon.
+                        Some(tick + 1)
+                    } else {
+                        t.met_unknown.then_some(tick + RETRACE_AFTER_TICKS)
+                    };
                     v.result = Some(c.result.clone());
+                    v.direct = air.direct;
                     v.result_kind = v.sent_kind;
                 }
                 voices.push(shared, id);
@@ -412,7 +427,7 @@ impl Ticker {
         source: &Source,
         echo: bool,
         before_start: bool,
-    ) -> Option<(AcousticResult, Kind)> {
+    ) -> Option<(AcousticResult, Kind, Option<DirectSound>)> {
         let allowance = if before_start {
             self.inline_left.max(Budgets::offline().inline_cells)
         } else {
@@ -435,7 +450,7 @@ impl Ticker {
             measure_source_space: offline && echo,
         };
         let mut budget = Budget::new(allowance);
-        let (result, kind) = if offline {
+        let (result, kind, direct) = if offline {
             let stages = if echo {
                 shared.mode
             } else {
@@ -462,7 +477,19 @@ impl Ticker {
                 mode: shared.mode,
                 echo,
             };
-            (r, kind)
+            // Offline the voice starts round its corner too (own model; the inline budget's
+            // rest, at most one worker search's cap): no first tick through the wall.
+            let direct = match (r.as_mut(), &shared.model) {
+                (Some(r), Model::Own(_)) if shared.budgets.air_cells > 0 => {
+                    let mut air = budget.split(shared.budgets.air_job);
+                    let d = search_once(&shared.world, &request, r, &mut air);
+                    budget.absorb(&air);
+                    d.or_else(|| Some(air_line(&request, r)))
+                }
+                (Some(r), Model::Own(_)) => Some(air_line(&request, r)),
+                _ => None,
+            };
+            (r, kind, direct)
         } else {
             let r = shared
                 .model
@@ -482,11 +509,11 @@ impl Ticker {
                 mode: Mode::Direct,
                 echo: false,
             };
-            (r, kind)
+            (r, kind, None)
         };
         self.inline_left -= budget.used().min(self.inline_left);
         shared.status.inline_cells += budget.used();
-        result.map(|r| (r, kind))
+        result.map(|r| (r, kind, direct))
     }
 
     /// The listener's room (listener space only, sends at distance 0), measured once per

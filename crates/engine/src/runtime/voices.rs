@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use glam::DVec3;
+use resound_acoustics::airpath::DirectSound;
 use resound_acoustics::cache::RETRACE_AFTER_TICKS;
 use resound_acoustics::{AcousticResult, Mode, Paths};
 use resound_mixer::{PlaySettings, SoundId, VoiceControl, VoiceId};
@@ -44,6 +45,10 @@ pub struct VoiceAcoustics {
     pub applied_tick: Option<u64>,
     /// Worker results applied to this voice.
     pub results: u64,
+    /// The direct sound of the last result: which way it came (`line`, `around` round corners
+    /// through the air, or `through` the walls), the path's length, bends and apparent
+    /// direction (acoustics §4a). `None` before a result, in mode `off`, or with the SPR model.
+    pub direct: Option<DirectSound>,
 }
 
 /// An event group: layers of one event share one acoustic job.
@@ -90,6 +95,8 @@ pub(crate) struct VoiceState {
     pub(crate) echo: bool,
     pub(crate) has_taps: bool,
     pub(crate) result: Option<AcousticResult>,
+    /// The direct sound behind `result` (line, around or through).
+    pub(crate) direct: Option<DirectSound>,
     /// What produced `result`.
     pub(crate) result_kind: Option<Kind>,
     /// What the job in flight will produce.
@@ -133,8 +140,8 @@ pub(crate) struct NewVoice {
     pub(crate) length_s: f64,
     /// It takes an echo set (if its result has taps).
     pub(crate) echo: bool,
-    /// The inline trace's result and its kind.
-    pub(crate) inline: Option<(AcousticResult, Kind)>,
+    /// The inline trace's result, its kind and its direct sound.
+    pub(crate) inline: Option<(AcousticResult, Kind, Option<DirectSound>)>,
     /// The tick it starts at.
     pub(crate) tick: u64,
 }
@@ -214,9 +221,9 @@ impl Voices {
             inline,
             tick,
         } = new;
-        let (result, result_kind) = match inline {
-            Some((r, k)) => (Some(r), Some(k)),
-            None => (None, None),
+        let (result, result_kind, direct) = match inline {
+            Some((r, k, d)) => (Some(r), Some(k), d),
+            None => (None, None, None),
         };
         let echo = echo && result.as_ref().is_some_and(|r| !r.taps.is_empty());
         let retrace_at = result.as_ref().and_then(|r| {
@@ -276,6 +283,7 @@ impl Voices {
                 has_taps: false,
                 result_kind,
                 result,
+                direct,
                 sent_kind: None,
                 applied_tick: None,
                 results: 0,
@@ -412,6 +420,7 @@ impl Voices {
             applied: converted.applied(v.has_taps),
             applied_tick: v.applied_tick,
             results: v.results,
+            direct: v.direct.filter(|_| v.result.is_some()),
         })
     }
 
@@ -441,6 +450,7 @@ impl Voices {
                 v.result_kind = None;
                 if mode == Mode::Off {
                     v.result = None;
+                    v.direct = None;
                 }
             }
         }

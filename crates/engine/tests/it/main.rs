@@ -7,6 +7,7 @@
 
 mod ambient_cells;
 mod ambient_engine;
+mod around_corners;
 mod bad_input;
 mod budgets;
 mod common;

@@ -142,6 +142,7 @@ impl Renderer for EngineRenderer {
                     seconds,
                     rate: RATE,
                     limiter: limiter_for(job),
+                    air_paths: false,
                 };
                 let r = scene::render(&parsed, &options, &mut |_, _| {})
                     .with_context(|| format!("rendering {} ({})", job.scene, job.mode.name()))?;

@@ -321,3 +321,23 @@ fn the_engine_render_fails_the_truth_row_with_the_bus_untuned() {
     ));
     assert!(!o.is_empty() && o.iter().all(|c| !c.pass), "{o:?}");
 }
+
+#[test]
+fn the_corner_rows_pass_and_cover_the_three_scenes() {
+    let rows = super::corners::corner_checks();
+    let failing: Vec<String> = rows
+        .iter()
+        .filter(|c| c.fails())
+        .map(|c| {
+            format!(
+                "{} {}: {} vs {}",
+                c.scene, c.quantity, c.measured, c.expected
+            )
+        })
+        .collect();
+    assert!(failing.is_empty(), "{failing:#?}");
+    for scene in ["AL", "AD", "AW"] {
+        assert!(rows.iter().any(|c| c.scene == scene), "{scene}");
+    }
+    assert_eq!(rows.len(), 8 + 7 + 2);
+}
