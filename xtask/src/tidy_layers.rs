@@ -31,6 +31,9 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("resound-studio", &["resound-engine"]),
     // The C ABI: a thin layer over the engine's public API and nothing else.
     ("resound-capi", &["resound-engine"]),
+    // The WebAssembly bindings: the engine's public API, and the fixture world written in
+    // memory for a page without dats.
+    ("resound-wasm", &["resound-engine", "resound-fixture"]),
     (
         "resound",
         &["resound-engine", "resound-fixture", "resound-studio"],
