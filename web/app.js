@@ -11,7 +11,8 @@ const GRID = 41;
 
 // The AudioWorklet: a queue of interleaved blocks from the engine, copied out 128 frames at a
 // time; when fewer than `low` frames are queued it asks the page for more (the pull). Loaded
-// from a Blob URL, which works from file:// too.
+// from a data: URL, which a page opened from file:// may load too (a blob: URL of a file://
+// page has an opaque origin the worklet loader refuses).
 const WORKLET_SOURCE = `
 class ResoundPull extends AudioWorkletProcessor {
   constructor(options) {
@@ -58,7 +59,7 @@ registerProcessor('resound-pull', ResoundPull);
 `;
 
 function workletUrl() {
-  return URL.createObjectURL(new Blob([WORKLET_SOURCE], { type: 'application/javascript' }));
+  return `data:text/javascript;base64,${btoa(WORKLET_SOURCE)}`;
 }
 
 function base64Bytes(text) {
@@ -82,7 +83,8 @@ let place = R.fixturePosition(480, 480);
 let marker = { east: 480, north: 480 };
 let player = new R.Player(dats.portal, dats.cell, 'full', place);
 let audio = null; // { ctx, node }
-let firstSound = null;
+let firstSound = null; // ms from the sound being asked for to the first non-silent block
+let soundAsked = null;
 let walkStartedAt = null;
 
 // ---- the map -------------------------------------------------------------------------------
@@ -167,8 +169,8 @@ canvas.addEventListener('click', (e) => {
 function feed(node, frames) {
   for (let done = 0; done < frames; done += STEP) {
     const block = player.step(STEP);
-    if (firstSound === null && block.some((v) => v !== 0)) {
-      firstSound = performance.now() - pageStart;
+    if (firstSound === null && soundAsked !== null && block.some((v) => v !== 0)) {
+      firstSound = performance.now() - soundAsked;
     }
     node.port.postMessage(block, [block.buffer]);
   }
@@ -176,6 +178,7 @@ function feed(node, frames) {
 
 async function soundOn() {
   if (audio) return;
+  soundAsked = performance.now();
   const ctx = new AudioContext({ sampleRate: RATE });
   await ctx.audioWorklet.addModule(workletUrl());
   const node = new AudioWorkletNode(ctx, 'resound-pull', { outputChannelCount: [2] });
@@ -236,7 +239,7 @@ function frame() {
       `peak         ${r.peak.toFixed(3)}`,
       `acoustics    ${r.ticks} ticks, ${r.rays} rays`,
       `wasm ready   ${wasmReady.toFixed(0)} ms` +
-        (firstSound === null ? '' : `, first sound ${firstSound.toFixed(0)} ms`),
+        (firstSound === null ? '' : `; first sound ${firstSound.toFixed(0)} ms after the click`),
     ].join('\n');
   }
   draw();

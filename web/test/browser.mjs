@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const env = (k) => {
@@ -15,7 +15,7 @@ const env = (k) => {
   assert.ok(v, `${k} is set`);
   return v;
 };
-const require = createRequire(join(env('RESOUND_PLAYWRIGHT'), 'node_modules', 'x.js'));
+const require = createRequire(resolve(env('RESOUND_PLAYWRIGHT'), 'node_modules', 'x.js'));
 const { chromium } = require('playwright-core');
 
 const SECONDS = 10;
@@ -27,7 +27,7 @@ test('the page renders the native walk through its worklet and plays the tour', 
     args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 640 } });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
     const errors = [];
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('pageerror', (e) => errors.push(e.message));
@@ -68,7 +68,7 @@ test('the page renders the native walk through its worklet and plays the tour', 
     assert.deepEqual(errors, [], 'no console errors');
     console.log(
       `figures: page ready ${loaded} ms (wasm instantiated ${timings.wasmReady.toFixed(0)} ms after the script started), ` +
-        `first sound ${timings.firstSound.toFixed(0)} ms after it; ${SECONDS} s walk through the worklet ` +
+        `first sound ${timings.firstSound.toFixed(0)} ms after the tour was asked for (AudioContext, worklet, engine); ${SECONDS} s walk through the worklet ` +
         `rendered in ${rendered.ms.toFixed(0)} ms; readout:\n${readout}`,
     );
   } finally {
