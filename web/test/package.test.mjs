@@ -42,17 +42,8 @@ function firstDifference(got, want) {
   return 'none';
 }
 
-// Known divergences, run and reported as TODO (Node's runner prints them; they do not fail the
-// run). The retail walk leaves the native bytes 16.15 s in: the retail path calls the
-// platform's libm (the mixer's dB → gain `powf`, the ambient runtime's `sin`/`cos`/`atan2`),
-// glibc natively and Rust's libm port on wasm32, and the two round differently for a few per
-// cent of inputs. Portable math on that path (the `libm` crate on every target) closes it.
-const KNOWN = {
-  walk: 'the retail path uses the platform libm (glibc vs the wasm32 libm port): differs from 16.15 s',
-};
-
 for (const c of cases) {
-  test(`${c.name} renders the native bytes`, { todo: KNOWN[c.name] }, () => {
+  test(`${c.name} renders the native bytes`, () => {
     const samples = render(c);
     assert.ok(samples instanceof Float32Array);
     const got = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
