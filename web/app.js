@@ -74,7 +74,7 @@ R.initSync({ module: base64Bytes(RESOUND_WASM_BASE64) });
 const wasmReady = performance.now() - pageStart;
 
 let dats = (() => {
-  const w = new R.fixtureWorld();
+  const w = new R.FixtureWorld();
   return { portal: w.portal, cell: w.cell, fixture: true };
 })();
 const walkJson = R.exampleWalk();

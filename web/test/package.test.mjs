@@ -18,7 +18,7 @@ const wasmPath = join(pkg, 'resound_bg.wasm');
 resound.initSync({ module: readFileSync(wasmPath) });
 const instantiated = performance.now() - t0;
 const cases = JSON.parse(readFileSync(join(refDir, 'cases.json'), 'utf8'));
-const world = new resound.fixtureWorld();
+const world = new resound.FixtureWorld();
 const portal = world.portal;
 const cell = world.cell;
 

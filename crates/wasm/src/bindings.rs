@@ -19,13 +19,14 @@ fn dats(portal: &[u8], cell: &[u8]) -> Dats {
     }
 }
 
-/// The fixture world's dats written in memory: `{ portal: Uint8Array, cell: Uint8Array }`.
-#[wasm_bindgen(js_name = fixtureWorld)]
+/// The fixture world's dats written in memory: `new FixtureWorld()` has `portal` and `cell`
+/// (`Uint8Array`s).
+#[wasm_bindgen]
 pub struct FixtureWorld {
     dats: Dats,
 }
 
-#[wasm_bindgen(js_class = fixtureWorld)]
+#[wasm_bindgen]
 impl FixtureWorld {
     /// Writes the fixture world (the same bytes as `resound fixture write`).
     #[wasm_bindgen(constructor)]

@@ -14,7 +14,7 @@
 //! | live | [`Live`]: place the listener, walk a tour, `step` the mix block by block, a readout |
 //! | the map | [`fixture_map`] |
 //! | errors | [`WebError`] |
-//! | JavaScript | [`bindings`]: `fixtureWorld`, `fixtureMap`, `fixturePosition`, `exampleWalk`, `renderAmbientAt`, `renderWalk`, `renderScene`, `Player` |
+//! | JavaScript | [`bindings`]: `FixtureWorld`, `fixtureMap`, `fixturePosition`, `exampleWalk`, `renderAmbientAt`, `renderWalk`, `renderScene`, `Player` |
 
 pub mod bindings;
 mod dats;
