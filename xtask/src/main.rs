@@ -18,6 +18,10 @@
 //!   the work done that does not drift with the machine's load.
 //! - `cargo xtask demo` — builds release and runs `resound demo` (the tour: `out/demo/demo.wav`
 //!   and `demo.png`, played live when a sound device works).
+//! - `cargo xtask web` — the WebAssembly package (`target/web/pkg`) and the demo page
+//!   (`target/web/site`): the wasm32 target and `wasm-bindgen-cli` installed when missing
+//!   (`web`). `cargo xtask web-test` also renders natively and checks the package in Node and
+//!   the page in headless Chromium against those bytes (a step of `test`).
 //! - `cargo xtask prereq` — only the prerequisite step (the ALSA headers and pkg-config).
 //! - `cargo xtask fresh-machine [--keep]` — (root only; not part of `test`) proves the README's
 //!   commands on a fresh Debian 12 root made with debootstrap (`fresh`).
@@ -37,6 +41,7 @@ mod tidy;
 mod tidy_layers;
 mod tidy_modules;
 mod tidy_native;
+mod web;
 
 use std::process::Command;
 
@@ -78,9 +83,11 @@ fn run() -> anyhow::Result<()> {
         }
         "fresh-machine" => fresh::run(&rest),
         "instructions" => instructions::run(&rest),
+        "web" => web::run(&rest),
+        "web-test" => web::test(&rest),
         "" | "help" | "--help" | "-h" => {
             println!(
-                "usage: cargo xtask <test|verify|soak|instructions|demo|prereq|fresh-machine> [args]"
+                "usage: cargo xtask <test|verify|soak|instructions|demo|web|web-test|prereq|fresh-machine> [args]"
             );
             println!("  test   fmt, clippy, tests (default and all features), docs");
             println!("         --retail-dats DIR: also the ignored test on retail client dats");
@@ -90,6 +97,10 @@ fn run() -> anyhow::Result<()> {
                 "  instructions  instructions per call of the hot paths (callgrind; needs valgrind)"
             );
             println!("  demo   build release and run the demonstration");
+            println!(
+                "  web    build the wasm package (target/web/pkg) and the page (target/web/site)"
+            );
+            println!("  web-test  the package in Node and the page in headless Chromium vs native");
             println!("  fresh-machine  (root) the README's commands on a fresh Debian 12 root");
             println!("  prereq install missing system libraries (test and demo do this first)");
             Ok(())

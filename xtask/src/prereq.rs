@@ -12,6 +12,12 @@
 //! - `valgrind`: the C ABI's test (`crates/capi/tests/c_abi.rs`) runs its C program under
 //!   memcheck (it skips that run, saying so, where valgrind is missing).
 //!
+//! - for the web test (`cargo xtask web-test`, `xtask/src/web.rs`): Node.js and npm (the
+//!   package's test in Node's own runner; `playwright-core` from npm), Debian's `chromium`
+//!   (the page in a headless browser). The `wasm32-unknown-unknown` target and
+//!   `wasm-bindgen-cli` come through rustup and cargo, `playwright-core` and `binaryen`
+//!   (wasm-opt) through npm (`web.rs`), not apt.
+//!
 //! Plots need no font package: their font is embedded (`crates/studio/src/font.rs`).
 
 use std::process::Command;
@@ -32,8 +38,29 @@ pub struct Need {
 pub const AUDIO: &[Need] = &[ALSA];
 
 /// Everything `cargo xtask test` needs: ALSA, a C++ compiler for the fuzz targets, valgrind
-/// for the C ABI's memcheck run, Python for its `ctypes` test.
-pub const ALL: &[Need] = &[ALSA, CXX, VALGRIND, PYTHON];
+/// for the C ABI's memcheck run, Python for its `ctypes` test, and the web test's tools.
+pub const ALL: &[Need] = &[ALSA, CXX, VALGRIND, PYTHON, NODE, NPM, CHROMIUM];
+
+/// What the web test needs from the system: Node.js, npm, Chromium.
+pub const WEB: &[Need] = &[NODE, NPM, CHROMIUM];
+
+const NODE: Need = Need {
+    what: "Node.js (the wasm package's test, node --test)",
+    packages: &["nodejs"],
+    present: || runs("node", &["--version"]),
+};
+
+const NPM: Need = Need {
+    what: "npm (playwright-core for the browser test)",
+    packages: &["npm"],
+    present: || runs("npm", &["--version"]),
+};
+
+const CHROMIUM: Need = Need {
+    what: "Chromium (the page's headless browser test)",
+    packages: &["chromium"],
+    present: || runs("chromium", &["--version"]) || runs("chromium-browser", &["--version"]),
+};
 
 const PYTHON: Need = Need {
     what: "python3 (the C ABI's ctypes test)",

@@ -163,6 +163,15 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     doc.env("RUSTDOCFLAGS", "-D warnings");
     run_step("rustdoc", doc)?;
 
+    // Resound in the browser (issue 35): the wasm package in Node and the page in headless
+    // Chromium render the native bytes.
+    let web = std::time::Instant::now();
+    super::web::test(&[])?;
+    eprintln!(
+        "<== web (package, Node, Chromium): ok in {:.1} s",
+        web.elapsed().as_secs_f64()
+    );
+
     if let Some(dir) = retail {
         let (package, target, name) = RETAIL_TEST;
         let mut test = cargo();

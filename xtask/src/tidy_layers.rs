@@ -33,6 +33,9 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("resound-capi", &["resound-engine"]),
     // The Bevy plugin: the engine's public API and Bevy, nothing beneath.
     ("bevy_resound", &["resound-engine"]),
+    // The WebAssembly bindings: the engine's public API, and the fixture world written in
+    // memory for a page without dats.
+    ("resound-wasm", &["resound-engine", "resound-fixture"]),
     (
         "resound",
         &["resound-engine", "resound-fixture", "resound-studio"],

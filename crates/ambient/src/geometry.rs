@@ -68,7 +68,8 @@ impl Position {
         if d.x.abs() < 0.0002 && d.y.abs() < 0.0002 {
             return 0.0;
         }
-        let deg = 450.0 - f64::from(d.y).atan2(f64::from(d.x)).to_degrees();
+        // libm's atan2 (not the platform's): the same heading on every target.
+        let deg = 450.0 - libm::atan2(f64::from(d.y), f64::from(d.x)).to_degrees();
         (deg % 360.0) as f32
     }
 }

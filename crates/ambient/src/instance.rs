@@ -280,8 +280,9 @@ impl AmbientSound {
         let u = f64::from(rng.roll_dice(0.0, 1.0));
         let min = f64::from(slot.min_dist);
         let r = min + (f64::from(slot.max_dist) - min) * u * u;
-        pos.origin.x = (f64::from(pos.origin.x) + h.sin() * r) as f32;
-        pos.origin.y = (f64::from(pos.origin.y) + h.cos() * r) as f32;
+        // libm (not the platform's maths): the same positions on every target.
+        pos.origin.x = (f64::from(pos.origin.x) + libm::sin(h) * r) as f32;
+        pos.origin.y = (f64::from(pos.origin.y) + libm::cos(h) * r) as f32;
         true
     }
 }

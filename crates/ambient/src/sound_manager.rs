@@ -233,6 +233,7 @@ pub fn pan(sound: &Position, listener: &Listener, dist: f32, settings: &SoundSet
         a -= 360.0;
     }
     // `trunc` then `as i32` is `as i32` (the cast truncates; NaN casts to 0, the retail 0).
-    let p = (a * f64::from(DEG_TO_RAD_F32)).sin() * -f64::from(MAX_PAN);
+    // libm's sin (not the platform's): the same pan on every target.
+    let p = libm::sin(a * f64::from(DEG_TO_RAD_F32)) * -f64::from(MAX_PAN);
     (p as i32).clamp(-MAX_PAN, MAX_PAN)
 }

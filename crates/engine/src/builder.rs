@@ -205,7 +205,8 @@ impl Default for EngineBuilder {
             policy: VoicePolicy::Modern,
             pacing: None,
             tick_seconds: 0.05,
-            inline_worker: false,
+            // wasm32 has no threads: the worker's ticks run on the calling thread there.
+            inline_worker: cfg!(target_arch = "wasm32"),
             worker_delay: Duration::ZERO,
             audio_guard: None,
             limiter: true,
@@ -295,7 +296,9 @@ impl EngineBuilder {
     }
 
     /// Run the worker's ticks on the calling thread instead of a worker thread (same code, same
-    /// results; for single-threaded hosts and CPU-time benchmarks).
+    /// results; for single-threaded hosts and CPU-time benchmarks). The default on `wasm32`,
+    /// which has no threads: there a tick runs inline on `update` (update pacing) or on
+    /// `render` (render-clock pacing), under the same cell budgets.
     #[must_use]
     pub fn inline_worker(mut self, inline: bool) -> Self {
         self.inline_worker = inline;

@@ -23,5 +23,6 @@ pub fn retail(pan_db: i32) -> (f32, f32) {
 /// `10^(db/20)`.
 #[must_use]
 pub fn db_to_amplitude(db: f32) -> f32 {
-    10f32.powf(db / 20.0)
+    // libm's powf, not the platform's: the same bits on every target (wasm32 included).
+    libm::powf(10.0, db / 20.0)
 }

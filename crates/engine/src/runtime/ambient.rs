@@ -75,15 +75,16 @@ fn heading_deg(o: &Orientation) -> f32 {
     if d.x == 0.0 && d.y == 0.0 {
         return 0.0;
     }
-    (d.x.atan2(d.y).to_degrees().rem_euclid(360.0)) as f32
+    // libm (not the platform's maths): the same heading on every target, wasm32 included.
+    (libm::atan2(d.x, d.y).to_degrees().rem_euclid(360.0)) as f32
 }
 
 /// The voxel orientation of a compass heading (degrees, 0 = north, 90 = east), level.
 #[must_use]
 pub fn heading_orientation(heading_deg: f32) -> Orientation {
     let h = f64::from(heading_deg).to_radians();
-    // Voxel x is east, z south.
-    Orientation::looking(DVec3::new(h.sin(), 0.0, -h.cos()))
+    // Voxel x is east, z south. libm: the same orientation on every target.
+    Orientation::looking(DVec3::new(libm::sin(h), 0.0, -libm::cos(h)))
 }
 
 impl AmbientState {

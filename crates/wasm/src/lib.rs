@@ -1,0 +1,33 @@
+//! Resound in the browser: WebAssembly bindings (wasm-bindgen) over the engine's public API.
+//!
+//! DAT files arrive as byte arrays (a user's `client_portal.dat` and `client_cell_1.dat`, or
+//! the fixture world written in memory); renders leave as interleaved stereo `f32` at 48 kHz
+//! (`Float32Array` in JavaScript). There are no threads on `wasm32`: the engine runs its
+//! acoustic worker inline there (its default on that target), under the same cell budgets, so
+//! a render is the same bytes as natively. `cargo xtask web` builds the npm-style package
+//! (`pkg/`) and the demo page (`web/`).
+//!
+//! | topic | items |
+//! |---|---|
+//! | dats | [`Dats`] (bytes in memory, [`Dats::fixture`], [`Dats::attach`]) |
+//! | offline renders | [`render_ambient_at`], [`render_walk`] ([`parse_walk`], [`standing_walk`], [`EXAMPLE_WALK`]), [`render_scene`] ([`builtin_scene`]); [`Hearing`], [`parse_mode`] |
+//! | live | [`Live`]: place the listener, walk a tour, `step` the mix block by block, a readout |
+//! | the map | [`fixture_map`] |
+//! | errors | [`WebError`] |
+//! | JavaScript | [`bindings`]: `FixtureWorld`, `fixtureMap`, `fixturePosition`, `exampleWalk`, `renderAmbientAt`, `renderWalk`, `renderScene`, `Player` |
+
+pub mod bindings;
+mod dats;
+mod error;
+mod live;
+mod map;
+mod offline;
+
+pub use dats::Dats;
+pub use error::WebError;
+pub use live::Live;
+pub use map::fixture_map;
+pub use offline::{
+    EXAMPLE_WALK, Hearing, MAX_SECONDS, builtin_scene, parse_mode, parse_walk, render_ambient_at,
+    render_scene, render_walk, standing_walk,
+};

@@ -1,0 +1,113 @@
+// The resound-wasm package in Node's own test runner: its renders (the ambient at a fixed
+// position, along the example walk, in full acoustics, and scene G in reflect) equal, byte for
+// byte, the native renders `crates/wasm/examples/reference.rs` wrote. Run by
+// `cargo xtask web-test` with RESOUND_WEB_PKG (target/web/pkg) and RESOUND_WEB_REFERENCE.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const pkg = process.env.RESOUND_WEB_PKG;
+const refDir = process.env.RESOUND_WEB_REFERENCE;
+assert.ok(pkg && refDir, 'RESOUND_WEB_PKG and RESOUND_WEB_REFERENCE name the package and the reference');
+
+const t0 = performance.now();
+const resound = await import(pathToFileURL(join(pkg, 'resound.js')).href);
+const wasmPath = join(pkg, 'resound_bg.wasm');
+resound.initSync({ module: readFileSync(wasmPath) });
+const instantiated = performance.now() - t0;
+const cases = JSON.parse(readFileSync(join(refDir, 'cases.json'), 'utf8'));
+const world = new resound.FixtureWorld();
+const portal = world.portal;
+const cell = world.cell;
+
+function render(c) {
+  switch (c.kind) {
+    case 'at':
+      return resound.renderAmbientAt(portal, cell, c.at, c.seconds, c.hearing);
+    case 'walk':
+      return resound.renderWalk(portal, cell, resound.exampleWalk(), c.seconds, c.hearing);
+    default:
+      return resound.renderScene(c.scene, c.mode, c.seconds);
+  }
+}
+
+function firstDifference(got, want) {
+  const a = new Float32Array(got.buffer, got.byteOffset, got.length / 4);
+  const b = new Float32Array(want.buffer, want.byteOffset, want.length / 4);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (Object.is(a[i], b[i]) === false) return `sample ${i}: wasm ${a[i]}, native ${b[i]}`;
+  }
+  return 'none';
+}
+
+for (const c of cases) {
+  test(`${c.name} renders the native bytes`, () => {
+    const samples = render(c);
+    assert.ok(samples instanceof Float32Array);
+    const got = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+    const want = readFileSync(join(refDir, `${c.name}.f32`));
+    assert.equal(got.length, want.length, 'length');
+    assert.ok(samples.some((v) => v !== 0), 'not silent');
+    assert.ok(got.equals(want), `differs from native at ${firstDifference(got, want)}`);
+  });
+}
+
+test('the example walk, first 10 s (crossroads down the valley), renders the native bytes', () => {
+  const samples = resound.renderWalk(portal, cell, resound.exampleWalk(), 10, 'retail');
+  const got = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+  const want = readFileSync(join(refDir, 'walk.f32')).subarray(0, got.length);
+  assert.equal(got.length, 2 * 4 * 480000);
+  assert.ok(got.equals(want), `differs from native at ${firstDifference(got, want)}`);
+});
+
+test('the live player in walk frames renders the offline walk', () => {
+  const want = resound.renderWalk(portal, cell, resound.exampleWalk(), 4, 'retail');
+  const player = new resound.Player(portal, cell, 'retail', resound.fixturePosition(480, 480));
+  player.startWalk(resound.exampleWalk());
+  const got = new Float32Array(want.length);
+  for (let i = 0; i < 120; i++) got.set(player.step(1600), i * 3200);
+  assert.ok(Buffer.from(got.buffer).equals(Buffer.from(want.buffer)));
+  assert.equal(JSON.parse(player.readout()).hearing, 'retail');
+});
+
+test('bad input is an Error of one plain line', () => {
+  const bad = [
+    () => resound.renderAmbientAt(portal, cell, 'nowhere', 1, 'retail'),
+    () => resound.renderAmbientAt(new Uint8Array([1, 2, 3]), cell, '0xA9B40025:96,96,70', 1, 'retail'),
+    () => resound.renderWalk(portal, cell, '{"waypoints": 3}', 1, 'retail'),
+    () => resound.renderScene('G', 'loud', 1),
+    () => resound.renderScene('G', 'reflect', 1e9),
+    () => new resound.Player(portal, cell, 'retail', '0xFFFFFFFF:1,1,1'),
+  ];
+  for (const f of bad) {
+    assert.throws(f, (e) => e instanceof Error && e.message.length > 0 && !e.message.includes('\n'));
+  }
+});
+
+test('figures: size, time to first sound, a 10-second walk', () => {
+  const size = statSync(wasmPath).size;
+  const start = performance.now();
+  const player = new resound.Player(portal, cell, 'full', '0xA9B40025:96,96,70');
+  let blocks = 0;
+  let sound = false;
+  while (!sound && blocks < 100) {
+    sound = player.step(128).some((v) => v !== 0);
+    blocks++;
+  }
+  const firstSound = performance.now() - start;
+  assert.ok(sound, 'the ambient sounds within 100 blocks');
+  const walkStart = performance.now();
+  const walk = resound.renderWalk(portal, cell, resound.exampleWalk(), 10, 'retail');
+  const walkMs = performance.now() - walkStart;
+  const walkFullStart = performance.now();
+  resound.renderWalk(portal, cell, resound.exampleWalk(), 10, 'full');
+  const walkFullMs = performance.now() - walkFullStart;
+  assert.equal(walk.length, 2 * 480000);
+  console.log(
+    `figures: wasm ${size} bytes; instantiate ${instantiated.toFixed(0)} ms; ` +
+      `first sound ${firstSound.toFixed(0)} ms after new Player (${blocks} blocks of 128); ` +
+      `10 s walk ${walkMs.toFixed(0)} ms (retail), ${walkFullMs.toFixed(0)} ms (full)`,
+  );
+});
