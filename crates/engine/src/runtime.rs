@@ -544,6 +544,28 @@ impl Engine {
         Ok(())
     }
 
+    /// Traces Asheron's Call terrain from a portal and a cell dat held in memory (a browser's
+    /// file picker, a client that packs its dats), as [`Engine::attach_terrain`] does from a
+    /// folder: the same terrain, the same bits. The portal dat is read now (its Region); the
+    /// cell dat is kept and its landblocks read as the listener moves.
+    ///
+    /// # Errors
+    /// As [`Engine::attach_terrain`]; bytes that are not a dat name which one.
+    pub fn attach_terrain_bytes(
+        &mut self,
+        portal: &[u8],
+        cell: Arc<[u8]>,
+    ) -> Result<(), AttachTerrainError> {
+        let state = terrain::open_bytes(
+            portal,
+            cell,
+            self.shared.model.materials(),
+            self.shared.listener.position,
+        )?;
+        self.shared.world.attach_terrain(state);
+        Ok(())
+    }
+
     /// The attached terrain (`None` while the voxel store is traced).
     #[must_use]
     pub fn terrain(&self) -> Option<&TerrainWorld> {

@@ -12,7 +12,7 @@
 //! world or a new epoch drops every cached result.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Cursor};
 use std::sync::Arc;
 
 use glam::IVec3;
@@ -22,7 +22,8 @@ use resound_acoustics::{
     Absent, Cell, CellCode, Change, EditError, Heightfield, PlacedBox, SectionAccess, SectionCells,
     SectionClass, SectionData, SparseCells, WorldProbe, WorldSnapshot, WorldStore,
 };
-use resound_ambient::DatSource;
+use resound_ambient::{CellId, DatSource, DatSourceError, LandBlockSource};
+use resound_datformat::record::{EnvCell, LandBlock};
 
 use crate::error::WorldError;
 use crate::game_world::GameWorld;
@@ -32,9 +33,37 @@ use crate::terrain::{TerrainError, TerrainWorld};
 #[derive(Debug)]
 pub(crate) struct TerrainState {
     pub(crate) terrain: TerrainWorld,
-    pub(crate) cell: DatSource<BufReader<File>>,
+    pub(crate) cell: TerrainCells,
     /// The heightfield as the worker reads it (rebuilt after every change).
     pub(crate) snapshot: Arc<Heightfield>,
+}
+
+/// Where the terrain's landblocks are read from: a cell dat on disk, or its bytes in memory
+/// (a page, a test).
+#[derive(Debug)]
+pub(crate) enum TerrainCells {
+    /// `client_cell_1.dat` opened from a folder.
+    File(DatSource<BufReader<File>>),
+    /// The cell dat's bytes.
+    Memory(DatSource<Cursor<Arc<[u8]>>>),
+}
+
+impl LandBlockSource for TerrainCells {
+    type Error = DatSourceError;
+
+    fn load_land_block(&mut self, id: CellId) -> Result<Option<Arc<LandBlock>>, DatSourceError> {
+        match self {
+            Self::File(d) => d.load_land_block(id),
+            Self::Memory(d) => d.load_land_block(id),
+        }
+    }
+
+    fn load_env_cell(&mut self, id: CellId) -> Result<Option<Arc<EnvCell>>, DatSourceError> {
+        match self {
+            Self::File(d) => d.load_env_cell(id),
+            Self::Memory(d) => d.load_env_cell(id),
+        }
+    }
 }
 
 impl TerrainState {

@@ -2,6 +2,7 @@
 //! picker), or the fixture world written in memory; the ambient runtime attached over them.
 
 use std::io::Cursor;
+use std::sync::Arc;
 
 use resound_engine::Engine;
 use resound_engine::advanced::ambient::DatSource;
@@ -10,6 +11,7 @@ use resound_engine::advanced::datformat::record::Region;
 use resound_engine::sound::{AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
 
 use crate::error::WebError;
+use crate::offline::Hearing;
 
 /// A portal and a cell dat held in memory.
 #[derive(Debug, Clone)]
@@ -33,11 +35,16 @@ impl Dats {
     }
 
     /// Attaches the retail ambient runtime over these dats (Region 0x13000000 of the portal
-    /// dat), as [`Engine::attach_ambient`] does over a dat folder.
+    /// dat), as [`Engine::attach_ambient`] does over a dat folder; for a modern `hearing` the
+    /// dats' terrain first ([`Engine::attach_terrain_bytes`]), as `resound ambient --walk`
+    /// does in modern modes, so the acoustics trace the landscape.
     ///
     /// # Errors
     /// [`WebError`]: bytes that are not a dat, no Region, a Region the runtime refuses.
-    pub fn attach(&self, engine: &mut Engine) -> Result<(), WebError> {
+    pub fn attach(&self, engine: &mut Engine, hearing: Hearing) -> Result<(), WebError> {
+        if matches!(hearing, Hearing::Modern(_)) {
+            engine.attach_terrain_bytes(&self.portal, Arc::from(self.cell.as_slice()))?;
+        }
         let open = |bytes: &[u8], dat: &'static str| {
             DatReader::new(Cursor::new(bytes.to_vec()))
                 .map(DatSource::new)

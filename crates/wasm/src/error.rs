@@ -6,7 +6,9 @@ use resound_engine::advanced::ambient::DatSourceError;
 use resound_engine::advanced::datformat::container::OpenDatError;
 use resound_engine::sound::AttachError;
 use resound_engine::terrain::PositionError;
-use resound_engine::{BuildError, InputError, ListenerCellError, LoadError, PlayError, TickError};
+use resound_engine::{
+    AttachTerrainError, BuildError, InputError, ListenerCellError, LoadError, PlayError, TickError,
+};
 
 /// Why a render or a live engine could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +31,9 @@ pub enum WebError {
     /// The ambient runtime refused the dats.
     #[error("ambient: {0}")]
     Attach(#[from] AttachError),
+    /// The dats' terrain could not be attached.
+    #[error("terrain: {0}")]
+    Terrain(#[from] AttachTerrainError),
     /// A position is not `0xXXYYCCCC:X,Y,Z` inside its cell.
     #[error("position: {0}")]
     Position(#[from] PositionError),

@@ -49,7 +49,7 @@ impl Live {
             place: String::new(),
             walk: None,
         };
-        live.dats.attach(&mut live.engine)?;
+        live.dats.attach(&mut live.engine, hearing)?;
         live.place(at)?;
         Ok(live)
     }
@@ -60,7 +60,7 @@ impl Live {
     /// [`WebError`].
     pub fn set_hearing(&mut self, hearing: Hearing) -> Result<(), WebError> {
         let mut engine = hearing.engine()?;
-        self.dats.attach(&mut engine)?;
+        self.dats.attach(&mut engine, hearing)?;
         self.engine = engine;
         self.hearing = hearing;
         let place = std::mem::take(&mut self.place);
@@ -106,7 +106,7 @@ impl Live {
     /// [`WebError`] when the fresh engine cannot be built.
     pub fn start_walk(&mut self, walk: Walk) -> Result<(), WebError> {
         let mut engine = self.hearing.engine()?;
-        self.dats.attach(&mut engine)?;
+        self.dats.attach(&mut engine, self.hearing)?;
         self.engine = engine;
         self.walk = Some((walk, 0, 0));
         Ok(())

@@ -26,8 +26,7 @@ pub const EXAMPLE_WALK: &str = include_str!("../../ambient/examples-data/walk.js
 pub enum Hearing {
     /// The retail client exactly: 16 voices, the retail volume and pan law, no acoustics.
     Retail,
-    /// Modern voices in 3-D with the acoustics in this mode (the world traced is the engine's
-    /// own open store: the dats' terrain is not traced).
+    /// Modern voices in 3-D with the acoustics in this mode, over the dats' terrain.
     Modern(Mode),
 }
 
@@ -112,7 +111,7 @@ pub fn render_walk(
 ) -> Result<Vec<f32>, WebError> {
     check_seconds(seconds)?;
     let mut engine = hearing.engine()?;
-    dats.attach(&mut engine)?;
+    dats.attach(&mut engine, hearing)?;
     let mut out = Vec::new();
     engine.render_walk(walk, seconds, &mut |block| out.extend_from_slice(block))?;
     Ok(out)

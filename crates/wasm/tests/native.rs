@@ -18,6 +18,11 @@ fn bits(x: &[f32]) -> Vec<u32> {
 
 /// `seconds` of `walk` as `resound ambient --walk --out` renders it, from a dat folder.
 fn tool_walk(walk_json: &str, seconds: f64) -> Vec<f32> {
+    tool_walk_as(walk_json, seconds, VoicePolicy::Retail16)
+}
+
+/// `seconds` of `walk` as the tool renders it with `policy` (modern: `full` over the terrain).
+fn tool_walk_as(walk_json: &str, seconds: f64, policy: VoicePolicy) -> Vec<f32> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     resound_fixture::write_world()
         .write_to(dir.path())
@@ -28,7 +33,7 @@ fn tool_walk(walk_json: &str, seconds: f64) -> Vec<f32> {
         dir.path(),
         &walk,
         seconds,
-        VoicePolicy::Retail16,
+        policy,
         Default::default(),
     )
     .expect("the tool's walk renderer");
@@ -141,4 +146,22 @@ fn bad_input_is_one_line_of_error() {
         e.to_string(),
         "mode \"loud\" is not off, direct, reflect or full"
     );
+}
+
+#[test]
+fn a_modern_walk_traces_the_terrain_as_the_tool_does() {
+    // `full` over the dats' terrain, attached from the bytes: the tool's modern walk (terrain
+    // attached from the folder), bit for bit.
+    let ours = render_walk(
+        &Dats::fixture(),
+        &parse_walk(EXAMPLE_WALK).unwrap(),
+        10.0,
+        Hearing::Modern(Mode::Full),
+    )
+    .unwrap();
+    let tool = tool_walk_as(EXAMPLE_WALK, 10.0, VoicePolicy::Modern);
+    assert_eq!(ours.len(), 2 * 10 * 48_000);
+    assert!(ours.iter().any(|v| *v != 0.0));
+    let first = ours.iter().zip(&tool).position(|(a, b)| a.to_bits() != b.to_bits());
+    assert_eq!(first, None, "first differing sample of {}", ours.len());
 }

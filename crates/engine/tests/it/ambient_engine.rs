@@ -373,3 +373,34 @@ fn sounds_load_from_wav_wave_and_mp3_bytes() {
     assert!(out.iter().any(|x| *x != 0.0));
     assert!(e.is_playing(v));
 }
+
+#[test]
+fn terrain_from_dat_bytes_renders_what_terrain_from_the_folder_renders() {
+    // A modern walk with the terrain traced in `full`: attached from the folder, and from the
+    // same two dats' bytes (a page's file picker): the same samples, bit for bit.
+    let dir = dats();
+    let mut folder = engine(dir.path(), AmbientPolicy::Modern, Mode::Full, true);
+    let mut bytes = engine(dir.path(), AmbientPolicy::Modern, Mode::Full, false);
+    let portal = std::fs::read(dir.path().join("client_portal.dat")).unwrap();
+    let cell: std::sync::Arc<[u8]> = std::fs::read(dir.path().join("client_cell_1.dat"))
+        .unwrap()
+        .into();
+    bytes.attach_terrain_bytes(&portal, cell).unwrap();
+    assert!(bytes.terrain().is_some());
+    let (a, _) = run(&mut folder, 8.0);
+    let (b, _) = run(&mut bytes, 8.0);
+    assert!(a.iter().any(|v| *v != 0.0));
+    let first = a
+        .iter()
+        .zip(&b)
+        .position(|(x, y)| x.to_bits() != y.to_bits());
+    assert_eq!(first, None, "first differing sample of {}", a.len());
+    // Bytes that are not a dat: one line naming the dat.
+    let mut e = Engine::builder().mode(Mode::Full).build().unwrap();
+    let err = e
+        .attach_terrain_bytes(b"not a dat", std::sync::Arc::from(&b"x"[..]))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("client_portal.dat"), "{err}");
+    assert!(!err.contains('\n'), "{err}");
+}
