@@ -89,6 +89,7 @@ pub use playback::{
     Easing, MAX_RATE, MAX_TRACKS, SILENCE_DB, StartTime, Track, Tween, VoiceState, Volume,
 };
 pub use resound_acoustics::Mode;
+pub use resound_mixer::Spatial;
 pub use runtime::{
     AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, MAX_SOUND_FILE_BYTES, MAX_TRACK_NAME,
     SoundError, SoundHandle, VoiceAcoustics, VoiceHandle, VoiceMut, heading_orientation,

@@ -8,6 +8,8 @@
 mod ambient_cells;
 mod ambient_engine;
 mod bad_input;
+#[cfg(feature = "hrtf-default")]
+mod binaural;
 mod budgets;
 mod common;
 mod determinism;
