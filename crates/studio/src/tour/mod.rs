@@ -40,6 +40,7 @@ pub use playback::{Live, Playback, play_live};
 
 use self::script::{EVENTS, EventSound, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
+use resound_engine::Spatial;
 use resound_engine::sound::{AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
 use resound_engine::terrain::axes::ac_to_voxel;
 use resound_engine::{
@@ -80,6 +81,10 @@ pub struct TourSettings {
     pub retail: bool,
     /// Output rate, Hz.
     pub rate: u32,
+    /// Pan or binaural output (`EngineBuilder::spatial`; binaural is refused with `retail`).
+    pub spatial: Spatial,
+    /// A SOFA file for binaural output (`EngineBuilder::sofa`; default: the built-in set).
+    pub sofa: Option<std::path::PathBuf>,
 }
 
 impl Default for TourSettings {
@@ -91,6 +96,8 @@ impl Default for TourSettings {
             model: Model::default(),
             retail: false,
             rate: 48_000,
+            spatial: Spatial::Pan,
+            sofa: None,
         }
     }
 }
@@ -333,12 +340,16 @@ pub fn run(
     } else {
         VoicePolicy::Modern
     };
-    let mut engine = Engine::builder()
+    let mut builder = Engine::builder()
         .sample_rate(settings.rate)
         .mode(mode)
         .model(settings.model.clone())
         .voice_policy(policy)
-        .build()?;
+        .spatial(settings.spatial);
+    if let Some(path) = &settings.sofa {
+        builder = builder.sofa(path);
+    }
+    let mut engine = builder.build()?;
     let start = position_at(0.0);
     engine
         .set_listener(world.ear(start), Orientation::default())
