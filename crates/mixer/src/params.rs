@@ -111,7 +111,10 @@ pub struct Tap {
     /// Gain of the tap's one-pole air low-pass at 5 kHz (acoustics §5 item 7:
     /// `0.994^(path − d)`), 0..=1; 0.999 and above bypass the filter (`echo::Tap::hf`).
     pub hf: f32,
-    /// Equal-power pan toward the reflection point, −1..=1.
+    /// Equal-power pan toward the reflection point, −1..=1. Under
+    /// [`Spatial::Binaural`](crate::Spatial::Binaural) the taps stay panned: an HRTF renderer
+    /// per tap would cost six more convolutions per echo voice; the direct sound carries the
+    /// direction cues (the taps come 128 frames earlier relative to it than in pan output).
     pub pan: f32,
 }
 
