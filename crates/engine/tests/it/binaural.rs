@@ -196,3 +196,61 @@ fn binaural_is_refused_with_retail16_and_a_bad_sofa_file_is_an_error() {
     };
     assert!(msg.contains("not.sofa") && !msg.contains('\n'), "{msg}");
 }
+
+/// A 440 Hz tone circling the listener at 2 revolutions per second for 5 s (the host moving it
+/// every 10 ms): no click — no step between samples beyond what the tone's own slope allows —
+/// and the left ear louder while it passes the left, the right while it passes the right.
+#[test]
+fn a_source_circling_at_two_revolutions_per_second_has_no_click() {
+    let mut e = Engine::builder()
+        .mode(Mode::Off)
+        .spatial(Spatial::Binaural)
+        .limiter(false)
+        .build()
+        .unwrap();
+    e.set_listener(DVec3::ZERO, Orientation::default()).unwrap();
+    let tone: Arc<[f32]> = (0..48_000)
+        .map(|i| 0.3 * (i as f32 * std::f32::consts::TAU * 440.0 / FS).sin())
+        .collect();
+    let s = e.load_mono(tone, 48_000).unwrap();
+    let at = |t: f64| {
+        let a = std::f64::consts::TAU * 2.0 * t;
+        10.0 * DVec3::new(-a.sin(), 0.0, -a.cos())
+    };
+    let v = e
+        .play(
+            s,
+            Source {
+                position: at(0.0),
+                range: 1000.0,
+                looping: true,
+                ..Source::default()
+            },
+        )
+        .unwrap();
+    let step = 480;
+    let mut out = vec![0.0f32; 2 * 5 * 48_000];
+    for (k, chunk) in out.chunks_mut(2 * step).enumerate() {
+        e.set_position(v, at(k as f64 * step as f64 / f64::from(FS)))
+            .unwrap();
+        e.render(chunk).unwrap();
+    }
+    let (l, r): (Vec<f32>, Vec<f32>) = out.chunks_exact(2).map(|f| (f[0], f[1])).unzip();
+    let skip = 4_800;
+    for ear in [&l, &r] {
+        let peak = ear[skip..].iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        let bound = 1.3 * peak * std::f32::consts::TAU * 440.0 / FS + 0.01 * peak;
+        let worst = ear[skip..]
+            .windows(2)
+            .map(|w| (w[1] - w[0]).abs())
+            .fold(0.0f32, f32::max);
+        assert!(worst <= bound, "step {worst} > bound {bound}");
+    }
+    // At t = 1.125 s the source is at azimuth 90° (left), at 1.375 s at 270° (right).
+    let energy = |x: &[f32], t: f32| -> f32 {
+        let c = (t * FS) as usize;
+        x[c - 480..c + 480].iter().map(|v| v * v).sum()
+    };
+    assert!(energy(&l, 1.125) > 2.0 * energy(&r, 1.125));
+    assert!(energy(&r, 1.375) > 2.0 * energy(&l, 1.375));
+}
