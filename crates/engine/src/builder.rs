@@ -7,6 +7,9 @@ use std::time::Duration;
 use resound_acoustics::Mode;
 use resound_acoustics::queue::QueueSettings;
 
+use resound_dsp::hrtf::{HrirSet, HrtfBank};
+use resound_mixer::Spatial;
+
 use crate::error::BuildError;
 use crate::game_world::GameWorld;
 use crate::material::Materials;
@@ -191,6 +194,8 @@ pub struct EngineBuilder {
     pub(crate) start_paused: bool,
     pub(crate) device_backend: Option<crate::output::InjectedBackend>,
     pub(crate) world: Option<std::sync::Arc<dyn GameWorld>>,
+    pub(crate) spatial: Spatial,
+    pub(crate) sofa: Option<std::path::PathBuf>,
 }
 
 impl Default for EngineBuilder {
@@ -213,6 +218,8 @@ impl Default for EngineBuilder {
             start_paused: false,
             device_backend: None,
             world: None,
+            spatial: Spatial::Pan,
+            sofa: None,
         }
     }
 }
@@ -319,6 +326,30 @@ impl EngineBuilder {
         self
     }
 
+    /// How positional voices reach the two channels: [`Spatial::Pan`] (the default, speakers)
+    /// or [`Spatial::Binaural`] (headphones: each positional voice's direct sound through the
+    /// head-related impulse responses of its apparent direction, taking the listener's yaw and
+    /// pitch into account; relative voices, stereo sounds, echo taps and the reverb stay
+    /// panned/stereo; binaural voices are 128 frames (2.7 ms at 48 kHz) late). The HRIR set is
+    /// the [`sofa`](Self::sofa) file, else the built-in IRCAM set (feature `hrtf-default`).
+    ///
+    /// [`VoicePolicy::Retail16`] is the retail output exactly and stays panned: `build`
+    /// refuses `Binaural` with it ([`BuildError::Spatial`]).
+    #[must_use]
+    pub fn spatial(mut self, spatial: Spatial) -> Self {
+        self.spatial = spatial;
+        self
+    }
+
+    /// An AES69 SOFA file (`SimpleFreeFieldHRIR`) to render binaural output with, resampled
+    /// to the mix rate at `build` (a bad file: [`BuildError::Hrtf`]). Used only under
+    /// [`Spatial::Binaural`].
+    #[must_use]
+    pub fn sofa(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.sofa = Some(path.into());
+        self
+    }
+
     /// The master peak limiter (on by default; off for analysis renders).
     #[must_use]
     pub fn limiter(mut self, on: bool) -> Self {
@@ -359,6 +390,23 @@ impl EngineBuilder {
         })
     }
 
+    /// The HRIR bank binaural output renders with, at `rate` Hz (`None` under
+    /// [`Spatial::Pan`]): the SOFA file, else the built-in set.
+    pub(crate) fn hrtf_bank(
+        &self,
+        rate: u32,
+    ) -> Result<Option<std::sync::Arc<HrtfBank>>, BuildError> {
+        if self.spatial == Spatial::Pan {
+            return Ok(None);
+        }
+        let set = match &self.sofa {
+            Some(path) => HrirSet::from_sofa_file(path, rate as f32)
+                .map_err(|e| BuildError::Hrtf(format!("{}: {e}", path.display())))?,
+            None => default_set(rate)?,
+        };
+        Ok(Some(std::sync::Arc::new(HrtfBank::new(set))))
+    }
+
     /// Checks the settings and resolves the output (the device first, before anything is built).
     pub(crate) fn check(&self) -> Result<crate::output::Resolved, BuildError> {
         if !(8_000..=384_000).contains(&self.sample_rate) {
@@ -376,9 +424,27 @@ impl EngineBuilder {
             }
         }
         self.effective_budgets().validate()?;
+        if self.spatial == Spatial::Binaural && self.policy == VoicePolicy::Retail16 {
+            return Err(BuildError::Spatial);
+        }
         Ok(crate::output::resolve(
             &self.output,
             self.device_backend.as_ref(),
         )?)
     }
+}
+
+/// The built-in HRIR set (IRCAM LISTEN IRC_1040) at `rate` Hz.
+#[cfg(feature = "hrtf-default")]
+fn default_set(rate: u32) -> Result<HrirSet, BuildError> {
+    HrirSet::ircam_1040(rate as f32).map_err(|e| BuildError::Hrtf(e.to_string()))
+}
+
+/// Without the `hrtf-default` feature there is no built-in set.
+#[cfg(not(feature = "hrtf-default"))]
+fn default_set(_rate: u32) -> Result<HrirSet, BuildError> {
+    Err(BuildError::Hrtf(
+        "binaural output needs a SOFA file (no built-in HRIR set: feature `hrtf-default` is off)"
+            .to_owned(),
+    ))
 }

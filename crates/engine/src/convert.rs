@@ -86,6 +86,19 @@ pub fn pan_towards(direction: DVec3, orientation: &Orientation) -> f32 {
     }
 }
 
+/// [`VoiceParams::direction`] of a direction from the listener (binaural output): head
+/// coordinates (x right, y up, −z forward) from the orientation's yaw and pitch; straight ahead
+/// for a zero direction; `[0, 0, 0]` (not spatialised) for a relative source (UI, music).
+#[must_use]
+pub fn head_direction(direction: DVec3, orientation: &Orientation, relative: bool) -> [f32; 3] {
+    if relative {
+        return [0.0; 3];
+    }
+    let f = |v: DVec3| v.as_vec3().to_array();
+    resound_dsp::hrtf::head_direction(f(direction), f(orientation.forward), f(orientation.up))
+        .unwrap_or(resound_mixer::AHEAD)
+}
+
 fn finite_or(v: f32, fallback: f32, lo: f32, hi: f32) -> f32 {
     if v.is_finite() {
         v.clamp(lo, hi)
@@ -125,6 +138,7 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
         pan: Pan::EqualPower(pan_towards(direction, &orientation)),
         sends: [0.0; SENDS],
         reverb_decay: [0.0; REVERB_DECAY_BANDS],
+        direction: head_direction(direction, &orientation, source.relative),
     };
     let mut out = Converted {
         params,
@@ -143,6 +157,8 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
             params.shelf_hf = finite_or(r.hf, 1.0, 0.0, 1.0);
             if r.apparent_direction != DVec3::ZERO {
                 params.pan = Pan::EqualPower(pan_towards(r.apparent_direction, &orientation));
+                params.direction =
+                    head_direction(r.apparent_direction, &orientation, source.relative);
             }
             params.sends = r.sends.map(|s| finite_or(s, 0.0, 0.0, MAX_GAIN));
             // The space's decays, which the slot the sends feed is tuned to (all 0, or any

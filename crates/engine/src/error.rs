@@ -73,6 +73,13 @@ pub enum BuildError {
     /// The mixer refused its settings (a capacity or the block size beyond its limits).
     #[error("mixer settings refused: {0}")]
     Mixer(String),
+    /// Binaural output was asked for with [`crate::VoicePolicy::Retail16`] (the retail
+    /// output is panned, exactly as retail).
+    #[error("binaural output is not available with the Retail16 voice policy")]
+    Spatial,
+    /// The HRIR set for binaural output cannot be loaded (the SOFA file, or no set at all).
+    #[error("HRIR set: {0}")]
+    Hrtf(String),
     /// The worker thread could not be started.
     #[error("cannot start the acoustic worker thread: {0}")]
     Worker(std::io::Error),

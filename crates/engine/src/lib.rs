@@ -43,6 +43,7 @@
 //! | Asheron's Call ambient | [`Engine::attach_ambient`] (a DAT folder) or [`Engine::attach_ambient_sources`] (any sound-table and land-block source), [`Engine::set_listener_cell`] ([`ListenerCell`]: outdoor or an EnvCell, [`SeenOutside`]), [`AmbientStatus`] |
 //! | the game loop | [`Engine::update`] every frame (live), [`Engine::render`] (offline), [`Engine::status`], [`Engine::clock`] |
 //! | live output | [`Output::Device`], [`device`] |
+//! | headphones | [`EngineBuilder::spatial`] ([`Spatial::Binaural`]: HRTF rendering of positional voices), [`EngineBuilder::sofa`] (an AES69 SOFA file); the built-in set (feature `hrtf-default`) is IRCAM LISTEN IRC_1040, © 2014–2017 IRCAM, used under IRCAM's permission for any purpose: a binary embedding it must carry the notice `resound_dsp::hrtf::ircam::IRCAM_NOTICE` (README, Licences) |
 //! | errors | one enum per kind of operation, each message one plain line |
 //! | the layers beneath | [`advanced`]: the acoustic model, the mixer, the DSP, the DAT formats, the retail ambient runtime |
 //!
@@ -89,6 +90,7 @@ pub use playback::{
     Easing, MAX_RATE, MAX_TRACKS, SILENCE_DB, StartTime, Track, Tween, VoiceState, Volume,
 };
 pub use resound_acoustics::Mode;
+pub use resound_mixer::Spatial;
 pub use runtime::{
     AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, MAX_SOUND_FILE_BYTES, MAX_TRACK_NAME,
     SoundError, SoundHandle, VoiceAcoustics, VoiceHandle, VoiceMut, heading_orientation,

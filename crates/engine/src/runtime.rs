@@ -129,13 +129,17 @@ impl Engine {
             sample_rate: rate,
             limiter: b.limiter,
             reverb: b.model.reverb_bus(),
+            spatial: b.spatial,
             ..MixerSettings::default()
         };
         settings.capacities.voices = cap + STEAL_RESERVE;
         settings.capacities.sounds = b.capacities.sounds;
         settings.capacities.tap_sets = 2 * b.capacities.echo_voices;
-        let (mixer, renderer) =
-            resound_mixer::build(settings).map_err(|e| BuildError::Mixer(e.to_string()))?;
+        let built = match b.hrtf_bank(rate)? {
+            Some(bank) => resound_mixer::build_with_hrtf(settings, bank),
+            None => resound_mixer::build(settings),
+        };
+        let (mixer, renderer) = built.map_err(|e| BuildError::Mixer(e.to_string()))?;
         let (renderer, device) = match open(output, renderer, b.start_paused)? {
             Opened::Offline(r) => (Some(Mutex::new(r)), None),
             Opened::Device(d) => (None, Some(Mutex::new(d))),

@@ -41,8 +41,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use resound_benchclock::Stopwatch;
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
-    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, VoiceId,
-    VoiceParams, build,
+    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Spatial, Tap,
+    VoiceId, VoiceParams, build, build_with_hrtf,
 };
 
 const FS: u32 = 48_000;
@@ -285,6 +285,8 @@ struct Motion {
     sends: bool,
     oneshots: bool,
     taps: bool,
+    /// `Spatial::Binaural` with the IRCAM set, every voice binaural, every direction moving.
+    binaural: bool,
 }
 
 /// A motion scene: the renderer, the handle that moves it, its voices and the motion state.
@@ -298,7 +300,18 @@ struct Moving {
 }
 
 fn build_motion(motion: Motion) -> Moving {
-    let (mut h, mut r) = build(MixerSettings::default()).expect("settings");
+    let (mut h, mut r) = if motion.binaural {
+        let set = resound_dsp::hrtf::HrirSet::ircam_1040(FS as f32).expect("IRCAM set");
+        let settings = MixerSettings {
+            spatial: Spatial::Binaural,
+            binaural_voices: VOICES,
+            ..MixerSettings::default()
+        };
+        build_with_hrtf(settings, Arc::new(resound_dsp::hrtf::HrtfBank::new(set)))
+            .expect("settings")
+    } else {
+        build(MixerSettings::default()).expect("settings")
+    };
     let count = if motion.oneshots { 8 } else { VOICES };
     let sounds: Vec<SoundId> = (0..count)
         .map(|i| {
@@ -373,6 +386,14 @@ fn motion_params(rng: &mut Lcg, m: Motion) -> VoiceParams {
     if m.shelf {
         p.shelf_gain = 0.3 + 0.7 * rng.next();
         p.shelf_hf = 0.02 + 0.9 * rng.next();
+    }
+    if m.binaural {
+        // Anywhere on the sphere, a new direction every block.
+        p.direction = [
+            2.0 * rng.next() - 1.0,
+            2.0 * rng.next() - 1.0,
+            2.0 * rng.next() - 1.0,
+        ];
     }
     if m.sends {
         p.sends = [
@@ -529,12 +550,20 @@ fn mixer(c: &mut Criterion) {
         sends,
         oneshots: false,
         taps: false,
+        binaural: false,
     };
     for (name, m) in [
         ("motion/plain_100", still(false, false)),
         ("motion/shelf_100", still(true, false)),
         ("motion/sends_100", still(false, true)),
         ("motion/shelf_sends_100", still(true, true)),
+        (
+            "motion/binaural_100",
+            Motion {
+                binaural: true,
+                ..still(false, false)
+            },
+        ),
     ] {
         g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
     }
@@ -544,6 +573,7 @@ fn mixer(c: &mut Criterion) {
             sends: false,
             oneshots: true,
             taps,
+            binaural: false,
         };
         let name = if taps {
             "motion/oneshots_8_taps_6"

@@ -41,6 +41,17 @@ pub enum BuildError {
     /// The stop fade is not a finite number of seconds in 0..=1.
     #[error("stop fade must be finite and within 0..=1 s")]
     StopFade,
+    /// Binaural output was asked for without an HRIR bank (use `build_with_hrtf`).
+    #[error("binaural output needs an HRIR set")]
+    NoHrtf,
+    /// The HRIR bank is not at the mix rate.
+    #[error("HRIR set is at {bank} Hz, the mix at {mix} Hz")]
+    HrtfRate {
+        /// The bank's rate.
+        bank: f32,
+        /// The mixer's rate.
+        mix: u32,
+    },
 }
 
 /// Loading a sound failed.

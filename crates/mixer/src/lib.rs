@@ -12,7 +12,9 @@
 //! the sound's rate times the voice's playback rate) → the game's controls (gain, pause fade,
 //! track gain: tweens on the renderer clock) → occlusion shelf → reverb sends → volume ·
 //! distance gain → pan (stereo voices: each channel to its side, no shelf); voices summed in slot order, then echo taps, then the reverb
-//! bus; master peak limiter.
+//! bus; master peak limiter. Under [`Spatial::Binaural`] a positional voice within the budget
+//! replaces the pan by its HRTF renderer (`resound_dsp::hrtf`, 128 frames of latency), whose
+//! output is added after the panned voices.
 //!
 //! Architecture invariants: the renderer never allocates, locks, waits or frees after
 //! [`build`] (`tests/no_alloc.rs` proves it with an allocation-forbidding global allocator);
@@ -21,8 +23,9 @@
 //!
 //! | module | holds |
 //! |---|---|
-//! | `build` | [`build`]: sizes everything, splits into the two halves |
-//! | `settings` | [`MixerSettings`], [`Capacities`] |
+//! | `build` | [`build`], [`build_with_hrtf`]: sizes everything, splits into the two halves |
+//! | `settings` | [`MixerSettings`], [`Capacities`], [`Spatial`] (pan or binaural output) |
+//! | `binaural` | binaural output: the pool of HRTF renderers, the budget (loudest keep binaural) |
 //! | `handle` | [`MixerHandle`] (game thread), [`PlaySettings`], [`VoiceId`] |
 //! | `renderer` | [`MixerRenderer`] (audio thread): `render(&mut [f32])` |
 //! | `params` | [`VoiceParams`], [`Pan`], [`Tap`], [`distance_gain`], validation |
@@ -46,6 +49,7 @@
 //! handle.stop(voice).unwrap();
 //! ```
 
+mod binaural;
 mod block;
 mod build;
 mod command;
@@ -62,7 +66,7 @@ mod status;
 mod tap;
 mod voice;
 
-pub use build::build;
+pub use build::{build, build_with_hrtf};
 pub use control::{Easing, MAX_EASING_POWER, MAX_RATE, MAX_TWEEN_S, TRACKS, Tween};
 pub use error::{
     BuildError, LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError,
@@ -73,11 +77,13 @@ pub use handle::{
     VoiceControl, VoiceId,
 };
 pub use params::{
-    MAX_DISTANCE, MAX_GAIN, MAX_REVERB_DECAY, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS,
+    AHEAD, MAX_DISTANCE, MAX_GAIN, MAX_REVERB_DECAY, MAX_SHELF_GAIN, MAX_TAP_DELAY, MAX_TAPS,
     MIN_REVERB_DECAY, Pan, REVERB_DECAY_BANDS, SENDS, Tap, VoiceParams, distance_gain,
 };
 pub use renderer::MixerRenderer;
-pub use settings::{CAPACITY_LIMIT, Capacities, MAX_BLOCK_LIMIT, MixerSettings};
+pub use settings::{
+    CAPACITY_LIMIT, Capacities, DEFAULT_BINAURAL_VOICES, MAX_BLOCK_LIMIT, MixerSettings, Spatial,
+};
 pub use sound::{SoundData, SoundId};
 pub use status::MixerStatus;
 

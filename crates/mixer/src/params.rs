@@ -61,7 +61,19 @@ pub struct VoiceParams {
     /// mean (log scale) of the decays of the voices feeding it and keeps it once they stop; all
     /// 0 (the default) counts as the slot's nominal decays.
     pub reverb_decay: [f32; REVERB_DECAY_BANDS],
+    /// Where the voice is heard from, for [`Spatial::Binaural`](crate::Spatial::Binaural)
+    /// output: a vector from the listener's head towards the (apparent) source in **head
+    /// coordinates** — x right, y up, −z forward (ahead of the nose), the listener's own axes,
+    /// so the head's yaw and pitch are already applied. Any length; each component finite and
+    /// within ±[`MAX_DISTANCE`]. The default `[0, 0, -1]` is straight ahead. **`[0, 0, 0]`
+    /// marks a voice that is not positional** (UI, music): it is panned even in binaural
+    /// output. Ignored under [`Spatial::Pan`](crate::Spatial::Pan), by stereo voices and by
+    /// [`Pan::Retail`] voices.
+    pub direction: [f32; 3],
 }
+
+/// Straight ahead in head coordinates: [`VoiceParams::direction`]'s default.
+pub const AHEAD: [f32; 3] = [0.0, 0.0, -1.0];
 
 /// Bands of [`VoiceParams::reverb_decay`].
 pub const REVERB_DECAY_BANDS: usize = resound_dsp::DECAY_BANDS;
@@ -81,6 +93,7 @@ impl Default for VoiceParams {
             pan: Pan::default(),
             sends: [0.0; SENDS],
             reverb_decay: [0.0; REVERB_DECAY_BANDS],
+            direction: AHEAD,
         }
     }
 }
@@ -98,7 +111,10 @@ pub struct Tap {
     /// Gain of the tap's one-pole air low-pass at 5 kHz (acoustics §5 item 7:
     /// `0.994^(path − d)`), 0..=1; 0.999 and above bypass the filter (`echo::Tap::hf`).
     pub hf: f32,
-    /// Equal-power pan toward the reflection point, −1..=1.
+    /// Equal-power pan toward the reflection point, −1..=1. Under
+    /// [`Spatial::Binaural`](crate::Spatial::Binaural) the taps stay panned: an HRTF renderer
+    /// per tap would cost six more convolutions per echo voice; the direct sound carries the
+    /// direction cues (the taps come 128 frames earlier relative to it than in pan output).
     pub pan: f32,
 }
 
@@ -128,6 +144,7 @@ fn check(field: &'static str, v: f32, lo: f32, hi: f32) -> Result<(), ParamError
 }
 
 const SEND_FIELDS: [&str; SENDS] = ["sends[0]", "sends[1]", "sends[2]", "sends[3]"];
+const DIRECTION_FIELDS: [&str; 3] = ["direction[0]", "direction[1]", "direction[2]"];
 const DECAY_FIELDS: [&str; REVERB_DECAY_BANDS] =
     ["reverb_decay[0]", "reverb_decay[1]", "reverb_decay[2]"];
 
@@ -155,6 +172,9 @@ impl VoiceParams {
                 check(field, *d, MIN_REVERB_DECAY, MAX_REVERB_DECAY)?;
             }
         }
+        for (d, field) in self.direction.iter().zip(DIRECTION_FIELDS) {
+            check(field, *d, -MAX_DISTANCE, MAX_DISTANCE)?;
+        }
         Ok(())
     }
 
@@ -178,6 +198,11 @@ impl VoiceParams {
             decay: self.reverb_decay,
             left: dry * l,
             right: dry * r,
+            dry,
+            direction: self.direction,
+            positional: !stereo
+                && matches!(self.pan, Pan::EqualPower(_))
+                && self.direction != [0.0; 3],
         }
     }
 }
@@ -270,6 +295,12 @@ pub(crate) struct VoiceTargets {
     pub left: f32,
     /// Dry right gain.
     pub right: f32,
+    /// Dry gain before the pan (volume · distance gain): a binaural voice's level.
+    pub dry: f32,
+    /// Head-coordinate direction (binaural output).
+    pub direction: [f32; 3],
+    /// A mono, equal-power voice with a direction: binaural output may spatialise it.
+    pub positional: bool,
 }
 
 /// A voice's current tap set as the renderer reads it.

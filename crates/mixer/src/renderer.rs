@@ -9,6 +9,7 @@ use resound_dsp::shelf::BANK_LANES;
 use resound_dsp::{OcclusionShelf, RAMP_SEGMENT};
 use rtrb::{Consumer, Producer};
 
+use crate::binaural::Binaural;
 use crate::block::ParamBlock;
 use crate::command::{Command, Returned, StartControls};
 use crate::control::{TRACKS, Tweened};
@@ -55,6 +56,8 @@ pub struct MixerRenderer {
     tracks: [Tweened; TRACKS],
     master: Master,
     reset_bus_when_idle: bool,
+    /// Binaural output's renderers (`Spatial::Binaural` only).
+    binaural: Option<Box<Binaural>>,
     /// Commands arrived since the reverb slots were last tuned (`tune_reverb_slots`).
     tuning_stale: bool,
     /// Frames rendered so far (block starts): new voices start on this grid phase.
@@ -102,11 +105,17 @@ impl MixerRenderer {
             tracks: [Tweened::constant(1.0); TRACKS],
             master: Master::new(fs, mb, settings.reverb, settings.limiter),
             reset_bus_when_idle: false,
+            binaural: None,
             frame: 0,
             #[cfg(test)]
             no_lanes: false,
             tuning_stale: false,
         }
+    }
+
+    /// Turns on binaural output (at build).
+    pub(crate) fn set_binaural(&mut self, b: Binaural) {
+        self.binaural = Some(Box::new(b));
     }
 
     /// Output sample rate in Hz.
@@ -143,13 +152,22 @@ impl MixerRenderer {
     fn render_block(&mut self, out: &mut [f32]) {
         let n = out.len() / 2;
         self.flush_overflow();
-        self.apply_commands();
-        self.params_out.update();
+        let commands = self.apply_commands();
+        let fresh = self.params_out.update();
         let block = self.params_out.output_buffer();
-        for (v, t) in self.voices.iter_mut().zip(&block.voices) {
+        for (i, (v, t)) in self.voices.iter_mut().zip(&block.voices).enumerate() {
             if v.state != VoiceState::Idle && t.generation == v.generation {
-                v.retarget(t);
+                match self.binaural.as_mut() {
+                    Some(b) => v.retarget(&b.retarget(i, t, self.frame)),
+                    None => v.retarget(t),
+                }
             }
+        }
+        if let Some(b) = self.binaural.as_mut() {
+            if commands || fresh {
+                b.rank(&mut self.voices, self.frame);
+            }
+            b.begin_block(n, self.frame);
         }
         for (ts, t) in self.tap_sets.iter_mut().zip(&block.tap_sets) {
             ts.apply(t, &mut self.voices, SoundRates(&self.sounds));
@@ -224,6 +242,22 @@ impl MixerRenderer {
                 }
                 continue;
             }
+            if let Some((bl, br)) = self.binaural.as_mut().and_then(|b| b.inputs(i)) {
+                lanes.flush(
+                    &mut self.voices,
+                    &mut self.lane_bufs,
+                    n,
+                    MixTargets {
+                        left: &mut self.mix_l[..n],
+                        right: &mut self.mix_r[..n],
+                        bus_in: &mut self.bus_in,
+                    },
+                );
+                if let Some(v) = self.voices.get_mut(i) {
+                    v.render_active(samples, &mut scratch[..active], n, bl, br, &mut self.bus_in);
+                }
+                continue;
+            }
             let mix = MixTargets {
                 left: &mut self.mix_l[..n],
                 right: &mut self.mix_r[..n],
@@ -259,6 +293,10 @@ impl MixerRenderer {
                 bus_in: &mut self.bus_in,
             },
         );
+
+        if let Some(b) = self.binaural.as_mut() {
+            b.render(n, self.frame, &mut self.mix_l, &mut self.mix_r);
+        }
 
         for ts in &mut self.tap_sets {
             if let Some(slot) = ts.owner()
@@ -387,8 +425,11 @@ impl MixerRenderer {
         true
     }
 
-    fn apply_commands(&mut self) {
+    /// Applies the pending commands; true if there were any.
+    fn apply_commands(&mut self) -> bool {
+        let mut any = false;
         while let Ok(cmd) = self.commands.pop() {
+            any = true;
             self.tuning_stale = true;
             match cmd {
                 Command::LoadSound { slot, sound } => {
@@ -481,6 +522,7 @@ impl MixerRenderer {
                 }
             }
         }
+        any
     }
 
     fn start_voice(
@@ -502,6 +544,10 @@ impl MixerRenderer {
         };
         match rate {
             Some(rate) if v.state == VoiceState::Idle => {
+                let t = match self.binaural.as_mut() {
+                    Some(b) => b.start(slot as usize, t, self.frame),
+                    None => t,
+                };
                 let phase = self.frame % RAMP_SEGMENT as u64;
                 let at = StartAt {
                     now: self.frame,
@@ -530,6 +576,9 @@ impl MixerRenderer {
             let (slot, generation, sound) = (i as u32, v.generation, v.sound);
             for ts in &mut self.tap_sets {
                 ts.voice_ended(slot, generation);
+            }
+            if let Some(b) = self.binaural.as_mut() {
+                b.ended(i, self.frame + v.active_frames as u64);
             }
             if let Some(s) = self.sounds.get_mut(sound as usize) {
                 s.users = s.users.saturating_sub(1);

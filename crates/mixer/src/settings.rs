@@ -31,6 +31,23 @@ impl Default for Capacities {
     }
 }
 
+/// How positional voices reach the two output channels.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Spatial {
+    /// The equal-power pan between two speakers (the default; what the mixer always did).
+    #[default]
+    Pan,
+    /// Headphones: each positional voice's dry path through head-related impulse responses
+    /// for its [`direction`](crate::VoiceParams::direction) (needs an HRIR bank:
+    /// [`build_with_hrtf`](crate::build_with_hrtf)). Stereo, relative and retail voices, the
+    /// echo taps and the reverb bus stay panned/stereo. Binaural voices are
+    /// [`LATENCY_FRAMES`](resound_dsp::hrtf::LATENCY_FRAMES) (128) frames late.
+    Binaural,
+}
+
+/// Default [`MixerSettings::binaural_voices`].
+pub const DEFAULT_BINAURAL_VOICES: usize = 64;
+
 /// Everything needed to build a mixer.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MixerSettings {
@@ -46,6 +63,12 @@ pub struct MixerSettings {
     pub reverb: ReverbBusSettings,
     /// Run the master peak limiter (on by default; off only for analysis renders).
     pub limiter: bool,
+    /// Pan or binaural output.
+    pub spatial: Spatial,
+    /// Under [`Spatial::Binaural`]: how many voices are rendered binaurally at once (one
+    /// preallocated renderer each, at most `capacities.voices`); the loudest keep binaural, the
+    /// rest are panned. 0..=[`CAPACITY_LIMIT`].
+    pub binaural_voices: usize,
 }
 
 impl Default for MixerSettings {
@@ -57,6 +80,8 @@ impl Default for MixerSettings {
             stop_fade_seconds: 0.01,
             reverb: ReverbBusSettings::default(),
             limiter: true,
+            spatial: Spatial::Pan,
+            binaural_voices: DEFAULT_BINAURAL_VOICES,
         }
     }
 }
@@ -89,6 +114,12 @@ impl MixerSettings {
             if (v == 0 && name != "tap_sets") || v > CAPACITY_LIMIT {
                 return Err(BuildError::Capacity { name, value: v });
             }
+        }
+        if self.binaural_voices > CAPACITY_LIMIT {
+            return Err(BuildError::Capacity {
+                name: "binaural_voices",
+                value: self.binaural_voices,
+            });
         }
         if !self.stop_fade_seconds.is_finite() || !(0.0..=1.0).contains(&self.stop_fade_seconds) {
             return Err(BuildError::StopFade);

@@ -143,6 +143,7 @@ fn lazy_smoothers_match_eager_ones() {
         decay: [0.0; 3],
         left: 0.6,
         right: 0.3,
+        ..VoiceTargets::default()
     };
     let busy = VoiceTargets {
         shelf_gain: 0.7,
@@ -248,6 +249,7 @@ fn moving_voices_match_eager_ones() {
                 decay: [0.0; 3],
                 left: next(),
                 right: next(),
+                ..VoiceTargets::default()
             };
             let full = VoiceTargets {
                 shelf_gain: 0.3 + next(),

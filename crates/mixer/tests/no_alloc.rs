@@ -18,9 +18,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
 use resound_mixer::{
-    MixerHandle, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Tap, Tween, VoiceControl,
-    VoiceId, VoiceParams, build,
+    MixerHandle, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Spatial, Tap, Tween,
+    VoiceControl, VoiceId, VoiceParams, build, build_with_hrtf,
 };
+
+#[path = "it/hrir.rs"]
+mod hrir;
 
 #[global_allocator]
 static A: AllocDisabler = AllocDisabler;
@@ -50,6 +53,12 @@ fn params(rng: &mut Lcg) -> VoiceParams {
         sends: [rng.next(), rng.next(), rng.next(), rng.next()],
         // Retuning slots must not allocate either.
         reverb_decay: [0.2 + 3.0 * rng.next(); 3],
+        // Binaural renderers glide to a new direction every tick.
+        direction: [
+            2.0 * rng.next() - 1.0,
+            rng.next() - 0.5,
+            2.0 * rng.next() - 1.0,
+        ],
     }
 }
 
@@ -258,6 +267,35 @@ fn render_never_allocates_single_thread() {
     assert!(status.busy_reverb_slots == 4);
     // The unloaded sound came back to the game side.
     game.h.collect();
+}
+
+/// Binaural output (issue 33): 64 renderers for 256 voices, every direction and level changing
+/// every tick (ranking, draining, gliding), one-shots starting and ending: no allocation.
+#[test]
+fn binaural_render_never_allocates() {
+    let s = MixerSettings {
+        spatial: Spatial::Binaural,
+        binaural_voices: 64,
+        ..settings()
+    };
+    let (h, mut r) = build_with_hrtf(s, hrir::bank(48_000)).unwrap();
+    let mut game = Game::new(h);
+    game.start();
+    let mut buf = vec![0.0f32; 2 * 512];
+    reset_violation_count();
+    let mut peak = 0.0f32;
+    for b in 0..120 {
+        if b % 4 == 0 {
+            game.tick();
+        }
+        // Odd call sizes too: the renderers' 128-frame grid is their own.
+        let n = if b % 3 == 0 { 2 * 301 } else { buf.len() };
+        assert_no_alloc(|| r.render(&mut buf[..n]));
+        assert!(buf.iter().all(|x| x.is_finite()));
+        peak = buf.iter().fold(peak, |m, x| m.max(x.abs()));
+    }
+    assert_eq!(violation_count(), 0, "the renderer allocated or freed");
+    assert!(peak > 0.0);
 }
 
 /// Game and audio on two threads at once, as in the engine.

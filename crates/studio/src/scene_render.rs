@@ -343,8 +343,23 @@ pub fn render_to<E: From<SceneRenderError>>(
     progress: &mut dyn FnMut(u64, u64),
     sink: &mut dyn FnMut(&[f32]) -> Result<(), E>,
 ) -> Result<SceneRender, E> {
+    render_to_from(scene, options, Engine::builder(), progress, sink)
+}
+
+/// [`render_to`] on an engine from `builder` (for settings [`SceneOptions`] does not hold,
+/// such as binaural output: `EngineBuilder::spatial`, `EngineBuilder::sofa`).
+///
+/// # Errors
+/// [`SceneRenderError`] (as `E`), or the sink's error.
+pub fn render_to_from<E: From<SceneRenderError>>(
+    scene: &Scene,
+    options: &SceneOptions,
+    builder: EngineBuilder,
+    progress: &mut dyn FnMut(u64, u64),
+    sink: &mut dyn FnMut(&[f32]) -> Result<(), E>,
+) -> Result<SceneRender, E> {
     let total = frame_count(options)?;
-    let mut p = prepare(scene, options, Engine::builder())?;
+    let mut p = prepare(scene, options, builder)?;
     let tick_frames = p.engine.tick_frames();
     let mut block = vec![0.0f32; 2 * tick_frames.min(total) as usize];
     let mut done = 0u64;

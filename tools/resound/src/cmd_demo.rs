@@ -45,6 +45,8 @@ pub struct Args {
     /// Print one JSON summary instead of text (and do not play).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    spatial: crate::cmd_render::SpatialArgs,
 }
 
 fn bar(len: u64, template: &str) -> ProgressBar {
@@ -71,6 +73,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         mode,
         model,
         retail: args.retail,
+        spatial: args.spatial.spatial()?,
+        sofa: args.spatial.sofa(),
         ..TourSettings::default()
     };
     if let Ok(meta) = std::fs::metadata(&args.out)

@@ -44,12 +44,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         sample_rate: args.rate,
         buffer_frames: None,
     };
-    let mut p = scene::start_live(&scene, &options, Engine::builder().output(output)).map_err(
-        |e| match e.device() {
-            Some(d) => anyhow::Error::new(NoDevice(d.clone())),
-            None => anyhow::Error::new(e).context("play"),
-        },
-    )?;
+    let builder = args.scene.spatial.apply(Engine::builder().output(output))?;
+    let mut p = scene::start_live(&scene, &options, builder).map_err(|e| match e.device() {
+        Some(d) => anyhow::Error::new(NoDevice(d.clone())),
+        None => anyhow::Error::new(e).context("play"),
+    })?;
     let rate = p.engine.sample_rate();
     let total = (args.scene.seconds * f64::from(rate)).round() as u64;
     let terminal = !args.json && std::io::stdout().is_terminal();

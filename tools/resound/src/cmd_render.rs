@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use resound_engine::Model;
 use resound_engine::advanced::acoustics::scene::{Scene, parse_mode};
+use resound_engine::{Engine, EngineBuilder, Model, Spatial};
 use resound_studio::describe::RenderReport;
 use resound_studio::scene_render::{self as scene, SceneOptions};
 use resound_studio::test_signal::Signal;
@@ -45,6 +45,47 @@ pub struct SceneArgs {
     /// Run the master peak limiter (off by default: renders are for analysis).
     #[arg(long)]
     limiter: bool,
+    #[command(flatten)]
+    pub spatial: SpatialArgs,
+}
+
+/// `--spatial` and `--sofa`, shared by `render`, `play` and `demo`.
+#[derive(clap::Args, Debug)]
+pub struct SpatialArgs {
+    /// Output for speakers (`pan`, equal-power) or headphones (`binaural`: HRTF, the built-in
+    /// IRCAM LISTEN IRC_1040 set or `--sofa`).
+    #[arg(long, value_parser = ["pan", "binaural"], default_value = "pan")]
+    spatial: String,
+    /// An AES69 SOFA file (SimpleFreeFieldHRIR) for `--spatial binaural`.
+    #[arg(long, value_name = "FILE")]
+    sofa: Option<PathBuf>,
+}
+
+impl SpatialArgs {
+    /// The engine's spatialisation mode.
+    pub fn spatial(&self) -> anyhow::Result<Spatial> {
+        match self.spatial.as_str() {
+            "binaural" => Ok(Spatial::Binaural),
+            "pan" if self.sofa.is_some() => {
+                anyhow::bail!("--sofa needs --spatial binaural")
+            }
+            _ => Ok(Spatial::Pan),
+        }
+    }
+
+    /// `builder` with these settings.
+    pub fn apply(&self, builder: EngineBuilder) -> anyhow::Result<EngineBuilder> {
+        let b = builder.spatial(self.spatial()?);
+        Ok(match &self.sofa {
+            Some(path) => b.sofa(path),
+            None => b,
+        })
+    }
+
+    /// The SOFA file, if any.
+    pub fn sofa(&self) -> Option<PathBuf> {
+        self.sofa.clone()
+    }
 }
 
 /// Arguments of `resound render`.
@@ -168,9 +209,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bar.set_style(style.progress_chars("=> "));
     }
     crate::interrupt::catch();
-    let render = scene::render_to(
+    let builder = args.scene.spatial.apply(Engine::builder())?;
+    let render = scene::render_to_from(
         &scene,
         &options,
+        builder,
         &mut |done, _| bar.set_position(done),
         &mut |block| {
             if crate::interrupt::interrupted() {

@@ -167,6 +167,8 @@ impl AmbientPlay {
             Self::Centred { volume, .. } => Some(VoiceParams {
                 volume,
                 pan: Pan::EqualPower(0.0),
+                // A bed, not a place: panned even in binaural output.
+                direction: [0.0; 3],
                 ..VoiceParams::default()
             }),
             Self::Positioned { .. } => None,

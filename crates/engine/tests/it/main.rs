@@ -9,6 +9,8 @@ mod ambient_cells;
 mod ambient_engine;
 mod around_corners;
 mod bad_input;
+#[cfg(feature = "hrtf-default")]
+mod binaural;
 mod budgets;
 mod common;
 mod determinism;

@@ -2,7 +2,8 @@
 //! acts at the same frames.
 
 use resound_mixer::{
-    MixerHandle, MixerRenderer, Pan, PlaySettings, SoundId, Tap, VoiceId, VoiceParams,
+    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundId, Spatial, Tap, VoiceId,
+    VoiceParams, build_with_hrtf,
 };
 
 use crate::common::{load, mixer, sine};
@@ -34,13 +35,24 @@ fn params(rng: &mut Lcg) -> VoiceParams {
             let d = 0.3 + 2.0 * rng.next();
             [d, d, 0.7 * d]
         },
+        // Heard only in binaural output.
+        direction: [
+            2.0 * rng.next() - 1.0,
+            0.5 * rng.next(),
+            2.0 * rng.next() - 1.0,
+        ],
     }
 }
 
 /// 2 s of a scene: 40 loops + one-shots with taps, changing every 2400-frame tick.
 /// `call` is the render-call size in frames (a divisor of 2400).
 fn scene(call: usize) -> Vec<f32> {
-    let (mut h, mut r): (MixerHandle, MixerRenderer) = mixer();
+    scene_in(call, mixer())
+}
+
+/// [`scene`] on the given mixer.
+fn scene_in(call: usize, mixer: (MixerHandle, MixerRenderer)) -> Vec<f32> {
+    let (mut h, mut r) = mixer;
     let mut rng = Lcg(42);
     let sounds: Vec<SoundId> = [(220.0, 22_050), (330.0, 44_100), (97.0, 48_000)]
         .into_iter()
@@ -154,6 +166,59 @@ fn offline_render_does_not_depend_on_call_size() {
     assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
     assert!(a.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()));
     assert!(a.iter().zip(&d).all(|(x, y)| x.to_bits() == y.to_bits()));
+}
+
+fn binaural_mixer(budget: usize) -> (MixerHandle, MixerRenderer) {
+    let s = MixerSettings {
+        spatial: Spatial::Binaural,
+        binaural_voices: budget,
+        ..MixerSettings::default()
+    };
+    build_with_hrtf(s, crate::hrir::bank(48_000)).unwrap()
+}
+
+/// Binaural output (a budget of 24 for 50-odd voices: ranking, draining renderers, panned
+/// voices beside binaural ones) does not depend on the call size either, though its renderers
+/// work on their own 128-frame grid.
+#[test]
+fn binaural_render_does_not_depend_on_call_size() {
+    let a = scene_in(2400, binaural_mixer(24));
+    let b = scene_in(480, binaural_mixer(24));
+    let c = scene_in(25, binaural_mixer(24));
+    for (call, other) in [(480, &b), (25, &c)] {
+        if let Some(i) = a
+            .iter()
+            .zip(other.iter())
+            .position(|(x, y)| x.to_bits() != y.to_bits())
+        {
+            eprintln!(
+                "call {call}: first diff at sample {i} (frame {}): {} vs {}",
+                i / 2,
+                a[i],
+                other[i]
+            );
+        }
+    }
+    assert!(a.iter().all(|x| x.is_finite()));
+    assert!(a.iter().any(|x| x.abs() > 0.01));
+    assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+    assert!(a.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()));
+    // And it is not the panned output.
+    let p = scene(2400);
+    assert!(a.iter().zip(&p).any(|(x, y)| (x - y).abs() > 1e-3));
+}
+
+/// `Pan` output is what it was: a mixer built with an HRIR bank but `Spatial::Pan` renders the
+/// same bits as one built without (the voices carry random directions; pan ignores them).
+#[test]
+fn pan_output_ignores_directions_and_the_bank() {
+    let a = scene(480);
+    let s = MixerSettings {
+        spatial: Spatial::Pan,
+        ..MixerSettings::default()
+    };
+    let b = scene_in(480, build_with_hrtf(s, crate::hrir::bank(48_000)).unwrap());
+    assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
 }
 
 /// A game's tick under motion (issue 16): 24 distinct looping sounds at 11.025/22.05/44.1 kHz,

@@ -3,11 +3,13 @@
 // Test helpers outside #[test] fns unwrap too (clippy.toml only covers #[test] bodies).
 #![allow(clippy::unwrap_used)]
 
+mod binaural;
 mod bus;
 mod click;
 mod common;
 mod controls;
 mod determinism;
+mod hrir;
 mod lifecycle;
 mod retail_law;
 mod sync_send;

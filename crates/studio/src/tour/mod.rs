@@ -45,6 +45,7 @@ pub use playback::{Live, LiveError, Playback, play_live};
 
 use self::script::{EVENTS, EventSound, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
+use resound_engine::Spatial;
 use resound_engine::sound::{AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
 use resound_engine::terrain::axes::ac_to_voxel;
 use resound_engine::{
@@ -85,6 +86,10 @@ pub struct TourSettings {
     pub retail: bool,
     /// Output rate, Hz.
     pub rate: u32,
+    /// Pan or binaural output (`EngineBuilder::spatial`; binaural is refused with `retail`).
+    pub spatial: Spatial,
+    /// A SOFA file for binaural output (`EngineBuilder::sofa`; default: the built-in set).
+    pub sofa: Option<std::path::PathBuf>,
 }
 
 impl Default for TourSettings {
@@ -96,6 +101,8 @@ impl Default for TourSettings {
             model: Model::default(),
             retail: false,
             rate: 48_000,
+            spatial: Spatial::Pan,
+            sofa: None,
         }
     }
 }
@@ -359,12 +366,16 @@ pub fn run(
     } else {
         VoicePolicy::Modern
     };
-    let mut engine = Engine::builder()
+    let mut builder = Engine::builder()
         .sample_rate(settings.rate)
         .mode(mode)
         .model(settings.model.clone())
         .voice_policy(policy)
-        .build()?;
+        .spatial(settings.spatial);
+    if let Some(path) = &settings.sofa {
+        builder = builder.sofa(path);
+    }
+    let mut engine = builder.build()?;
     let start = position_at(0.0);
     engine
         .set_listener(world.ear(start), Orientation::default())

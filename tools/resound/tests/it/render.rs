@@ -262,3 +262,54 @@ fn s16_output_and_text_report() {
     );
     assert_eq!(r.duration(), 24_000);
 }
+
+/// `--spatial binaural` (issue 33): G's source is to the listener's side, so the binaural
+/// render differs from the pan render and puts its direct sound 128 frames later (the
+/// renderer's latency); `--spatial pan` is the default's bits; `--sofa` needs `binaural`, and
+/// a bad SOFA file is one plain line.
+#[test]
+fn spatial_binaural_and_sofa_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let wav = |name: &str, extra: &[&str]| -> Vec<f32> {
+        let out = dir.path().join(name);
+        let mut args = vec!["render", "G", "--mode", "off", "--seconds", "0.5", "--out"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let o = resound(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut r = hound::WavReader::open(&out).unwrap();
+        r.samples::<f32>().map(Result::unwrap).collect()
+    };
+    let default = wav("d.wav", &[]);
+    let pan = wav("p.wav", &["--spatial", "pan"]);
+    let binaural = wav("b.wav", &["--spatial", "binaural"]);
+    assert_eq!(default, pan);
+    let first = |x: &[f32]| x.iter().position(|v| v.abs() > 1e-4).map(|i| i / 2);
+    let (p, b) = (first(&pan).unwrap(), first(&binaural).unwrap());
+    assert!(
+        b >= p + 128 && b < p + 128 + 40,
+        "pan onset {p}, binaural onset {b}"
+    );
+    let out = dir.path().join("x.wav");
+    let out = out.to_str().unwrap();
+    fails_with_one_line(
+        &resound(&["render", "G", "--sofa", "h.sofa", "--out", out]),
+        "--sofa needs --spatial binaural",
+    );
+    let bad = dir.path().join("bad.sofa");
+    std::fs::write(&bad, b"not HDF5").unwrap();
+    let bad = bad.to_str().unwrap();
+    fails_with_one_line(
+        &resound(&[
+            "render",
+            "G",
+            "--spatial",
+            "binaural",
+            "--sofa",
+            bad,
+            "--out",
+            out,
+        ]),
+        "HRIR set",
+    );
+}
