@@ -5,8 +5,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::dats::Dats;
 use crate::error::WebError;
+use crate::hearing::Hearing;
 use crate::live::Live;
-use crate::offline::{self, Hearing};
+use crate::offline;
 
 fn js(e: WebError) -> JsError {
     JsError::new(&e.to_string())
@@ -124,7 +125,7 @@ pub fn render_walk(
 /// An `Error` naming what is wrong.
 #[wasm_bindgen(js_name = renderScene)]
 pub fn render_scene(scene: &str, mode: &str, seconds: f64) -> Result<Vec<f32>, JsError> {
-    let mode = offline::parse_mode(mode).map_err(js)?;
+    let mode = crate::hearing::parse_mode(mode).map_err(js)?;
     offline::render_scene(scene, mode, seconds).map_err(js)
 }
 

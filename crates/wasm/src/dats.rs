@@ -11,7 +11,7 @@ use resound_engine::advanced::datformat::record::Region;
 use resound_engine::sound::{AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
 
 use crate::error::WebError;
-use crate::offline::Hearing;
+use crate::hearing::Hearing;
 
 /// A portal and a cell dat held in memory.
 #[derive(Debug, Clone)]

@@ -19,15 +19,17 @@
 pub mod bindings;
 mod dats;
 mod error;
+mod hearing;
 mod live;
 mod map;
 mod offline;
 
 pub use dats::Dats;
 pub use error::WebError;
+pub use hearing::{Hearing, parse_mode};
 pub use live::Live;
 pub use map::fixture_map;
 pub use offline::{
-    EXAMPLE_WALK, Hearing, MAX_SECONDS, builtin_scene, parse_mode, parse_walk, render_ambient_at,
-    render_scene, render_walk, standing_walk,
+    EXAMPLE_WALK, MAX_SECONDS, builtin_scene, parse_walk, render_ambient_at, render_scene,
+    render_walk, standing_walk,
 };

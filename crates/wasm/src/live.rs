@@ -10,7 +10,7 @@ use resound_engine::{Engine, heading_orientation};
 
 use crate::dats::Dats;
 use crate::error::WebError;
-use crate::offline::Hearing;
+use crate::hearing::Hearing;
 
 /// Metres between two fixture terrain vertices (an AC land cell's side).
 const CELL_METRES: f64 = 24.0;

@@ -9,10 +9,11 @@ use resound_engine::advanced::acoustics::scene::Scene;
 use resound_engine::advanced::ambient::walk::Walk;
 use resound_engine::glam::DVec3;
 use resound_engine::terrain::parse_position;
-use resound_engine::{Engine, Mode, Model, Orientation, Source, VoicePolicy};
+use resound_engine::{Engine, Mode, Model, Orientation, Source};
 
 use crate::dats::Dats;
 use crate::error::WebError;
+use crate::hearing::Hearing;
 
 /// Longest render, in seconds.
 pub const MAX_SECONDS: f64 = 600.0;
@@ -20,52 +21,6 @@ pub const MAX_SECONDS: f64 = 600.0;
 /// The ambient crate's example walk (`crates/ambient/examples-data/walk.json`): the
 /// crossroads, down the valley to the river, north to the marsh, a pause facing west, back.
 pub const EXAMPLE_WALK: &str = include_str!("../../ambient/examples-data/walk.json");
-
-/// How the ambient is heard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hearing {
-    /// The retail client exactly: 16 voices, the retail volume and pan law, no acoustics.
-    Retail,
-    /// Modern voices in 3-D with the acoustics in this mode, over the dats' terrain.
-    Modern(Mode),
-}
-
-impl Hearing {
-    /// `"retail"`, or a mode name (`off`, `direct`, `reflect`, `full`) for modern voices.
-    ///
-    /// # Errors
-    /// [`WebError::Mode`].
-    pub fn parse(text: &str) -> Result<Self, WebError> {
-        if text == "retail" {
-            return Ok(Self::Retail);
-        }
-        parse_mode(text).map(Self::Modern)
-    }
-
-    /// The engine for this hearing (offline, 48 kHz).
-    pub(crate) fn engine(self) -> Result<Engine, WebError> {
-        let b = Engine::builder();
-        let b = match self {
-            Self::Retail => b.voice_policy(VoicePolicy::Retail16).mode(Mode::Off),
-            Self::Modern(mode) => b.voice_policy(VoicePolicy::Modern).mode(mode),
-        };
-        Ok(b.build()?)
-    }
-}
-
-/// Parses a mode name: `off`, `direct`, `reflect`, `full`.
-///
-/// # Errors
-/// [`WebError::Mode`].
-pub fn parse_mode(text: &str) -> Result<Mode, WebError> {
-    match text {
-        "off" => Ok(Mode::Off),
-        "direct" => Ok(Mode::Direct),
-        "reflect" => Ok(Mode::Reflect),
-        "full" => Ok(Mode::Full),
-        _ => Err(WebError::Mode(text.to_owned())),
-    }
-}
 
 fn check_seconds(seconds: f64) -> Result<(), WebError> {
     if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS {

@@ -29,14 +29,8 @@ fn tool_walk_as(walk_json: &str, seconds: f64, policy: VoicePolicy) -> Vec<f32> 
         .map_err(|(p, e)| format!("{}: {e}", p.display()))
         .expect("the fixture dats written");
     let walk = parse_walk(walk_json).expect("a walk");
-    let r = render_ambient_walk(
-        dir.path(),
-        &walk,
-        seconds,
-        policy,
-        Default::default(),
-    )
-    .expect("the tool's walk renderer");
+    let r = render_ambient_walk(dir.path(), &walk, seconds, policy, Default::default())
+        .expect("the tool's walk renderer");
     let mut out = Vec::new();
     r.render(&mut |b: &[f32]| {
         out.extend_from_slice(b);
@@ -162,6 +156,9 @@ fn a_modern_walk_traces_the_terrain_as_the_tool_does() {
     let tool = tool_walk_as(EXAMPLE_WALK, 10.0, VoicePolicy::Modern);
     assert_eq!(ours.len(), 2 * 10 * 48_000);
     assert!(ours.iter().any(|v| *v != 0.0));
-    let first = ours.iter().zip(&tool).position(|(a, b)| a.to_bits() != b.to_bits());
+    let first = ours
+        .iter()
+        .zip(&tool)
+        .position(|(a, b)| a.to_bits() != b.to_bits());
     assert_eq!(first, None, "first differing sample of {}", ours.len());
 }

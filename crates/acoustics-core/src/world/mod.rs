@@ -1,5 +1,6 @@
-//! The voxel world: probe trait, sections, store, materials.
+//! The voxel world: cells and sections, probe trait, section storage, store, materials.
 
+pub mod cell;
 pub mod heightfield;
 pub mod material;
 pub mod probe;

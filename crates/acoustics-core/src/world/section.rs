@@ -2,8 +2,8 @@
 
 use glam::IVec3;
 
+use super::cell::{Cell, SECTION_CELLS, SECTION_SIZE, SectionClass};
 use super::material::MaterialId;
-use super::probe::{Cell, SECTION_CELLS, SECTION_SIZE, SectionClass};
 
 /// A cell packed into 16 bits: 0 = air, 1 = unknown, `2 + (mat << 1 | partial)` = solid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
