@@ -28,6 +28,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("resound-benchclock", &[]),
+    ("resound-testalloc", &[]),
     ("resound-studio", &["resound-engine"]),
     // The C ABI: a thin layer over the engine's public API and nothing else.
     ("resound-capi", &["resound-engine"]),

@@ -2,7 +2,8 @@
 //! section, stays within 10× the scene file's size while it is parsed and built (it took
 //! 65 536 × 8 KiB = 512 MiB when every touched section was stored cell by cell).
 //!
-//! A dedicated test binary because the counting allocator is process-wide.
+//! A dedicated test binary because the counting allocator (`resound_testalloc::Probe`) is
+//! process-wide.
 
 #![allow(
     clippy::unwrap_used,
@@ -12,74 +13,8 @@
 use resound_acoustics::scene::Scene;
 use resound_acoustics::{Cell, MaterialTable, WorldProbe};
 
-/// The counting allocator: live bytes and their peak.
-#[allow(
-    unsafe_code,
-    reason = "a GlobalAlloc impl is unsafe by definition; it only forwards"
-)]
-mod counting {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    static LIVE: AtomicUsize = AtomicUsize::new(0);
-    static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-    /// Forwards to [`System`], counting live bytes.
-    pub struct Counting;
-
-    fn grew(by: usize) {
-        let now = LIVE.fetch_add(by, Ordering::Relaxed) + by;
-        PEAK.fetch_max(now, Ordering::Relaxed);
-    }
-
-    fn shrank(by: usize) {
-        LIVE.fetch_sub(by, Ordering::Relaxed);
-    }
-
-    /// Starts a measurement: the peak restarts from the bytes live now.
-    pub fn reset() -> usize {
-        let live = LIVE.load(Ordering::Relaxed);
-        PEAK.store(live, Ordering::Relaxed);
-        live
-    }
-
-    /// The peak of live bytes since [`reset`].
-    pub fn peak() -> usize {
-        PEAK.load(Ordering::Relaxed)
-    }
-
-    // SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
-    // GlobalAlloc contract; the counters are plain atomics.
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            grew(layout.size());
-            // SAFETY: the caller's layout, passed on unchanged.
-            unsafe { System.alloc(layout) }
-        }
-
-        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            grew(layout.size());
-            // SAFETY: the caller's layout, passed on unchanged.
-            unsafe { System.alloc_zeroed(layout) }
-        }
-
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            grew(new_size);
-            shrank(layout.size());
-            // SAFETY: `ptr`/`layout` come from this allocator, i.e. from `System`.
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            shrank(layout.size());
-            // SAFETY: `ptr`/`layout` come from this allocator, i.e. from `System`.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-    }
-}
-
 #[global_allocator]
-static ALLOC: counting::Counting = counting::Counting;
+static ALLOCATOR: resound_testalloc::Probe = resound_testalloc::Probe;
 
 #[test]
 fn many_one_cell_boxes_in_separate_sections_stay_within_ten_times_the_scene() {
@@ -104,10 +39,11 @@ fn many_one_cell_boxes_in_separate_sections_stay_within_ten_times_the_scene() {
     drop(boxes);
     assert!(text.len() > 4_000_000, "{}", text.len());
     let materials = MaterialTable::standard();
-    let before = counting::reset();
-    let scene = Scene::from_json(&text, &materials).unwrap();
-    let world = scene.build_world(&materials, 0).unwrap();
-    let used = counting::peak() - before;
+    let (world, usage) = resound_testalloc::whole_process(|| {
+        let scene = Scene::from_json(&text, &materials).unwrap();
+        scene.build_world(&materials, 0).unwrap()
+    });
+    let used = usage.peak;
     eprintln!("peak {used} bytes for a scene of {} bytes", text.len());
     assert!(
         used <= 10 * text.len(),

@@ -5,86 +5,21 @@
 
 #![allow(clippy::unwrap_used, reason = "test fixtures are known good")]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::Cursor;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use resound_ambient::{DatSource, DatSourceError, LandBlockSource};
 use resound_datformat::container::{DatKind, DatReader, DatWriter, EntryOptions, ReadEntryError};
 use resound_datformat::id::CellId;
 use resound_datformat::record::{LandBlock, Record, Wave};
 
-thread_local! {
-    /// Only the armed thread's allocations count (tests run in parallel).
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-}
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-/// Forwards to [`System`], counting live bytes while armed.
-struct Peak;
-
-fn grow(n: usize) {
-    if ARMED.try_with(Cell::get).unwrap_or(false) {
-        let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
-        PEAK.fetch_max(live, Ordering::Relaxed);
-    }
-}
-
-fn shrink(n: usize) {
-    if ARMED.try_with(Cell::get).unwrap_or(false) {
-        // Bytes allocated before arming may be freed while armed: never below zero.
-        let _ = LIVE.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| {
-            Some(l.saturating_sub(n))
-        });
-    }
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`; the counters are atomics.
-#[allow(
-    unsafe_code,
-    reason = "a GlobalAlloc impl is unsafe by definition; it only forwards"
-)]
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        // SAFETY: the caller's layout, passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        // SAFETY: the caller's layout, passed on unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        grow(new_size);
-        shrink(layout.size());
-        // SAFETY: `ptr`/`layout` come from this allocator, i.e. from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrink(layout.size());
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Peak = Peak;
+static ALLOCATOR: resound_testalloc::Probe = resound_testalloc::Probe;
 
-/// Runs `f` armed on this thread; returns its result and the peak of bytes live at once
-/// during it (one test at a time arms, so the shared counters are its own).
+/// Runs `f` with this thread's requests counted; returns its result and the peak of bytes
+/// live at once during it.
 fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    LIVE.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
-    ARMED.with(|a| a.set(true));
-    let out = f();
-    ARMED.with(|a| a.set(false));
-    (out, PEAK.load(Ordering::Relaxed))
+    let (out, usage) = resound_testalloc::on_this_thread(f);
+    (out, usage.peak)
 }
 
 /// A cell dat holding `payload` (compressed) under `id`.

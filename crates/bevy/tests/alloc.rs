@@ -19,54 +19,11 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_resound::{Emitter, Listener, Resound, ResoundPlugin, VoxelWorld};
 use resound_engine::{Engine, Material, Mode};
 
-/// The counting allocator: allocation calls (alloc, alloc_zeroed, realloc).
-#[allow(
-    unsafe_code,
-    reason = "a GlobalAlloc impl is unsafe by definition; it only forwards"
-)]
-mod counting {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::sync::atomic::{AtomicU64, Ordering};
-
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-
-    /// Forwards to [`System`], counting the calls that allocate.
-    pub struct Counting;
-
-    /// Allocation calls since the start.
-    pub fn calls() -> u64 {
-        CALLS.load(Ordering::Relaxed)
-    }
-
-    // SAFETY: every method forwards to `System` with the caller's arguments, so it keeps the
-    // GlobalAlloc contract; the counter is a plain atomic.
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            CALLS.fetch_add(1, Ordering::Relaxed);
-            // SAFETY: forwarded as received.
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            CALLS.fetch_add(1, Ordering::Relaxed);
-            // SAFETY: forwarded as received.
-            unsafe { System.alloc_zeroed(layout) }
-        }
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            CALLS.fetch_add(1, Ordering::Relaxed);
-            // SAFETY: forwarded as received.
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: forwarded as received.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-    }
-}
-
+/// The counting allocator: the allocation calls (alloc, alloc_zeroed, realloc) are counted.
 #[global_allocator]
-static ALLOC: counting::Counting = counting::Counting;
+static ALLOCATOR: resound_testalloc::Probe = resound_testalloc::Probe;
 
-/// The counter is process-wide: one measurement at a time.
+/// The counter is process-wide: one test measures at a time (each runs several measures).
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Frames run before measuring (buffers reach their size, caches fill).
@@ -147,11 +104,12 @@ fn measure(mut app: App) -> u64 {
     for _ in 0..WARM_UP {
         app.update();
     }
-    let before = counting::calls();
-    for _ in 0..MEASURED {
-        app.update();
-    }
-    let calls = counting::calls() - before;
+    let ((), usage) = resound_testalloc::whole_process(|| {
+        for _ in 0..MEASURED {
+            app.update();
+        }
+    });
+    let calls = usage.allocations;
     if let Some(r) = app.world().get_resource::<Resound>() {
         assert!(
             r.offline_block().iter().any(|s| *s != 0.0),
@@ -211,11 +169,12 @@ fn engine_alone(mode: Mode, walking: bool) -> u64 {
     for k in 0..WARM_UP {
         frame(&mut engine, k);
     }
-    let before = counting::calls();
-    for k in WARM_UP..WARM_UP + MEASURED {
-        frame(&mut engine, k);
-    }
-    counting::calls() - before
+    let ((), usage) = resound_testalloc::whole_process(|| {
+        for k in WARM_UP..WARM_UP + MEASURED {
+            frame(&mut engine, k);
+        }
+    });
+    usage.allocations
 }
 
 /// Walking emitters, mode `full`: the app with the plugin allocates no more than Bevy's own

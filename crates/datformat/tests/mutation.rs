@@ -52,13 +52,9 @@ const MAX_DAT_ENTRIES: usize = 256;
 const EXTREME_U32: [u32; 6] = [u32::MAX, 0x7FFF_FFFF, 0x8000_0000, 0x0001_0000, 0xFFFF, 0];
 const EXTREME_U16: [u16; 4] = [u16::MAX, 0x7FFF, 0x8000, 0];
 
-/// The counting allocator: the largest request made on this thread while armed.
-#[allow(
-    unsafe_code,
-    reason = "a GlobalAlloc impl is unsafe by definition; it only forwards"
-)]
-#[path = "support/alloc_probe.rs"]
-mod probe;
+/// The counting allocator: the largest request made on this thread while measured.
+#[global_allocator]
+static ALLOCATOR: resound_testalloc::Probe = resound_testalloc::Probe;
 
 /// SplitMix64: small, seedable, the same everywhere.
 struct Rng(u64);
@@ -277,10 +273,11 @@ impl Sweep {
             Target::Dat => DAT_SLACK_LIMIT,
         };
         let limit = ALLOC_FACTOR * bytes.len() + slack;
+        // A panic inside the measure unwinds through it, which disarms the count.
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            probe::largest(|| check(seed.target, bytes))
+            let (out, usage) = resound_testalloc::on_this_thread(|| check(seed.target, bytes));
+            (out, usage.largest)
         }));
-        probe::disarm();
         let tally = match self.tallies.iter_mut().find(|(t, _)| *t == seed.target) {
             Some((_, t)) => t,
             None => {

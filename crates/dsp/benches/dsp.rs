@@ -11,6 +11,9 @@ use resound_dsp::{
     SmoothedGain, StereoPanner, TapParams,
 };
 
+#[path = "../tests/support/spaces.rs"]
+mod spaces;
+
 const FS: f32 = 48_000.0;
 const BLOCK: usize = 512;
 
@@ -160,15 +163,7 @@ fn reverb(c: &mut Criterion) {
     // Four active spaces (issue 30): each slot tuned to its own three-band decay.
     let mut tuned = ReverbBus::new(ReverbBusSettings::default());
     tuned.prepare(FS, BLOCK);
-    for (k, d) in [
-        [0.25f32, 0.3, 0.2],
-        [0.83, 1.28, 1.45],
-        [4.04, 3.28, 1.65],
-        [4.14, 4.14, 2.09],
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (k, d) in spaces::TUNED_SPACES.into_iter().enumerate() {
         tuned.set_slot_decays(k, d);
     }
     g.bench_function("bus_4_tuned_spaces_512", |b| {

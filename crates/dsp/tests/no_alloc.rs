@@ -2,63 +2,19 @@
 //! (STYLE.md §2 item 6, at dsp level). A separate test binary, because the counting
 //! allocator is process-global.
 
-// A `GlobalAlloc` implementation is unsafe by definition; this one only forwards to the
-// system allocator and counts calls made by the test's own thread.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use resound_dsp::{
     EchoTaps, OcclusionShelf, OnePoleHighPass, OnePoleLowPass, PeakLimiter, REVERB_SLOTS,
     ReverbBus, ReverbBusSettings, SmoothedGain, StereoPanner, TapParams, render_linear, resample,
     step_for,
 };
 
-struct Counting;
-
-thread_local! {
-    static WATCHED: Cell<bool> = const { Cell::new(false) };
-    // Per thread: tests run in parallel, and one test's deliberate allocation (the counter
-    // check) must not land in another's window.
-    static CALLS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note() {
-    if WATCHED.try_with(Cell::get).unwrap_or(false) {
-        let _ = CALLS.try_with(|c| c.set(c.get() + 1));
-    }
-}
-
-// SAFETY: every call is forwarded unchanged to `System`.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: resound_testalloc::Probe = resound_testalloc::Probe;
 
-/// Runs `f` and returns how many allocator calls it made on this thread.
+/// Runs `f` and returns how many allocator calls (requests and frees) it made on this thread.
 fn count(f: impl FnOnce()) -> usize {
-    let before = CALLS.with(Cell::get);
-    WATCHED.with(|w| w.set(true));
-    f();
-    WATCHED.with(|w| w.set(false));
-    CALLS.with(Cell::get) - before
+    let ((), usage) = resound_testalloc::on_this_thread(f);
+    usize::try_from(usage.calls()).unwrap_or(usize::MAX)
 }
 
 #[test]

@@ -3,6 +3,9 @@
 
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 
+#[path = "support/spaces.rs"]
+mod spaces;
+
 /// A tuned bus fed noise bursts on every slot for `blocks` blocks of uneven sizes.
 fn render(avx2: bool) -> Vec<u32> {
     let before = resound_dsp::simd::set_avx2_enabled(avx2);
@@ -11,15 +14,7 @@ fn render(avx2: bool) -> Vec<u32> {
         avx2 && std::is_x86_feature_detected!("avx2")
     );
     let mut bus = ReverbBus::new(ReverbBusSettings::default());
-    for (k, d) in [
-        [0.25f32, 0.3, 0.2],
-        [0.83, 1.28, 1.45],
-        [4.04, 3.28, 1.65],
-        [4.14, 4.14, 2.09],
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (k, d) in spaces::TUNED_SPACES.into_iter().enumerate() {
         bus.set_slot_decays(k, d);
     }
     let mut seed = 0x2545_f491_u32;

@@ -1,7 +1,7 @@
 //! Integration tests: container (reader, writer, B-tree, corruption robustness).
 //!
-//! A counting global allocator records the largest single allocation made on the current
-//! thread, so the corruption tests can check that no count or size read from a damaged file
+//! A counting global allocator (`resound_testalloc::Probe`) records the largest single
+//! allocation made on the current thread, so the corruption tests can check that no count or size read from a damaged file
 //! makes the reader allocate more than the file is long.
 
 #![allow(
@@ -9,8 +9,6 @@
     reason = "test helpers outside #[test] fns: a failed unwrap is a failed test"
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::io::Cursor;
 
@@ -23,52 +21,15 @@ use resound_datformat::container::{
 
 // ----- allocation tracking ------------------------------------------------------------------
 
-struct TrackingAlloc;
-
-thread_local! {
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
-}
-
-// Implementing GlobalAlloc is unsafe by definition; this one only forwards to `System` and
-// records sizes in a thread-local `Cell` (no allocation, no drop).
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for TrackingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: TrackingAlloc = TrackingAlloc;
+static ALLOCATOR: resound_testalloc::Probe = resound_testalloc::Probe;
 
 /// Fixed allocations that do not depend on the input: the zlib decoder's state (~43 KiB).
 const FIXED_OVERHEAD: usize = 64 * 1024;
 
 /// Runs `f` and returns the largest single allocation it made on this thread.
 fn largest_allocation(f: impl FnOnce()) -> usize {
-    LARGEST.with(|l| l.set(0));
-    f();
-    LARGEST.with(Cell::get)
+    resound_testalloc::on_this_thread(f).1.largest
 }
 
 // ----- helpers ------------------------------------------------------------------------------
