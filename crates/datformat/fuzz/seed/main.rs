@@ -28,7 +28,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut count = 0;
     for (label, dat) in [("portal", &world.portal), ("cell", &world.cell)] {
         put(&dir, "read_dat", &format!("fixture_{label}.dat"), dat)?;
-        count += 1;
+        put(
+            &dir,
+            "ambient_load_record",
+            &format!("fixture_{label}.dat"),
+            dat,
+        )?;
+        count += 2;
         let mut reader = DatReader::new(Cursor::new(&dat[..]))?;
         let kind = reader.header().dat_type;
         for entry in reader.entries()? {
@@ -45,6 +51,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             count += 1;
         }
     }
+    // MP3: a real encoder's stream (Xing/LAME frame) and four hand-built silent frames.
+    let mp3 = here.join("../../engine/tests/data/tone_440hz_mono_22050.mp3");
+    put(
+        &dir,
+        "mp3_frames",
+        "tone_440hz_mono_22050.mp3",
+        &std::fs::read(&mp3)?,
+    )?;
+    let mut frame = [0u8; 96];
+    frame[..4].copy_from_slice(&[0xFF, 0xFB, 0x14, 0xC0]);
+    put(&dir, "mp3_frames", "silent_4_frames.mp3", &frame.repeat(4))?;
+    count += 2;
     let scenes = here.join("../../acoustics-core/scenes");
     for e in std::fs::read_dir(&scenes)? {
         let path = e?.path();

@@ -3,6 +3,9 @@
 
 use std::io::Cursor;
 
+pub mod ambient;
+pub mod mp3;
+
 use resound_datformat::container::{DatEntry, DatReader, DatWriter, EntryOptions, ReadEntryError};
 use resound_datformat::record::Record;
 
