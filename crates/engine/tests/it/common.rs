@@ -41,3 +41,46 @@ pub fn example_walk(final_turn: bool) -> resound_ambient::walk::Walk {
         waypoints,
     }
 }
+
+/// A stone wall two cells thick across x = `wall_x`..=`wall_x + 1` (16 high, 32 wide), the
+/// listener at the origin facing the default way, and a looping voice at `source_x` with
+/// `range`: the engine's "a sound behind a wall" scene.
+pub fn loop_behind_a_wall(
+    e: &mut resound_engine::Engine,
+    wall_x: i32,
+    source_x: f64,
+    range: f32,
+) -> resound_engine::VoiceHandle {
+    use resound_engine::advanced::acoustics::{Cell, MaterialTable};
+    use resound_engine::glam::{DVec3, IVec3};
+    let stone = MaterialTable::standard().by_name("stone").unwrap();
+    e.world()
+        .fill_box(
+            IVec3::new(wall_x, 0, -16),
+            IVec3::new(wall_x + 1, 15, 15),
+            Cell::solid(stone),
+        )
+        .unwrap();
+    e.set_listener(
+        DVec3::new(0.5, 1.5, 0.5),
+        resound_engine::Orientation::default(),
+    )
+    .unwrap();
+    let rate = 48_000;
+    let s = e
+        .load_mono(
+            std::sync::Arc::from(resound_studio::test_signal::looped(rate)),
+            rate,
+        )
+        .unwrap();
+    e.play(
+        s,
+        resound_engine::Source {
+            position: DVec3::new(source_x, 1.5, 0.5),
+            range,
+            looping: true,
+            ..resound_engine::Source::default()
+        },
+    )
+    .unwrap()
+}

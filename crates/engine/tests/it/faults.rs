@@ -6,12 +6,11 @@ use std::io::Cursor;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use resound_engine::advanced::acoustics::{Absent, Cell, MaterialTable, WorldStore};
+use resound_engine::advanced::acoustics::{Absent, WorldStore};
 use resound_engine::advanced::ambient::Outcome;
 use resound_engine::advanced::datformat::container::{DatWriter, EntryOptions};
 use resound_engine::advanced::datformat::record::{Record, Wave};
 use resound_engine::advanced::mixer::MixerSettings;
-use resound_engine::glam::{DVec3, IVec3};
 use resound_engine::sound::AmbientSettings;
 use resound_engine::terrain::ac_to_voxel;
 use resound_engine::{
@@ -24,28 +23,7 @@ use resound_studio::test_signal::looped;
 /// A looping voice 20 blocks from the listener behind a stone wall (muffled: gain and hf < 1).
 fn walled(builder: EngineBuilder) -> (Engine, VoiceHandle) {
     let mut e = builder.mode(Mode::Direct).build().unwrap();
-    let stone = MaterialTable::standard().by_name("stone").unwrap();
-    e.world()
-        .fill_box(
-            IVec3::new(10, 0, -16),
-            IVec3::new(11, 15, 15),
-            Cell::solid(stone),
-        )
-        .unwrap();
-    e.set_listener(DVec3::new(0.5, 1.5, 0.5), Orientation::default())
-        .unwrap();
-    let s = e.load_mono(Arc::from(looped(48_000)), 48_000).unwrap();
-    let v = e
-        .play(
-            s,
-            Source {
-                position: DVec3::new(20.5, 1.5, 0.5),
-                range: 128.0,
-                looping: true,
-                ..Source::default()
-            },
-        )
-        .unwrap();
+    let v = crate::common::loop_behind_a_wall(&mut e, 10, 20.5, 128.0);
     (e, v)
 }
 

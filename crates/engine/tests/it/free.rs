@@ -1,39 +1,13 @@
 //! The Free class (acoustics §3.3): beyond 512 blocks no tracing; the mixer explicitly gets
 //! `gain = 1`, `hf = air(d)`, no sends and no taps, even behind a wall (no stale wall).
 
-use std::sync::Arc;
-
-use resound_engine::advanced::acoustics::Cell;
-use resound_engine::glam::{DVec3, IVec3};
-use resound_engine::{Class, Engine, Mode, Orientation, Source};
-use resound_studio::test_signal::looped;
+use resound_engine::glam::DVec3;
+use resound_engine::{Class, Engine, Mode};
 
 #[test]
 fn far_voices_are_free_with_air_absorption_only() {
     let mut e = Engine::builder().mode(Mode::Full).build().unwrap();
-    let table = resound_engine::advanced::acoustics::MaterialTable::standard();
-    let stone = table.by_name("stone").unwrap();
-    e.world()
-        .fill_box(
-            IVec3::new(300, 0, -16),
-            IVec3::new(301, 15, 15),
-            Cell::solid(stone),
-        )
-        .unwrap();
-    e.set_listener(DVec3::new(0.5, 1.5, 0.5), Orientation::default())
-        .unwrap();
-    let s = e.load_mono(Arc::from(looped(48_000)), 48_000).unwrap();
-    let v = e
-        .play(
-            s,
-            Source {
-                position: DVec3::new(600.5, 1.5, 0.5),
-                range: 1000.0,
-                looping: true,
-                ..Source::default()
-            },
-        )
-        .unwrap();
+    let v = crate::common::loop_behind_a_wall(&mut e, 300, 600.5, 1000.0);
     e.render_frames(3 * 2400).unwrap();
     let a = e.voice_acoustics(v).unwrap();
     assert_eq!(a.class, Some(Class::Free));
