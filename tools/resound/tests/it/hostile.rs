@@ -37,18 +37,7 @@ pub(crate) fn run_with(args: &[&str], stdout: Option<Stdio>) -> Output {
         Some(stdout) => cmd.stdout(stdout),
     };
     let mut child = cmd.spawn().unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("resound {args:?} hung (killed after {GUARD:?})");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = wait_guarded(&mut child, args);
     Output {
         status,
         stdout: if capture {
@@ -81,18 +70,7 @@ fn run_piped(args: &[&str]) -> Output {
         stderr.read_to_end(&mut bytes).unwrap();
         bytes
     });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("resound {args:?} hung (killed after {GUARD:?})");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = wait_guarded(&mut child, args);
     Output {
         status,
         stdout: reader.join().unwrap(),
@@ -102,6 +80,46 @@ fn run_piped(args: &[&str]) -> Output {
 
 pub(crate) fn s(p: &Path) -> &str {
     p.to_str().unwrap()
+}
+
+/// Waits for `child` (a run of `resound ARGS…`), killing it and failing after [`GUARD`].
+fn wait_guarded(child: &mut std::process::Child, args: &[&str]) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > GUARD {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("resound {args:?} hung (killed after {GUARD:?})");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Waits until a render's temporary `.part` file in `dir` passes 1 MiB (or [`GUARD`]
+/// passes), then sends `child` SIGINT with the shell's own `kill` (a minimal system has no
+/// kill program). Returns whether the file had grown.
+pub(crate) fn interrupt_once_the_part_grows(child: &std::process::Child, dir: &Path) -> bool {
+    let started = Instant::now();
+    let grew = loop {
+        let growing = std::fs::read_dir(dir).unwrap().any(|e| {
+            let e = e.unwrap();
+            e.file_name().to_string_lossy().ends_with(".part")
+                && e.metadata().unwrap().len() > 1 << 20
+        });
+        if growing || started.elapsed() > GUARD {
+            break growing;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    grew
 }
 
 /// A FIFO nobody writes to, or `None` where `mkfifo` is missing.
@@ -360,24 +378,7 @@ fn sigint_halfway_leaves_the_target_untouched() {
         .spawn()
         .unwrap();
     // wait until the temporary file has grown, then interrupt
-    let started = Instant::now();
-    loop {
-        let growing = std::fs::read_dir(dir.path()).unwrap().any(|e| {
-            let e = e.unwrap();
-            e.file_name().to_string_lossy().ends_with(".part")
-                && e.metadata().unwrap().len() > 1 << 20
-        });
-        if growing || started.elapsed() > GUARD {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // the shell's own `kill` (a minimal system has no kill program)
-    let killed = Command::new("sh")
-        .args(["-c", &format!("kill -INT {}", child.id())])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    let _ = interrupt_once_the_part_grows(&child, dir.path());
     let status = child.wait().unwrap();
     assert!(!status.success());
     assert_eq!(std::fs::read(&target).unwrap(), b"old");

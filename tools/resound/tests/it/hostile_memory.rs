@@ -13,7 +13,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::bad_input::fails_with_one_line;
-use crate::hostile::{GUARD, WALK, refused, run, s, scene_file, world};
+use crate::hostile::{
+    GUARD, WALK, interrupt_once_the_part_grows, refused, run, s, scene_file, world,
+};
 
 fn le32(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
@@ -70,24 +72,8 @@ fn sigint_stops_a_walk_render_at_once_and_leaves_nothing() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = Instant::now();
     // streamed: the temporary file grows while the walk renders
-    let grew = loop {
-        let growing = std::fs::read_dir(dir.path()).unwrap().any(|e| {
-            let e = e.unwrap();
-            e.file_name().to_string_lossy().ends_with(".part")
-                && e.metadata().unwrap().len() > 1 << 20
-        });
-        if growing || started.elapsed() > GUARD {
-            break growing;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let killed = Command::new("sh")
-        .args(["-c", &format!("kill -INT {}", child.id())])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    let grew = interrupt_once_the_part_grows(&child, dir.path());
     let interrupted = Instant::now();
     let out = child.wait_with_output().unwrap();
     assert!(grew, "the walk's WAV did not grow while it rendered");
