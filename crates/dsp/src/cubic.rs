@@ -84,9 +84,16 @@ fn window_edge(samples: &[f32], idx: i64, looping: bool) -> [f32; 4] {
     })
 }
 
+#[cfg(target_arch = "x86_64")]
+mod window;
+
 /// Where read frames go.
 trait Sink {
     fn len(&self) -> usize;
+    /// Frames from `start` (at most `n`) by the AVX2 loop, from `q` (every read of them in the
+    /// fast range); returns how many it wrote. Only called when [`crate::simd::avx2`] is true.
+    #[cfg(target_arch = "x86_64")]
+    fn wide(&mut self, samples: &[f32], q: u64, step: u64, start: usize, n: usize) -> usize;
     fn put(&mut self, i: usize, x: f32);
     fn put4(&mut self, i: usize, x: [f32; 4]);
     /// Frames `start..` are silent.
@@ -98,6 +105,16 @@ struct Store<'a>(&'a mut [f32]);
 impl Sink for Store<'_> {
     fn len(&self) -> usize {
         self.0.len()
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn wide(&mut self, samples: &[f32], q: u64, step: u64, start: usize, n: usize) -> usize {
+        #[allow(unsafe_code)]
+        // SAFETY: the one requirement of calling a `#[target_feature(enable = "avx2")]`
+        // function is that the CPU has AVX2, which the caller has checked (`simd::avx2`).
+        unsafe {
+            window::store8(samples, q, step, &mut self.0[start..start + n])
+        }
     }
     #[inline(always)]
     fn put(&mut self, i: usize, x: f32) {
@@ -123,6 +140,19 @@ impl Sink for Mix<'_> {
     fn len(&self) -> usize {
         self.left.len()
     }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn wide(&mut self, samples: &[f32], q: u64, step: u64, start: usize, n: usize) -> usize {
+        let (l, r) = (
+            &mut self.left[start..start + n],
+            &mut self.right[start..start + n],
+        );
+        #[allow(unsafe_code)]
+        // SAFETY: as for `Store::wide`: the caller has checked that the CPU has AVX2.
+        unsafe {
+            window::mix8(samples, q, step, (l, r), (self.gl, self.gr))
+        }
+    }
     #[inline(always)]
     fn put(&mut self, i: usize, x: f32) {
         self.left[i] += x * self.gl;
@@ -143,6 +173,14 @@ impl Sink for Mix<'_> {
 #[inline(always)]
 fn run(samples: &[f32], p: &mut u64, step: u64, start: usize, n: usize, sink: &mut impl Sink) {
     let mut q = *p;
+    #[cfg(target_arch = "x86_64")]
+    let (start, n) = if crate::simd::avx2() {
+        let done = sink.wide(samples, q, step, start, n);
+        q += step * done as u64;
+        (start + done, n - done)
+    } else {
+        (start, n)
+    };
     let mut fr = Quad::fractions(q, step);
     let quads = n / 4;
     for k in 0..quads {

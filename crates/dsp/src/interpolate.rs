@@ -19,7 +19,7 @@ use wide::{f32x4, i32x4, u32x4};
 use crate::simd::multiversion;
 
 #[cfg(target_arch = "x86_64")]
-mod window;
+pub(crate) mod window;
 
 /// Fractional bits of a read position.
 pub const FRAC_BITS: u32 = 32;
