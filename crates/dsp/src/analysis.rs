@@ -75,3 +75,105 @@ pub fn schroeder_t30(ir: &[f32], sample_rate: f32) -> Option<f32> {
     let t35 = edc.iter().position(|&d| d <= -35.0)?;
     Some(2.0 * (t35 - t5) as f32 / sample_rate)
 }
+
+/// Frames per block of [`worst_image_db`] and [`spectrum_db`].
+pub const SPECTRUM_BLOCK: usize = 8192;
+/// Bins each side summed into one level by [`worst_image_db`] (a frequency-spread tone or image
+/// is measured whole).
+const IMAGE_SPREAD: usize = 16;
+
+/// The power spectrum of each [`SPECTRUM_BLOCK`]-frame block of `x` (hop a whole block,
+/// 4-term Blackman–Harris window; a last partial block is dropped), bin `k` at
+/// `k·rate/SPECTRUM_BLOCK` Hz.
+#[must_use]
+pub fn block_spectra(x: &[f32]) -> Vec<Vec<f64>> {
+    let n = SPECTRUM_BLOCK;
+    let mut planner = realfft::RealFftPlanner::<f64>::new();
+    let fft = planner.plan_fft_forward(n);
+    let window: Vec<f64> = (0..n)
+        .map(|i| {
+            let t = std::f64::consts::TAU * i as f64 / n as f64;
+            0.35875 - 0.48829 * t.cos() + 0.14128 * (2.0 * t).cos() - 0.01168 * (3.0 * t).cos()
+        })
+        .collect();
+    let mut spectrum = fft.make_output_vec();
+    x.chunks_exact(n)
+        .map(|block| {
+            let mut input: Vec<f64> = block
+                .iter()
+                .zip(&window)
+                .map(|(v, w)| f64::from(*v) * w)
+                .collect();
+            if fft.process(&mut input, &mut spectrum).is_err() {
+                return vec![0.0; n / 2 + 1];
+            }
+            spectrum.iter().map(|c| c.norm_sqr()).collect()
+        })
+        .collect()
+}
+
+/// The spectrum of `x` in dB relative to its largest bin, averaged over its blocks
+/// ([`block_spectra`]): `(frequency Hz, dB)` per bin, for plots.
+#[must_use]
+pub fn spectrum_db(x: &[f32], rate: f32) -> Vec<(f32, f32)> {
+    let blocks = block_spectra(x);
+    let Some(first) = blocks.first() else {
+        return Vec::new();
+    };
+    let mut sum = vec![0.0f64; first.len()];
+    for b in &blocks {
+        sum.iter_mut().zip(b).for_each(|(s, v)| *s += v);
+    }
+    let peak = sum.iter().copied().fold(f64::MIN_POSITIVE, f64::max);
+    sum.iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let hz = k as f32 * rate / SPECTRUM_BLOCK as f32;
+            (hz, (10.0 * (v.max(1e-30) / peak).log10()) as f32)
+        })
+        .collect()
+}
+
+/// The loudest image or alias of a tone in `x`, relative to the tone, in dB, with its frequency:
+/// per [`SPECTRUM_BLOCK`]-frame block, the tone is the power of the bins within `tone_hz` (its
+/// lowest and highest frequency: a rate that varies spreads it) and 16 bins either side, each
+/// other level the power of a bin and 16 either side, from 20 Hz to 20 kHz; the worst over
+/// all blocks. `(-inf, 0)` for input shorter than a block.
+#[must_use]
+pub fn worst_image_db(x: &[f32], rate: f32, tone_hz: (f32, f32)) -> (f32, f32) {
+    let bin_hz = f64::from(rate) / SPECTRUM_BLOCK as f64;
+    let to_bin = |hz: f32| (f64::from(hz) / bin_hz).round() as usize;
+    let (lo, hi) = (to_bin(tone_hz.0), to_bin(tone_hz.1));
+    let (tone_lo, tone_hi) = (lo.saturating_sub(IMAGE_SPREAD), hi + IMAGE_SPREAD);
+    let (band_lo, band_hi) = (to_bin(20.0), to_bin(20_000.0));
+    let mut worst = (f32::NEG_INFINITY, 0.0f32);
+    for power in block_spectra(x) {
+        let last = power.len() - 1;
+        let tone: f64 = power[tone_lo.min(last)..=tone_hi.min(last)].iter().sum();
+        if tone <= 0.0 {
+            continue;
+        }
+        for k in band_lo..=band_hi.min(last) {
+            let (a, b) = (k.saturating_sub(IMAGE_SPREAD), (k + IMAGE_SPREAD).min(last));
+            if b >= tone_lo && a <= tone_hi {
+                continue;
+            }
+            let level =
+                (10.0 * (power[a..=b].iter().sum::<f64>() / tone).max(1e-30).log10()) as f32;
+            if level > worst.0 {
+                worst = (level, (k as f64 * bin_hz) as f32);
+            }
+        }
+    }
+    worst
+}
+
+/// Root mean square of `x` (0 when empty).
+#[must_use]
+pub fn rms(x: &[f32]) -> f32 {
+    if x.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = x.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
+    (sum / x.len() as f64).sqrt() as f32
+}

@@ -19,13 +19,13 @@ use wide::{f32x4, i32x4, u32x4};
 use crate::simd::multiversion;
 
 #[cfg(target_arch = "x86_64")]
-mod window;
+pub(crate) mod window;
 
 /// Fractional bits of a read position.
 pub const FRAC_BITS: u32 = 32;
 /// One source frame in fixed point.
 pub const ONE: u64 = 1 << FRAC_BITS;
-const FRAC_SCALE: f32 = 1.0 / 4_294_967_296.0;
+pub(crate) const FRAC_SCALE: f32 = 1.0 / 4_294_967_296.0;
 
 /// Fixed-point step per output frame for a source at `source_rate` played at `output_rate`.
 #[must_use]
@@ -255,20 +255,20 @@ impl Sink for Mix<'_> {
 
 /// The interpolation fraction of a position: its 32 fractional bits rounded to `f32`.
 #[inline(always)]
-fn frac(p: u64) -> f32 {
+pub(crate) fn frac(p: u64) -> f32 {
     (p as u32) as f32 * FRAC_SCALE
 }
 
 /// The fractional parts (low 32 bits) of four consecutive positions `q + k·step`, advanced four
 /// frames at a time: the low 32 bits of a sum are the wrapping sum of the low 32 bits.
-struct Quad {
+pub(crate) struct Quad {
     low: u32x4,
     step4: u32x4,
 }
 
 impl Quad {
     #[inline(always)]
-    fn fractions(q: u64, step: u64) -> Self {
+    pub(crate) fn fractions(q: u64, step: u64) -> Self {
         let (q, s) = (q as u32, step as u32);
         Self {
             low: u32x4::new([
@@ -282,12 +282,12 @@ impl Quad {
     }
 
     #[inline(always)]
-    fn get(&self) -> u32x4 {
+    pub(crate) fn get(&self) -> u32x4 {
         self.low
     }
 
     #[inline(always)]
-    fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) {
         self.low += self.step4;
     }
 }
@@ -296,7 +296,7 @@ impl Quad {
 /// `hi·2¹⁶ + lo` (both exact in `f32`) rounded once by the sum, which is the rounded
 /// conversion of the whole value; the scale by 2⁻³² is exact.
 #[inline(always)]
-fn frac4(low: u32x4) -> f32x4 {
+pub(crate) fn frac4(low: u32x4) -> f32x4 {
     // Both halves are below 2¹⁶, so they are the same as i32.
     let hi = i32x4::new((low >> 16_u32).to_array().map(|v| v as i32));
     let lo = i32x4::new((low & u32x4::splat(0xFFFF)).to_array().map(|v| v as i32));
@@ -390,7 +390,7 @@ const LIMIT: f64 = 2_147_483_648.0;
 
 /// `pos` in signed 32.32 fixed point (truncated toward zero), or `None` if NaN or too large.
 #[inline]
-fn to_fixed(pos: f64) -> Option<i64> {
+pub(crate) fn to_fixed(pos: f64) -> Option<i64> {
     if pos.abs() < LIMIT {
         Some((pos * ONE as f64) as i64)
     } else {

@@ -34,16 +34,19 @@
 //! | [`simd`] | the hot kernels compiled for the baseline and for AVX2, chosen at run time ([`simd::avx2`], [`simd::set_avx2_enabled`]); identical bits either way |
 //! | [`pan`] | [`equal_power_pan`], [`StereoPanner`] (`set_target(pan, gain)`, `mix(input, left, right)`) |
 //! | [`interpolate`] | the one linear-interpolation resampler, 32.32 fixed-point positions: voices ([`resample`], [`resample_mix`], [`step_for`]; looping or one-shot; an AVX2 loop for sources at or below the mix rate; [`interpolate::prefetch`] starts loading what a voice reads next) and taps ([`read_linear`], [`render_linear`]: `f64` positions, zero outside the buffer) |
+//! | [`oversample`] | the Modern resampler's load-time half: [`oversample::oversample`] raises a sound by [`oversample::factor_for`] its rate (to ≥ 44.1 kHz) through a 64-tap-per-phase Kaiser-windowed sinc |
+//! | [`cubic`] | the Modern resampler's real-time half: the 4-point Lagrange read of a raised buffer, same positions as [`interpolate`]: voices ([`resample_cubic`], [`resample_cubic_mix`]) and taps ([`render_cubic`], [`read_cubic`]) |
 //! | [`tap`] | [`EchoTaps`] (`set_taps(&[TapParams])`, `mix(source, position, step, left, right)`, `max_delay_s`), [`TapParams`] |
 //! | [`reverb`] | [`ReverbBus`] (`mix([&[f32]; 4], left, right)`, idle skip), [`ReverbBusSettings`], [`ReverbSlotSettings`] |
 //! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |
 //! | [`denormal`] | [`flush`] (branch-free epsilon flush), [`flush_small`], [`is_denormal`] |
 //! | [`hrtf`] | binaural rendering: [`HrirSet`] (measured HRIRs; SOFA loading, resampling, bilinear az/el interpolation; feature `hrtf-default`: IRCAM LISTEN 1040), [`HrtfBank`] (partitioned spectra), [`BinauralRenderer`] (mono → stereo, partitioned FFT convolution, crossfaded direction changes) |
-//! | [`analysis`] | test/measurement helpers (allocate; not for the audio thread): [`analysis::sine`], [`analysis::max_adjacent_difference`] (click measure), [`analysis::schroeder_t30`], [`analysis::window_energies`], [`analysis::has_denormal`] |
+//! | [`analysis`] | test/measurement helpers (allocate; not for the audio thread): [`analysis::sine`], [`analysis::max_adjacent_difference`] (click measure), [`analysis::schroeder_t30`], [`analysis::window_energies`], [`analysis::has_denormal`], [`analysis::worst_image_db`] and [`analysis::spectrum_db`] (resampler images), [`analysis::rms`] |
 //!
 //! Denormals are flushed arithmetically ([`denormal`]); no FTZ/DAZ flag is set.
 
 pub mod analysis;
+pub mod cubic;
 pub mod denormal;
 pub mod gain;
 pub mod hrtf;
@@ -51,6 +54,7 @@ pub mod interpolate;
 pub mod limiter;
 pub mod mix;
 pub mod one_pole;
+pub mod oversample;
 pub mod pan;
 pub mod reverb;
 pub mod shelf;
@@ -61,6 +65,7 @@ pub mod tap;
 #[cfg(test)]
 mod tests;
 
+pub use cubic::{read_cubic, render_cubic, resample_cubic, resample_cubic_mix};
 pub use denormal::{flush, flush_small, is_denormal};
 pub use gain::{SmoothedGain, apply_ramp, mix_ramp};
 pub use hrtf::{BinauralRenderer, HrirError, HrirSet, HrtfBank};

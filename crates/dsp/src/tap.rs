@@ -12,6 +12,7 @@
 //! for step 1), runs the air low-passes six taps side by side (the only serial part), and
 //! adds the ramped, panned result with vectorisable loops.
 
+use crate::cubic::render_cubic;
 use crate::denormal::flush_small;
 use crate::gain::{MAX_GAIN, mix_ramp};
 use crate::interpolate::render_linear;
@@ -86,6 +87,8 @@ pub struct EchoTaps {
     slots: [TapSlot; TAP_SLOTS],
     sample_rate: f32,
     phase: usize,
+    /// Read with the 4-point kernel of [`crate::cubic`] (a raised sound) instead of linearly.
+    cubic: bool,
 }
 
 impl Default for EchoTaps {
@@ -102,6 +105,7 @@ impl EchoTaps {
             slots: core::array::from_fn(|_| TapSlot::new()),
             sample_rate: DEFAULT_SAMPLE_RATE,
             phase: 0,
+            cubic: false,
         };
         t.prepare(DEFAULT_SAMPLE_RATE, 0);
         t
@@ -114,6 +118,12 @@ impl EchoTaps {
             s.left.prepare(self.sample_rate);
             s.right.prepare(self.sample_rate);
         }
+    }
+
+    /// Reads the source with the 4-point kernel of [`crate::cubic`] (`true`: a sound raised by
+    /// [`crate::oversample`]) or linearly (`false`, the default). Not changed by `reset`.
+    pub fn set_cubic(&mut self, on: bool) {
+        self.cubic = on;
     }
 
     /// Replaces the tap set (at most [`MAX_TAPS`]; extra taps are ignored). See the
@@ -296,10 +306,17 @@ multiversion! {
                 let start = base_pos - f64::from(slot.delay) * fs * step;
                 let end = start + n as f64 * step;
                 // Entirely outside the buffer with a silent filter: contributes exactly 0.
-                if slot.state == 0.0 && (end <= -1.0 || start >= source.len() as f64) {
+                // (The 4-point read reaches one frame further each side.)
+                let reach = if taps.cubic { 1.0 } else { 0.0 };
+                if slot.state == 0.0 && (end <= -1.0 - reach || start >= source.len() as f64 + reach)
+                {
                     continue;
                 }
-                render_linear(source, start, step, &mut x[..n]);
+                if taps.cubic {
+                    render_cubic(source, start, step, &mut x[..n]);
+                } else {
+                    render_linear(source, start, step, &mut x[..n]);
+                }
                 *lv = true;
             }
             // 2. Air low-passes, six taps side by side (bypass = coefficients (1, 0)).

@@ -29,7 +29,7 @@ use resound_acoustics::{
 use resound_ambient::voice_pool::{VOICE_SLOTS, VoicePool};
 use resound_ambient::walk::Walk;
 use resound_datformat::record::Wave;
-use resound_mixer::{MixerRenderer, MixerSettings, SoundId, VoiceId};
+use resound_mixer::{MixerRenderer, MixerSettings, Resampler, SoundId, VoiceId};
 
 use crate::builder::{AudioGuard, EngineBuilder, Pacing, VoicePolicy};
 use crate::error::{
@@ -130,6 +130,11 @@ impl Engine {
             limiter: b.limiter,
             reverb: b.model.reverb_bus(),
             spatial: b.spatial,
+            // Modern voices read sounds raised at load (issue 31); Retail16 keeps the linear read.
+            resampler: match b.policy {
+                VoicePolicy::Modern => Resampler::Oversampled,
+                VoicePolicy::Retail16 => Resampler::Linear,
+            },
             ..MixerSettings::default()
         };
         settings.capacities.voices = cap + STEAL_RESERVE;

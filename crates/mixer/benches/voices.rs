@@ -17,6 +17,9 @@
 //! - `oneshots_8` / `oneshots_8_taps_6`: 8 distinct one-shots under motion, without / with 6
 //!   echo taps each whose delays move 0.25 ms every buffer (a 10 ms triangle, so taps keep
 //!   cross-fading to new delays as the 3 ms match rule hands them over) and whose levels move;
+//! - `plain_100_modern`, `shelf_sends_100_modern`, `oneshots_8_taps_6_modern`: the same with
+//!   the Modern read (`Resampler::Oversampled`: the sounds raised at load to ≥ 44.1 kHz, read
+//!   with the 4-point kernel; voices and taps);
 //! - `kira_100`: kira with the same 100 sounds, offsets and per-buffer volume and pan changes
 //!   (10 ms tweens, the length of a buffer and a half).
 //!
@@ -41,8 +44,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use resound_benchclock::Stopwatch;
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
-    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Spatial, Tap,
-    VoiceId, VoiceParams, build, build_with_hrtf,
+    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, Resampler, SoundData, SoundId,
+    Spatial, Tap, VoiceId, VoiceParams, build, build_with_hrtf,
 };
 
 const FS: u32 = 48_000;
@@ -287,6 +290,8 @@ struct Motion {
     taps: bool,
     /// `Spatial::Binaural` with the IRCAM set, every voice binaural, every direction moving.
     binaural: bool,
+    /// The Modern read (`Resampler::Oversampled`: sounds raised at load, 4-point kernel).
+    modern: bool,
 }
 
 /// A motion scene: the renderer, the handle that moves it, its voices and the motion state.
@@ -310,7 +315,16 @@ fn build_motion(motion: Motion) -> Moving {
         build_with_hrtf(settings, Arc::new(resound_dsp::hrtf::HrtfBank::new(set)))
             .expect("settings")
     } else {
-        build(MixerSettings::default()).expect("settings")
+        let resampler = if motion.modern {
+            Resampler::Oversampled
+        } else {
+            Resampler::Linear
+        };
+        build(MixerSettings {
+            resampler,
+            ..MixerSettings::default()
+        })
+        .expect("settings")
     };
     let count = if motion.oneshots { 8 } else { VOICES };
     let sounds: Vec<SoundId> = (0..count)
@@ -551,8 +565,12 @@ fn mixer(c: &mut Criterion) {
         oneshots: false,
         taps: false,
         binaural: false,
+        modern: false,
     };
+    let modern = |m: Motion| Motion { modern: true, ..m };
     for (name, m) in [
+        ("motion/plain_100_modern", modern(still(false, false))),
+        ("motion/shelf_sends_100_modern", modern(still(true, true))),
         ("motion/plain_100", still(false, false)),
         ("motion/shelf_100", still(true, false)),
         ("motion/sends_100", still(false, true)),
@@ -567,6 +585,17 @@ fn mixer(c: &mut Criterion) {
     ] {
         g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
     }
+    g.bench_function("motion/oneshots_8_taps_6_modern", |b| {
+        let m = Motion {
+            shelf: false,
+            sends: false,
+            oneshots: true,
+            taps: true,
+            binaural: false,
+            modern: true,
+        };
+        b.iter_custom(|n| time_motion(m, n))
+    });
     for taps in [false, true] {
         let m = Motion {
             shelf: false,
@@ -574,6 +603,7 @@ fn mixer(c: &mut Criterion) {
             oneshots: true,
             taps,
             binaural: false,
+            modern: false,
         };
         let name = if taps {
             "motion/oneshots_8_taps_6"

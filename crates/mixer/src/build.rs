@@ -83,6 +83,7 @@ fn build_inner(
         block,
         c.sounds,
         settings.sample_rate,
+        settings.resampler,
     );
     Ok((handle, renderer))
 }

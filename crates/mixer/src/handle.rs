@@ -15,6 +15,7 @@ use crate::error::{
     LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError, UpdateError,
 };
 use crate::params::{MAX_TAPS, Tap, TapSetTargets, VoiceParams, tap_targets, validate_taps};
+use crate::settings::Resampler;
 use crate::sound::{SoundData, SoundId};
 use crate::status::MixerStatus;
 
@@ -145,6 +146,8 @@ pub struct MixerHandle {
     /// Voices the renderer reported ended and nobody has taken yet ([`MixerHandle::drain_ended`]).
     ended: Vec<VoiceId>,
     sample_rate: u32,
+    /// Sounds are raised at load for [`Resampler::Oversampled`].
+    resampler: Resampler,
 }
 
 fn get<T>(m: &mut Mutex<T>) -> &mut T {
@@ -152,6 +155,7 @@ fn get<T>(m: &mut Mutex<T>) -> &mut T {
 }
 
 impl MixerHandle {
+    #[allow(clippy::too_many_arguments)] // private constructor fed by `build`
     pub(crate) fn new(
         commands: Producer<Command>,
         returns: Consumer<Returned>,
@@ -160,6 +164,7 @@ impl MixerHandle {
         block: ParamBlock,
         sounds: usize,
         sample_rate: u32,
+        resampler: Resampler,
     ) -> Self {
         let voices = block.voices.len();
         let taps = block.tap_sets.len();
@@ -177,6 +182,7 @@ impl MixerHandle {
             next_generation: 1,
             ended: Vec::with_capacity(voices),
             sample_rate,
+            resampler,
         }
     }
 
@@ -295,6 +301,10 @@ impl MixerHandle {
             .iter()
             .position(|s| matches!(s, SoundSlot::Free))
             .ok_or(LoadSoundError::Full)?;
+        let sound = match self.resampler {
+            Resampler::Linear => sound,
+            Resampler::Oversampled => raise(sound)?,
+        };
         let arc = Arc::new(sound);
         self.push(Command::LoadSound {
             slot: slot as u32,
@@ -690,4 +700,23 @@ pub enum VoiceControl {
     Gain,
     /// The playback rate.
     Rate,
+}
+
+/// `sound` raised for the Modern read ([`Resampler::Oversampled`]): every channel
+/// oversampled by `resound_dsp::oversample::factor_for` its rate (unchanged from 44.1 kHz up).
+fn raise(sound: SoundData) -> Result<SoundData, LoadSoundError> {
+    use resound_dsp::oversample::{factor_for, oversample};
+    let factor = factor_for(sound.sample_rate);
+    if factor == 1 {
+        return Ok(sound);
+    }
+    if sound.samples.len().saturating_mul(factor as usize) >= MAX_SOUND_FRAMES {
+        return Err(LoadSoundError::TooLong);
+    }
+    let up = |x: &Arc<[f32]>| -> Arc<[f32]> { oversample(x, factor).into() };
+    Ok(SoundData {
+        samples: up(&sound.samples),
+        sample_rate: sound.sample_rate * factor,
+        stereo: sound.stereo.as_ref().map(|[l, r]| [up(l), up(r)]),
+    })
 }

@@ -8,8 +8,9 @@
 //! retired voices and sample buffers the other) and `triple_buffer`s (the parameter block one
 //! way, [`MixerStatus`] the other). Capacities are fixed at build; a full one is a typed error.
 //!
-//! Voice chain (acoustics §7): linear-interpolation resample (`resound_dsp::interpolate`, at
-//! the sound's rate times the voice's playback rate) → the game's controls (gain, pause fade,
+//! Voice chain (acoustics §7): resample (at the sound's rate times the voice's playback rate;
+//! [`Resampler`]: linear, `resound_dsp::interpolate`, or the Modern read of a sound raised at
+//! load, `resound_dsp::oversample` + `resound_dsp::cubic`) → the game's controls (gain, pause fade,
 //! track gain: tweens on the renderer clock) → occlusion shelf → reverb sends → volume ·
 //! distance gain → pan (stereo voices: each channel to its side, no shelf); voices summed in slot order, then echo taps, then the reverb
 //! bus; master peak limiter. Under [`Spatial::Binaural`] a positional voice within the budget
@@ -24,7 +25,7 @@
 //! | module | holds |
 //! |---|---|
 //! | `build` | [`build`], [`build_with_hrtf`]: sizes everything, splits into the two halves |
-//! | `settings` | [`MixerSettings`], [`Capacities`], [`Spatial`] (pan or binaural output) |
+//! | `settings` | [`MixerSettings`], [`Capacities`], [`Spatial`] (pan or binaural output), [`Resampler`] |
 //! | `binaural` | binaural output: the pool of HRTF renderers, the budget (loudest keep binaural) |
 //! | `handle` | [`MixerHandle`] (game thread), [`PlaySettings`], [`VoiceId`] |
 //! | `renderer` | [`MixerRenderer`] (audio thread): `render(&mut [f32])` |
@@ -82,7 +83,8 @@ pub use params::{
 };
 pub use renderer::MixerRenderer;
 pub use settings::{
-    CAPACITY_LIMIT, Capacities, DEFAULT_BINAURAL_VOICES, MAX_BLOCK_LIMIT, MixerSettings, Spatial,
+    CAPACITY_LIMIT, Capacities, DEFAULT_BINAURAL_VOICES, MAX_BLOCK_LIMIT, MixerSettings, Resampler,
+    Spatial,
 };
 pub use sound::{SoundData, SoundId};
 pub use status::MixerStatus;

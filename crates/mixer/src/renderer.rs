@@ -80,6 +80,7 @@ impl MixerRenderer {
         let fs = settings.sample_rate as f32;
         let c = settings.capacities;
         let mb = settings.max_block;
+        let cubic = settings.resampler == crate::Resampler::Oversampled;
         Self {
             commands,
             returns,
@@ -91,10 +92,10 @@ impl MixerRenderer {
             max_block: mb,
             sounds: (0..c.sounds).map(|_| RenderSound::default()).collect(),
             voices: (0..c.voices)
-                .map(|_| Voice::new(fs, settings.stop_fade_seconds))
+                .map(|_| Voice::new(fs, settings.stop_fade_seconds, cubic))
                 .collect(),
             tap_sets: (0..c.tap_sets)
-                .map(|i| TapSetState::new(i as u32, fs, mb))
+                .map(|i| TapSetState::new(i as u32, fs, mb, cubic))
                 .collect(),
             scratch: vec![0.0; mb],
             mix_l: vec![0.0; mb],

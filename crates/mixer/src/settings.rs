@@ -45,6 +45,20 @@ pub enum Spatial {
     Binaural,
 }
 
+/// How voices and echo taps read (resample) their sounds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Resampler {
+    /// Linear interpolation of the sound as loaded (`resound_dsp::interpolate`): the retail
+    /// read (`Retail16`), and the default.
+    #[default]
+    Linear,
+    /// The Modern read: each sound is raised once when loaded, on the game thread, to at least
+    /// 44.1 kHz (`resound_dsp::oversample`: ×4 for 11.025 kHz, ×2 for 22.05 kHz, as many times
+    /// the memory), then read with the 4-point Lagrange kernel (`resound_dsp::cubic`): images of
+    /// partials up to 4 kHz of an 11.025 kHz sound ≥ 60 dB down at 48 kHz, rate moving or not.
+    Oversampled,
+}
+
 /// Default [`MixerSettings::binaural_voices`].
 pub const DEFAULT_BINAURAL_VOICES: usize = 64;
 
@@ -69,6 +83,8 @@ pub struct MixerSettings {
     /// preallocated renderer each, at most `capacities.voices`); the loudest keep binaural, the
     /// rest are panned. 0..=[`CAPACITY_LIMIT`].
     pub binaural_voices: usize,
+    /// How voices and taps read their sounds (linear by default).
+    pub resampler: Resampler,
 }
 
 impl Default for MixerSettings {
@@ -82,6 +98,7 @@ impl Default for MixerSettings {
             limiter: true,
             spatial: Spatial::Pan,
             binaural_voices: DEFAULT_BINAURAL_VOICES,
+            resampler: Resampler::Linear,
         }
     }
 }

@@ -31,9 +31,10 @@ pub(crate) struct TapSetState {
 }
 
 impl TapSetState {
-    pub(crate) fn new(slot: u32, sample_rate: f32, max_block: usize) -> Self {
+    pub(crate) fn new(slot: u32, sample_rate: f32, max_block: usize, cubic: bool) -> Self {
         let mut taps = EchoTaps::new();
         taps.prepare(sample_rate, max_block);
+        taps.set_cubic(cubic);
         Self {
             taps,
             owner: None,

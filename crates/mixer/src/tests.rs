@@ -160,7 +160,7 @@ fn lazy_smoothers_match_eager_ones() {
     // Retarget after 1000 frames (not a multiple of 64), to two sends at 5000, back to plain
     // at 9000: every path (fused plain, fused six-output, mixed) and every catch-up is used.
     let run = |eager: bool, split: usize, first: VoiceTargets| {
-        let mut v = Voice::new(48_000.0, 0.01);
+        let mut v = Voice::new(48_000.0, 0.01, false);
         v.eager = eager;
         v.start(
             1,
@@ -277,7 +277,7 @@ fn moving_voices_match_eager_ones() {
     const TICK: usize = 512;
     let total = TICK * targets.len();
     let run = |eager: bool, split: usize, kind: usize| {
-        let mut v = Voice::new(48_000.0, 0.01);
+        let mut v = Voice::new(48_000.0, 0.01, false);
         v.eager = eager;
         v.start(
             1,

@@ -10,6 +10,7 @@ use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, apply_ramp, mix_ramp
 use crate::control::{self, Control, Easing, Tweened};
 use crate::params::{SENDS, VoiceTargets};
 use resound_dsp::interpolate::{FRAC_BITS, resample, resample_mix};
+use resound_dsp::{resample_cubic, resample_cubic_mix};
 
 mod start;
 mod stereo;
@@ -82,6 +83,9 @@ pub(crate) struct Voice {
     pub track: u8,
     /// Plays the sound's two channels (a stereo sound started as stereo).
     pub stereo: bool,
+    /// Reads with the 4-point kernel (the sounds were raised at load: `Resampler::Oversampled`)
+    /// rather than linearly.
+    cubic: bool,
     /// Renderer frame at which a scheduled voice starts.
     start_frame: u64,
     /// Silent frames at the start of this block before the voice starts (its first block).
@@ -129,7 +133,7 @@ pub(crate) struct Voice {
 }
 
 impl Voice {
-    pub(crate) fn new(sample_rate: f32, stop_fade_s: f32) -> Self {
+    pub(crate) fn new(sample_rate: f32, stop_fade_s: f32, cubic: bool) -> Self {
         let mut v = Self {
             state: VoiceState::Idle,
             generation: 0,
@@ -146,6 +150,7 @@ impl Voice {
             rate: Tweened::constant(1.0),
             track: 0,
             stereo: false,
+            cubic,
             start_frame: 0,
             lead: 0,
             woke: false,
@@ -519,7 +524,7 @@ impl Voice {
         x[..lead].fill(0.0);
         let x = &mut x[lead..];
         if !self.rate_moving {
-            resample(samples, &mut self.pos, self.step, self.looping, x);
+            self.read_at(samples, self.step, x);
             return;
         }
         let f0 = self.block_frame + lead as u64;
@@ -528,14 +533,17 @@ impl Voice {
             let f = f0 + done as u64;
             let m = ((GRID - f % GRID) as usize).min(x.len() - done);
             self.step = scaled_step(self.base_step, self.rate.value(f - f % GRID));
-            resample(
-                samples,
-                &mut self.pos,
-                self.step,
-                self.looping,
-                &mut x[done..done + m],
-            );
+            self.read_at(samples, self.step, &mut x[done..done + m]);
             done += m;
+        }
+    }
+
+    /// Reads `x.len()` frames at `step` from the voice's position with its resampler.
+    fn read_at(&mut self, samples: &[f32], step: u64, x: &mut [f32]) {
+        if self.cubic {
+            resample_cubic(samples, &mut self.pos, step, self.looping, x);
+        } else {
+            resample(samples, &mut self.pos, step, self.looping, x);
         }
     }
 
@@ -590,7 +598,11 @@ impl Voice {
             // (bit-identical to the general path). The idle smoothers lag and catch up later.
             let gains = (self.gains.current(LEFT), self.gains.current(RIGHT));
             let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
-            resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
+            if self.cubic {
+                resample_cubic_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
+            } else {
+                resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
+            }
         } else if active > 0 {
             self.source(samples, x);
             let end = self.clock + active as u64;

@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
 use resound_mixer::{
-    MixerHandle, MixerSettings, Pan, PlaySettings, SoundData, SoundId, Spatial, Tap, Tween,
-    VoiceControl, VoiceId, VoiceParams, build, build_with_hrtf,
+    MixerHandle, MixerSettings, Pan, PlaySettings, Resampler, SoundData, SoundId, Spatial, Tap,
+    Tween, VoiceControl, VoiceId, VoiceParams, build, build_with_hrtf,
 };
 
 #[path = "it/hrir.rs"]
@@ -246,7 +246,20 @@ fn the_guard_counts_allocations() {
 /// Game and audio on one thread, alternating: every `render` runs inside `assert_no_alloc`.
 #[test]
 fn render_never_allocates_single_thread() {
-    let (h, mut r) = build(settings()).unwrap();
+    single_thread(settings());
+}
+
+/// The same with the Modern read (sounds raised at load, the 4-point kernel).
+#[test]
+fn oversampled_render_never_allocates() {
+    single_thread(MixerSettings {
+        resampler: Resampler::Oversampled,
+        ..settings()
+    });
+}
+
+fn single_thread(settings: MixerSettings) {
+    let (h, mut r) = build(settings).unwrap();
     let mut game = Game::new(h);
     game.start();
     let mut buf = vec![0.0f32; 2 * 512];

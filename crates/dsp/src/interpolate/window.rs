@@ -19,7 +19,7 @@ use core::arch::x86_64::{
 use super::{FRAC_BITS, FRAC_SCALE, ONE};
 
 /// The constants of the eight-frame reads at `step`.
-struct Reads {
+pub(crate) struct Reads {
     /// `k·step` for lanes 0..4 and 4..8, as 64-bit integers (below 8·2³²).
     k0: __m256i,
     k1: __m256i,
@@ -30,7 +30,7 @@ struct Reads {
 
 impl Reads {
     #[target_feature(enable = "avx2")]
-    fn new(step: u64) -> Self {
+    pub(crate) fn new(step: u64) -> Self {
         let ks = |k: i64| k * step as i64;
         Self {
             k0: _mm256_setr_epi64x(0, ks(1), ks(2), ks(3)),
@@ -46,6 +46,19 @@ impl Reads {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn at(&self, w: &[f32; 9], q: u64) -> __m256 {
+        let (whole, f) = self.split(q);
+        let a = _mm256_setr_ps(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+        let b = _mm256_setr_ps(w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]);
+        let a = _mm256_permutevar8x32_ps(a, whole);
+        let b = _mm256_permutevar8x32_ps(b, whole);
+        _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), f))
+    }
+
+    /// The eight reads' whole frames relative to `floor(q)` (0..=7, lane indices for a
+    /// permute) and their fractions (as the portable loop converts them).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn split(&self, q: u64) -> (__m256i, __m256) {
         // Positions relative to `floor(q)`: whole frames in the high half (0..=7), the
         // fraction in the low half.
         let base = _mm256_set1_epi64x((q & (ONE - 1)) as i64);
@@ -56,14 +69,10 @@ impl Reads {
         let order = |v: __m256| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_castps_si256(v));
         let frac = order(_mm256_shuffle_ps::<0b10_00_10_00>(p0, p1));
         let whole = order(_mm256_shuffle_ps::<0b11_01_11_01>(p0, p1));
-        let a = _mm256_setr_ps(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
-        let b = _mm256_setr_ps(w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]);
-        let a = _mm256_permutevar8x32_ps(a, whole);
-        let b = _mm256_permutevar8x32_ps(b, whole);
         let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(frac));
         let lo = _mm256_cvtepi32_ps(_mm256_and_si256(frac, self.low16));
         let f = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(hi, self.two16), lo), self.scale);
-        _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), f))
+        (whole, f)
     }
 }
 
@@ -77,7 +86,7 @@ fn window(samples: &[f32], q: u64) -> Option<&[f32; 9]> {
 /// Stores `x` into the eight `f32`s of `dst`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn store(dst: &mut [f32; 8], x: __m256) {
+pub(crate) fn store(dst: &mut [f32; 8], x: __m256) {
     #[allow(unsafe_code)]
     // SAFETY: `dst` is exactly eight `f32`s, valid for writes; the store is unaligned
     // (`storeu`), so any address is allowed.
@@ -89,7 +98,7 @@ fn store(dst: &mut [f32; 8], x: __m256) {
 /// Eight `f32`s of `s` as a vector.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn load(s: &[f32; 8]) -> __m256 {
+pub(crate) fn load(s: &[f32; 8]) -> __m256 {
     _mm256_setr_ps(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
 }
 

@@ -2,11 +2,11 @@
 //! acts at the same frames.
 
 use resound_mixer::{
-    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, SoundId, Spatial, Tap, VoiceId,
-    VoiceParams, build_with_hrtf,
+    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, Resampler, SoundId, Spatial, Tap,
+    VoiceId, VoiceParams, build_with_hrtf,
 };
 
-use crate::common::{load, mixer, sine};
+use crate::common::{load, mixer, mixer_with, sine};
 
 /// A small seeded LCG (deterministic, no dependency).
 struct Lcg(u64);
@@ -226,8 +226,8 @@ fn pan_output_ignores_directions_and_the_bank() {
 /// sends; every voice gets new values every 512-frame tick, so every ramp always runs (the
 /// fused plain path, the lane-filtered ramping shelves, the one-pass sends). `call` is the
 /// render-call size in frames.
-fn motion_scene(call: usize) -> Vec<f32> {
-    let (mut h, mut r): (MixerHandle, MixerRenderer) = mixer();
+fn motion_scene(call: usize, resampler: Resampler) -> Vec<f32> {
+    let (mut h, mut r): (MixerHandle, MixerRenderer) = mixer_with(|s| s.resampler = resampler);
     let mut rng = Lcg(7);
     let rates = [11_025, 22_050, 44_100];
     let voices: Vec<VoiceId> = (0..24)
@@ -276,24 +276,33 @@ fn motion_scene(call: usize) -> Vec<f32> {
 
 #[test]
 fn render_under_motion_is_bit_identical_across_runs_and_call_sizes() {
-    let a = motion_scene(512);
-    assert!(a.iter().all(|x| x.is_finite()));
-    assert!(a.iter().any(|x| x.abs() > 0.01));
-    for call in [512, 100, 37] {
-        let b = motion_scene(call);
-        assert!(
-            a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
-            "call size {call}"
-        );
+    for resampler in [Resampler::Linear, Resampler::Oversampled] {
+        let a = motion_scene(512, resampler);
+        assert!(a.iter().all(|x| x.is_finite()));
+        assert!(a.iter().any(|x| x.abs() > 0.01));
+        for call in [512, 100, 37] {
+            let b = motion_scene(call, resampler);
+            assert!(
+                a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "{resampler:?} call size {call}"
+            );
+        }
     }
+}
+
+#[test]
+fn the_oversampled_read_differs_from_the_linear_one() {
+    let a = motion_scene(512, Resampler::Linear);
+    let b = motion_scene(512, Resampler::Oversampled);
+    assert!(a.iter().zip(&b).any(|(x, y)| (x - y).abs() > 1e-4));
 }
 
 /// 30 ticks of a busy scene under motion laid out so the renderer's wide paths all run:
 /// 16 shelved voices in a row (two full banks of eight side-by-side shelves), 16 with shelf
 /// and all four sends, 8 plain, and 4 one-shots with 6 echo taps whose delays move every tick.
 /// Sources at 11.025/22.05/44.1 kHz and at 96 kHz (read faster than the mix rate).
-fn wide_motion_scene() -> Vec<u32> {
-    let (mut h, mut r): (MixerHandle, MixerRenderer) = mixer();
+fn wide_motion_scene(resampler: Resampler) -> Vec<u32> {
+    let (mut h, mut r): (MixerHandle, MixerRenderer) = mixer_with(|s| s.resampler = resampler);
     let mut rng = Lcg(99);
     let rates = [11_025, 22_050, 44_100, 96_000];
     let mut voices: Vec<VoiceId> = Vec::new();
@@ -355,12 +364,14 @@ fn wide_motion_scene() -> Vec<u32> {
 /// without AVX2 both runs take the baseline kernels and the test only checks determinism.
 #[test]
 fn render_under_motion_is_identical_with_and_without_avx2() {
-    let before = resound_dsp::simd::set_avx2_enabled(false);
-    let baseline = wide_motion_scene();
-    resound_dsp::simd::set_avx2_enabled(true);
-    let wide = wide_motion_scene();
-    resound_dsp::simd::set_avx2_enabled(before);
-    assert!(baseline.iter().any(|x| f32::from_bits(*x).abs() > 0.01));
-    let first = baseline.iter().zip(&wide).position(|(a, b)| a != b);
-    assert_eq!(first, None, "first differing sample");
+    for resampler in [Resampler::Linear, Resampler::Oversampled] {
+        let before = resound_dsp::simd::set_avx2_enabled(false);
+        let baseline = wide_motion_scene(resampler);
+        resound_dsp::simd::set_avx2_enabled(true);
+        let wide = wide_motion_scene(resampler);
+        resound_dsp::simd::set_avx2_enabled(before);
+        assert!(baseline.iter().any(|x| f32::from_bits(*x).abs() > 0.01));
+        let first = baseline.iter().zip(&wide).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{resampler:?}: first differing sample");
+    }
 }

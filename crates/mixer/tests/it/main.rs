@@ -11,6 +11,7 @@ mod controls;
 mod determinism;
 mod hrir;
 mod lifecycle;
+mod resampler;
 mod retail_law;
 mod sync_send;
 mod taps;
