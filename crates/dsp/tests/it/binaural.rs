@@ -324,6 +324,27 @@ fn any_block_split_gives_identical_bits() {
     }
 }
 
+/// The renderer's AVX2 kernels and the baseline ones give the same bits (a moving source, so
+/// the blend, both convolutions and the crossfade all run). On a CPU without AVX2 both runs
+/// take the baseline kernels and the test only checks determinism.
+#[test]
+fn avx2_and_baseline_kernels_give_identical_bits() {
+    let b = bank(synthetic());
+    let render = |avx2: bool| {
+        let before = resound_dsp::simd::set_avx2_enabled(avx2);
+        let out = circling(&b, 2.0, false);
+        resound_dsp::simd::set_avx2_enabled(before);
+        out
+    };
+    let (base, wide) = (render(false), render(true));
+    assert!(base.iter().any(|x| x.abs() > 0.01));
+    let first = base
+        .iter()
+        .zip(&wide)
+        .position(|(a, b)| a.to_bits() != b.to_bits());
+    assert_eq!(first, None, "first differing sample");
+}
+
 #[test]
 fn sofa_file_round_trips() {
     let set = HrirSet::from_sofa_bytes(&data("tiny.sofa"), 44_100.0).unwrap();
