@@ -79,12 +79,19 @@ mod tests {
     }
 
     /// dsp stays a leaf: `wide` (portable SIMD on stable), and for the binaural renderer the
-    /// kept crates of CRATES.md: `realfft` (partitioned convolution), `rubato` (resampling
+    /// kept crates of CRATES.md: `realfft` and `rustfft` (partitioned convolution), `rubato` (resampling
     /// HRIR sets to the mix rate), `sofar` (AES69 SOFA files) and, behind the `hrtf-default`
     /// feature, `firewheel-ircam-hrtf` (the default HRIR set's data). Nothing else.
     #[test]
     fn dsp_depends_on_nothing_but_its_kept_crates() {
-        const KEPT: &[&str] = &["wide", "realfft", "rubato", "sofar", "firewheel-ircam-hrtf"];
+        const KEPT: &[&str] = &[
+            "wide",
+            "realfft",
+            "rustfft",
+            "rubato",
+            "sofar",
+            "firewheel-ircam-hrtf",
+        ];
         let graph = graph();
         let deps = graph.get("resound-dsp").expect("resound-dsp is a member");
         assert!(deps.iter().all(|d| KEPT.contains(&d.as_str())), "{deps:?}");

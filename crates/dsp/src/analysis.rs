@@ -177,3 +177,61 @@ pub fn rms(x: &[f32]) -> f32 {
     let sum: f64 = x.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
     (sum / x.len() as f64).sqrt() as f32
 }
+
+/// The interaural time difference of a binaural pair: the lag (seconds) in
+/// `−max_lag_s..=max_lag_s` that maximises the cross-correlation `Σ left[i]·right[i + lag]`,
+/// positive when the right ear is late (the source on the left). Ties keep the earliest lag;
+/// 0 for silent input.
+#[must_use]
+pub fn interaural_time_difference_s(
+    left: &[f32],
+    right: &[f32],
+    sample_rate: f32,
+    max_lag_s: f32,
+) -> f32 {
+    let max_lag = (max_lag_s * sample_rate).max(0.0) as i64;
+    let mut best = (f64::MIN, 0i64);
+    for lag in -max_lag..=max_lag {
+        let skip = lag.unsigned_abs() as usize;
+        let (a, b) = if lag >= 0 {
+            (left, right.get(skip..).unwrap_or(&[]))
+        } else {
+            (left.get(skip..).unwrap_or(&[]), right)
+        };
+        let s: f64 = a
+            .iter()
+            .zip(b)
+            .map(|(&x, &y)| f64::from(x) * f64::from(y))
+            .sum();
+        if s > best.0 {
+            best = (s, lag);
+        }
+    }
+    if best.0 <= 0.0 {
+        return 0.0;
+    }
+    best.1 as f32 / sample_rate
+}
+
+/// Energy (dB) of `x` between `lo_hz` and `hi_hz`: the squared magnitudes of the DFT bins of
+/// the first `n` samples (zero-padded) whose frequencies `k·fs/n` lie in the band, summed
+/// (a plain DFT: for tests and reports, not fast). −300 dB for silence.
+#[must_use]
+pub fn band_energy_db(x: &[f32], sample_rate: f32, lo_hz: f32, hi_hz: f32, n: usize) -> f32 {
+    if n == 0 {
+        return -300.0;
+    }
+    let bin = |f: f32| (f64::from(f) / f64::from(sample_rate) * n as f64) as usize;
+    let (k0, k1) = (bin(lo_hz), bin(hi_hz).min(n / 2));
+    let mut e = 0.0f64;
+    for k in k0..=k1 {
+        let (mut re, mut im) = (0.0f64, 0.0f64);
+        for (i, &v) in x.iter().take(n).enumerate() {
+            let ph = -core::f64::consts::TAU * ((k * i) % n) as f64 / n as f64;
+            re += f64::from(v) * ph.cos();
+            im += f64::from(v) * ph.sin();
+        }
+        e += re * re + im * im;
+    }
+    (10.0 * e.max(1e-30).log10()) as f32
+}

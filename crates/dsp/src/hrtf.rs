@@ -9,6 +9,7 @@
 //! | [`resample`] | whole-response rate conversion (rubato's FFT resampler), load time only |
 //! | `ircam` | (feature `hrtf-default`) `HrirSet::ircam_1040`: IRCAM LISTEN subject 1040 from `firewheel-ircam-hrtf`, with its source and terms |
 //! | [`bank`] | [`HrtfBank`]: a set's responses as partitioned spectra ([`PARTITION`] = 128 frames), shared by renderers |
+//! | `kernels` | the renderer's hot loops (filter blend, spectral multiply-accumulate, both ears packed into one complex inverse transform, crossfade), baseline and AVX2 with identical bits |
 //! | [`renderer`] | [`BinauralRenderer`]: mono in, stereo out, uniformly partitioned overlap-save convolution, direction glide and per-partition crossfade, no allocation after `new`, latency [`LATENCY_FRAMES`] |
 //! | [`error`] | [`HrirError`] |
 //!
@@ -20,6 +21,7 @@ pub mod direction;
 pub mod error;
 #[cfg(feature = "hrtf-default")]
 pub mod ircam;
+mod kernels;
 pub mod renderer;
 pub mod resample;
 pub mod rings;

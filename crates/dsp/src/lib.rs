@@ -41,7 +41,7 @@
 //! | [`limiter`] | [`PeakLimiter`] (`process(left, right)`, `process_interleaved`, `engagements`, `peak`) |
 //! | [`denormal`] | [`flush`] (branch-free epsilon flush), [`flush_small`], [`is_denormal`] |
 //! | [`hrtf`] | binaural rendering: [`HrirSet`] (measured HRIRs; SOFA loading, resampling, bilinear az/el interpolation; feature `hrtf-default`: IRCAM LISTEN 1040), [`HrtfBank`] (partitioned spectra), [`BinauralRenderer`] (mono → stereo, partitioned FFT convolution, crossfaded direction changes) |
-//! | [`analysis`] | test/measurement helpers (allocate; not for the audio thread): [`analysis::sine`], [`analysis::max_adjacent_difference`] (click measure), [`analysis::schroeder_t30`], [`analysis::window_energies`], [`analysis::has_denormal`], [`analysis::worst_image_db`] and [`analysis::spectrum_db`] (resampler images), [`analysis::rms`] |
+//! | [`analysis`] | test/measurement helpers (allocate; not for the audio thread): [`analysis::sine`], [`analysis::max_adjacent_difference`] (click measure), [`analysis::schroeder_t30`], [`analysis::window_energies`], [`analysis::has_denormal`], [`analysis::worst_image_db`] and [`analysis::spectrum_db`] (resampler images), [`analysis::rms`], [`analysis::interaural_time_difference_s`] (cross-correlation lag), [`analysis::band_energy_db`] (plain DFT band energy) |
 //!
 //! Denormals are flushed arithmetically ([`denormal`]); no FTZ/DAZ flag is set.
 

@@ -17,8 +17,18 @@
 //! volume × distance gain), and a panned voice at least twice (6 dB) as loud as the quietest
 //! binaural one takes its renderer (hysteresis against flapping). A renderer a voice leaves (it
 //! ended or was outranked) first rings out its tail (latency + filter length, fed silence) and is
-//! free only then. A voice that changes between binaural and pan is not crossfaded across the
-//! two paths (its gains glide over the pan smoothing time, the paths differ by the latency).
+//! free only then.
+//!
+//! **Handover.** A voice that changes between binaural and pan output while it plays (it took
+//! or lost a renderer in the ranking, or stopped being positional) crossfades the two paths
+//! linearly over [`HANDOVER_FRAMES`] (21 ms at 48 kHz): during the handover it stays routed into
+//! its renderer's buffer, and the pool adds both the renderer's output and the buffer panned at
+//! the voice's pan gains (undelayed, as the voice itself would), in complementary shares. The
+//! voice's dry gains jump (no glide) as its routing changes, so the signal it feeds is the same
+//! on both sides of the change: no click, though the two paths differ by the latency. A voice
+//! handed to pan is routed back to the mix at the first block, after the fade, at which new
+//! commands or parameters arrive (when the ranking runs), so the frame of that switch does not
+//! depend on how render calls are cut; its renderer is free at once (its output was faded out).
 
 use std::sync::Arc;
 
@@ -30,6 +40,46 @@ use crate::voice::{Voice, VoiceState};
 /// A voice in the budget ranking needs this factor over the quietest binaural voice to take
 /// its renderer.
 const OUTRANK: f32 = 2.0;
+
+/// Length of the crossfade between the binaural and the pan path when a playing voice changes
+/// between them (frames).
+pub(crate) const HANDOVER_FRAMES: usize = 1024;
+
+/// A handover in progress on a renderer (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Handover {
+    /// Towards binaural (the renderer's share rises) or towards pan.
+    to_binaural: bool,
+    /// Frames of the handover done (saturating once [`Handover::finished`]).
+    done: usize,
+}
+
+impl Handover {
+    /// The share of the voice's signal fed to the renderer at handover frame `at`.
+    fn binaural_share(self, at: usize) -> f32 {
+        let g = at.min(HANDOVER_FRAMES) as f32 / HANDOVER_FRAMES as f32;
+        if self.to_binaural { g } else { 1.0 - g }
+    }
+
+    /// The pan path's share at handover frame `at`: the complement of the renderer's input
+    /// share [`LATENCY_FRAMES`] earlier, so the two shares meet at the output.
+    fn pan_share(self, at: usize) -> f32 {
+        1.0 - self.binaural_share(at.saturating_sub(LATENCY_FRAMES))
+    }
+
+    /// True once both fades have ended.
+    fn finished(self) -> bool {
+        self.done >= HANDOVER_FRAMES + LATENCY_FRAMES
+    }
+
+    /// The same crossfade turned round at its current input share.
+    fn reversed(self) -> Self {
+        Self {
+            to_binaural: !self.to_binaural,
+            done: HANDOVER_FRAMES - self.done.min(HANDOVER_FRAMES),
+        }
+    }
+}
 
 /// One renderer of the pool.
 #[derive(Debug)]
@@ -43,6 +93,10 @@ struct Slot {
     drain_until: u64,
     /// The owner's mono dry signal this block.
     buf: Vec<f32>,
+    /// A crossfade between the binaural and the pan path, if one is running.
+    handover: Option<Handover>,
+    /// The owner's pan gains per unit of dry gain (the pan path of a handover).
+    pan: (f32, f32),
 }
 
 /// The binaural pool of a mixer built with [`crate::Spatial::Binaural`].
@@ -73,6 +127,8 @@ impl Binaural {
                     owner: None,
                     drain_until: 0,
                     buf: vec![0.0; max_block],
+                    handover: None,
+                    pan: (0.0, 0.0),
                 })
                 .collect(),
             held: vec![None; voices],
@@ -119,15 +175,15 @@ impl Binaural {
         self.adjusted(i)
     }
 
-    /// New targets for voice `i` from the parameter block at renderer frame `now`; returns
-    /// those to render with.
-    pub(crate) fn retarget(&mut self, i: usize, t: &VoiceTargets, now: u64) -> VoiceTargets {
+    /// New targets for voice `i` from the parameter block; returns those to render with (a voice
+    /// no longer positional starts its handover to pan).
+    pub(crate) fn retarget(&mut self, i: usize, t: &VoiceTargets) -> VoiceTargets {
         if i >= self.raw.len() {
             return *t;
         }
         self.raw[i] = *t;
         if !t.positional && self.held[i].is_some() {
-            self.leave(i, now);
+            self.hand_to_pan(i);
         }
         self.adjusted(i)
     }
@@ -138,6 +194,8 @@ impl Binaural {
             .position(|s| s.owner.is_none() && now >= s.drain_until)
     }
 
+    /// Voice `i` takes renderer `s`: at its start (`immediate`: no handover) or while it
+    /// plays (a handover from pan).
     fn take(&mut self, s: usize, i: usize, immediate: bool) {
         let dir = self.raw[i].direction;
         let slot = &mut self.slots[s];
@@ -146,7 +204,61 @@ impl Binaural {
         if immediate || dir != [0.0; 3] {
             slot.renderer.set_direction_immediate(dir);
         }
+        slot.handover = (!immediate).then_some(Handover {
+            to_binaural: true,
+            done: 0,
+        });
         self.held[i] = Some(s);
+    }
+
+    /// Voice `i` (holding a renderer, still playing) starts its handover to pan: it stays
+    /// routed into the renderer until the fade is over (see the module doc).
+    fn hand_to_pan(&mut self, i: usize) {
+        let Some(slot) = self.held[i].and_then(|s| self.slots.get_mut(s)) else {
+            return;
+        };
+        slot.handover = match slot.handover {
+            Some(h) if !h.to_binaural => Some(h),
+            Some(h) => Some(h.reversed()),
+            None => Some(Handover {
+                to_binaural: false,
+                done: 0,
+            }),
+        };
+    }
+
+    /// True if voice `i` holds a renderer it is handing over to pan.
+    fn leaving(&self, i: usize) -> bool {
+        self.held[i]
+            .and_then(|s| self.slots.get(s))
+            .and_then(|s| s.handover)
+            .is_some_and(|h| !h.to_binaural)
+    }
+
+    /// Ends the handovers whose fades are over: voices handed to pan go back to the mix at
+    /// their pan gains (jumped, as the pool was producing them) and free their renderers.
+    fn settle(&mut self, voices: &mut [Voice], now: u64) {
+        for s in 0..self.slots.len() {
+            let slot = &mut self.slots[s];
+            let Some(h) = slot.handover else { continue };
+            if !h.finished() {
+                continue;
+            }
+            slot.handover = None;
+            if h.to_binaural {
+                continue;
+            }
+            // Its output was faded out: the renderer is free now (whether or not its voice
+            // ended during the fade).
+            slot.drain_until = now;
+            if let Some(i) = slot.owner.take() {
+                self.held[i] = None;
+                let t = self.raw[i];
+                if let Some(v) = voices.get_mut(i) {
+                    v.retarget_dry_immediate(&t);
+                }
+            }
+        }
     }
 
     /// Voice `i` leaves its renderer at renderer frame `at`; the renderer rings out its tail.
@@ -170,6 +282,7 @@ impl Binaural {
     /// panned voice is [`OUTRANK`] times louder than the quietest binaural one. Voices whose
     /// path changes are retargeted.
     pub(crate) fn rank(&mut self, voices: &mut [Voice], now: u64) {
+        self.settle(voices, now);
         loop {
             let Some((i, loud)) = self.loudest_panned(voices) else {
                 return;
@@ -177,7 +290,7 @@ impl Binaural {
             if let Some(s) = self.free_slot(now) {
                 self.take(s, i, false);
                 let t = self.adjusted(i);
-                voices[i].retarget(&t);
+                voices[i].retarget_dry_immediate(&t);
                 continue;
             }
             let Some((q, quiet)) = self.quietest_binaural() else {
@@ -186,10 +299,8 @@ impl Binaural {
             if loud < OUTRANK * quiet || loud == 0.0 {
                 return;
             }
-            self.leave(q, now);
-            let t = self.adjusted(q);
-            voices[q].retarget(&t);
-            // The freed renderer drains first; `i` takes one once it is free.
+            self.hand_to_pan(q);
+            // `q` keeps its renderer until its handover is over; `i` takes one after that.
             return;
         }
     }
@@ -218,7 +329,9 @@ impl Binaural {
     fn quietest_binaural(&self) -> Option<(usize, f32)> {
         let mut worst: Option<(usize, f32)> = None;
         for s in &self.slots {
-            if let Some(i) = s.owner {
+            if let Some(i) = s.owner
+                && !self.leaving(i)
+            {
                 let d = self.raw[i].dry;
                 if worst.is_none_or(|(_, l)| d < l) {
                     worst = Some((i, d));
@@ -234,6 +347,14 @@ impl Binaural {
             if s.owner.is_some() || now < s.drain_until {
                 s.buf[..n].fill(0.0);
             }
+            if let Some(i) = s.owner {
+                let t = &self.raw[i];
+                s.pan = if t.dry > 0.0 {
+                    (t.left / t.dry, t.right / t.dry)
+                } else {
+                    (0.0, 0.0)
+                };
+            }
         }
     }
 
@@ -246,14 +367,38 @@ impl Binaural {
     }
 
     /// Convolves every held or draining renderer's block of `n` frames (at renderer frame
-    /// `now`) into the mix. A tail rung out adds exact zeros, so a renderer fed a few frames
-    /// past its tail changes nothing.
+    /// `now`) into the mix; a renderer in a handover adds its share and the pan path the rest.
+    /// A tail rung out adds exact zeros, so a renderer fed a few frames past its tail changes
+    /// nothing.
     pub(crate) fn render(&mut self, n: usize, now: u64, left: &mut [f32], right: &mut [f32]) {
         for s in &mut self.slots {
             if s.owner.is_none() && now >= s.drain_until {
                 continue;
             }
+            let Some(h) = s.handover else {
+                s.renderer.mix(&s.buf[..n], &mut left[..n], &mut right[..n]);
+                continue;
+            };
+            // The pan path at its share, then the renderer fed the voice at its share (a
+            // renderer's input faded, not its output: its output has no onset step).
+            let (pl, pr) = s.pan;
+            for (f, ((l, r), x)) in left[..n]
+                .iter_mut()
+                .zip(right[..n].iter_mut())
+                .zip(s.buf[..n].iter_mut())
+                .enumerate()
+            {
+                let at = h.done + f + 1;
+                let p = h.pan_share(at);
+                *l += p * (pl * *x);
+                *r += p * (pr * *x);
+                *x *= h.binaural_share(at);
+            }
             s.renderer.mix(&s.buf[..n], &mut left[..n], &mut right[..n]);
+            s.handover = Some(Handover {
+                done: (h.done + n).min(HANDOVER_FRAMES + LATENCY_FRAMES),
+                ..h
+            });
         }
     }
 }

@@ -159,7 +159,7 @@ impl MixerRenderer {
         for (i, (v, t)) in self.voices.iter_mut().zip(&block.voices).enumerate() {
             if v.state != VoiceState::Idle && t.generation == v.generation {
                 match self.binaural.as_mut() {
-                    Some(b) => v.retarget(&b.retarget(i, t, self.frame)),
+                    Some(b) => v.retarget(&b.retarget(i, t)),
                     None => v.retarget(t),
                 }
             }

@@ -262,6 +262,16 @@ impl Voice {
         }
     }
 
+    /// Like [`Self::retarget`], but the dry left/right gains jump to `t`'s without a ramp: a
+    /// voice handed between binaural and pan output, whose two paths the binaural pool
+    /// crossfades (`crate::binaural`).
+    pub(crate) fn retarget_dry_immediate(&mut self, t: &VoiceTargets) {
+        self.retarget(t);
+        self.sync_gains();
+        self.gains.set_immediate(0, t.left);
+        self.gains.set_immediate(1, t.right);
+    }
+
     /// Brings an idle (bypassed) shelf's grid up to `clock`.
     fn sync_shelf(&mut self) {
         let lag = grid_lag(self.clock, self.shelf_synced);

@@ -283,7 +283,8 @@ fn single_thread(settings: MixerSettings) {
 }
 
 /// Binaural output (issue 33): 64 renderers for 256 voices, every direction and level changing
-/// every tick (ranking, draining, gliding), one-shots starting and ending: no allocation.
+/// every tick (ranking, handovers between binaural and pan, draining, gliding), one-shots
+/// starting and ending: no allocation.
 #[test]
 fn binaural_render_never_allocates() {
     let s = MixerSettings {

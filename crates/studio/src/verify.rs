@@ -16,6 +16,7 @@
 //! | `echo` | echo peaks from the mono envelope |
 //! | `decay` | tail start, Schroeder T30, tail/click |
 //! | `click` | largest adjacent-sample step at a parameter change |
+//! | `binaural` | binaural output (BN): ITD against Woodworth, ILD, front/back, mirror, `Pan` unchanged, on rendered WAVs |
 //! | `corners` | sound round corners: the L corridor, the door closed and reopened, the thin wooden wall (AL, AD, AW) |
 //! | `hash` | output hashes (determinism) |
 //! | `check` | the check row and its text / Markdown tables |
@@ -23,6 +24,7 @@
 //! | `report` | stdout text and `report.md` |
 //! | `fault` | `RESOUND_VERIFY_FAULT` debug faults |
 
+mod binaural;
 mod check;
 mod click;
 mod corners;
@@ -126,6 +128,13 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         outcome.sections.push((
             "Sound round corners (direct, 200 Hz sine; air paths, acoustics §4a)".into(),
             corners::corner_checks(),
+        ));
+    }
+    if opts.only.is_none() {
+        // Binaural output does not depend on the acoustics model (the source is in free air).
+        outcome.sections.push((
+            "Binaural output (click on the horizontal plane, IRCAM IRC_1040; issue 33)".into(),
+            binaural::binaural_checks(&opts.out.join("binaural")),
         ));
     }
     let info = report::RunInfo {

@@ -3,8 +3,10 @@
 use std::sync::Arc;
 
 use realfft::num_complex::Complex;
-use realfft::{ComplexToReal, RealFftPlanner, RealToComplex};
+use realfft::{RealFftPlanner, RealToComplex};
+use rustfft::{Fft, FftPlanner};
 
+use super::kernels::blend4;
 use super::rings::Weights;
 use super::set::HrirSet;
 
@@ -29,8 +31,11 @@ pub struct HrtfBank {
     partitions: usize,
     /// Per direction, per ear, per partition: `BINS` real parts then `BINS` imaginary parts.
     spectra: Vec<f32>,
+    /// Real forward transform of one input frame (`FFT_LEN` samples).
     pub(crate) fft: Arc<dyn RealToComplex<f32>>,
-    pub(crate) ifft: Arc<dyn ComplexToReal<f32>>,
+    /// Complex inverse transform of `FFT_LEN` bins: both ears at once (left in the real
+    /// parts, right in the imaginary parts, see `kernels::pack_ears`).
+    pub(crate) inverse: Arc<dyn Fft<f32>>,
 }
 
 impl std::fmt::Debug for HrtfBank {
@@ -48,7 +53,7 @@ impl HrtfBank {
     pub fn new(set: HrirSet) -> Self {
         let mut planner = RealFftPlanner::<f32>::new();
         let fft = planner.plan_fft_forward(FFT_LEN);
-        let ifft = planner.plan_fft_inverse(FFT_LEN);
+        let inverse = FftPlanner::<f32>::new().plan_fft_inverse(FFT_LEN);
         let partitions = set.taps().div_ceil(PARTITION).max(1);
         let stride = filter_len(partitions);
         let mut spectra = vec![0.0f32; set.len() * stride];
@@ -76,7 +81,7 @@ impl HrtfBank {
             partitions,
             spectra,
             fft,
-            ifft,
+            inverse,
         }
     }
 
@@ -95,19 +100,29 @@ impl HrtfBank {
         filter_len(self.partitions)
     }
 
-    /// Writes the weighted sum of the measured spectra into `out` ([`Self::filter_len`]).
+    /// Writes the weighted sum of the measured spectra into `out` ([`Self::filter_len`]), in
+    /// one pass (`kernels::blend4`).
     pub(crate) fn blend(&self, weights: &Weights, out: &mut [f32]) {
         let stride = self.filter_len();
-        out.fill(0.0);
-        for &(i, w) in weights.as_slice() {
+        let spectrum = |i: u32| {
             let start = i as usize * stride;
-            let Some(src) = self.spectra.get(start..start + stride) else {
-                continue;
-            };
-            for (o, s) in out.iter_mut().zip(src) {
-                *o += w * s;
+            self.spectra.get(start..start + stride)
+        };
+        let entries = weights.as_slice();
+        let Some(first) = entries.first().and_then(|e| spectrum(e.0)) else {
+            out.fill(0.0);
+            return;
+        };
+        // Unused entries: the first spectrum at weight 0 (adds exact zeros).
+        let mut s = [first; 4];
+        let mut w = [0.0f32; 4];
+        for (k, &(i, wi)) in entries.iter().enumerate().take(4) {
+            if let Some(src) = spectrum(i) {
+                s[k] = src;
+                w[k] = wi;
             }
         }
+        blend4(out, s, w);
     }
 }
 

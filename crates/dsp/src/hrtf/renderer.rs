@@ -6,6 +6,7 @@ use realfft::num_complex::Complex;
 
 use super::bank::{BINS, FFT_LEN, HrtfBank, PARTITION};
 use super::direction::normalize;
+use super::kernels::{convolve_filter, crossfade_ears, pack_ears, unpack_ears};
 use super::rings::Weights;
 
 /// Time constant of the direction's approach to a new target (seconds).
@@ -14,8 +15,16 @@ pub const DIRECTION_SMOOTHING_S: f32 = 0.005;
 pub const LATENCY_FRAMES: usize = PARTITION;
 
 /// Renders one mono source binaurally through an [`HrtfBank`]: uniformly partitioned
-/// overlap-save convolution ([`PARTITION`]-frame partitions, realfft), a frequency-domain
-/// delay line of past input spectra, and the current direction's filter.
+/// overlap-save convolution ([`PARTITION`]-frame partitions), a frequency-domain delay line of
+/// past input spectra, and the current direction's filter.
+///
+/// **Cost per partition.** One real forward transform of the input (realfft); the delay line
+/// times each ear's partition spectra, summed bin group by bin group in registers; both ears
+/// packed into one complex spectrum (`L + i·R`) and brought back by a single complex inverse
+/// transform (rustfft): the left ear is its real part, the right its imaginary part. A moving
+/// direction adds one blend of up to four measured filters (one pass) and a second
+/// multiply-accumulate and inverse transform for the crossfade. The loops are compiled for the
+/// baseline and AVX2 with identical bits (`crate::simd`).
 ///
 /// **Moving sources.** [`BinauralRenderer::set_direction`] sets a target; at each partition
 /// boundary the rendered direction approaches it exponentially (time constant
@@ -40,10 +49,13 @@ pub struct BinauralRenderer {
     head: usize,
     filter: Vec<f32>,
     next_filter: Vec<f32>,
+    /// Both ears' spectral sums (`4 × BINS`, split re/im).
     acc: Vec<f32>,
     time: Vec<f32>,
-    y_old: Vec<f32>,
     spec: Vec<Complex<f32>>,
+    /// Both ears through the old filter, then through the new one (`FFT_LEN` each).
+    z_old: Vec<Complex<f32>>,
+    z: Vec<Complex<f32>>,
     scratch: Vec<Complex<f32>>,
     target: [f32; 3],
     current: [f32; 3],
@@ -66,7 +78,10 @@ impl BinauralRenderer {
         let filter_len = bank.filter_len();
         let fs = bank.set().sample_rate();
         let alpha = 1.0 - (-(PARTITION as f32) / (DIRECTION_SMOOTHING_S * fs)).exp();
-        let scratch_len = bank.fft.get_scratch_len().max(bank.ifft.get_scratch_len());
+        let scratch_len = bank
+            .fft
+            .get_scratch_len()
+            .max(bank.inverse.get_inplace_scratch_len());
         let ahead = [0.0, 0.0, -1.0];
         let weights = bank.set().weights(ahead);
         let mut filter = vec![0.0; filter_len];
@@ -81,10 +96,11 @@ impl BinauralRenderer {
             head: 0,
             filter,
             next_filter: vec![0.0; filter_len],
-            acc: vec![0.0; 2 * BINS],
+            acc: vec![0.0; 4 * BINS],
             time: vec![0.0; FFT_LEN],
-            y_old: vec![0.0; PARTITION],
             spec: vec![Complex::new(0.0, 0.0); BINS],
+            z_old: vec![Complex::new(0.0, 0.0); FFT_LEN],
+            z: vec![Complex::new(0.0, 0.0); FFT_LEN],
             scratch: vec![Complex::new(0.0, 0.0); scratch_len],
             target: ahead,
             current: ahead,
@@ -226,64 +242,32 @@ impl BinauralRenderer {
             }
             changed
         };
-        for ear in 0..2 {
-            self.convolve(&bank, ear, false);
-            if moved {
-                self.y_old.copy_from_slice(&self.time[PARTITION..]);
-                self.convolve(&bank, ear, true);
-                let out = &mut self.out[ear];
-                let new = &self.time[PARTITION..];
-                let step = 1.0 / PARTITION as f32;
-                for (i, ((o, &a), &b)) in out.iter_mut().zip(&self.y_old).zip(new).enumerate() {
-                    let g = (i as f32 + 1.0) * step;
-                    *o = a + g * (b - a);
-                }
-            } else {
-                self.out[ear].copy_from_slice(&self.time[PARTITION..]);
-            }
-        }
         if moved {
+            self.convolve(&bank, false);
+            std::mem::swap(&mut self.z_old, &mut self.z);
+            self.convolve(&bank, true);
+            let [left, right] = &mut self.out;
+            crossfade_ears(&self.z_old, &self.z, left, right);
             std::mem::swap(&mut self.filter, &mut self.next_filter);
+        } else {
+            self.convolve(&bank, false);
+            let [left, right] = &mut self.out;
+            unpack_ears(&self.z, left, right);
         }
     }
 
-    /// Multiplies the delay line by one ear's filter (the current or the next one), sums,
-    /// and transforms back into `self.time` (the last [`PARTITION`] samples are valid).
-    fn convolve(&mut self, bank: &HrtfBank, ear: usize, next: bool) {
-        let k_count = self.partitions;
+    /// Multiplies the delay line by the current (or the next) filter, both ears, and
+    /// transforms back into `self.z` (left ear in the real parts, right in the imaginary;
+    /// the last [`PARTITION`] samples are valid).
+    fn convolve(&mut self, bank: &HrtfBank, next: bool) {
         let filter = if next {
             &self.next_filter
         } else {
             &self.filter
         };
-        let (acc_re, acc_im) = self.acc.split_at_mut(BINS);
-        acc_re.fill(0.0);
-        acc_im.fill(0.0);
-        for k in 0..k_count {
-            let slot = (self.head + k_count - k) % k_count;
-            let x = &self.fdl[slot * 2 * BINS..(slot + 1) * 2 * BINS];
-            let (xr, xi) = x.split_at(BINS);
-            let at = (ear * k_count + k) * 2 * BINS;
-            let h = &filter[at..at + 2 * BINS];
-            let (hr, hi) = h.split_at(BINS);
-            for (((ar, ai), (&xr, &xi)), (&hr, &hi)) in acc_re
-                .iter_mut()
-                .zip(acc_im.iter_mut())
-                .zip(xr.iter().zip(xi))
-                .zip(hr.iter().zip(hi))
-            {
-                *ar += xr * hr - xi * hi;
-                *ai += xr * hi + xi * hr;
-            }
-        }
-        for (b, c) in self.spec.iter_mut().enumerate() {
-            *c = Complex::new(acc_re[b], acc_im[b]);
-        }
-        // A real signal's DC and Nyquist bins are real.
-        self.spec[0].im = 0.0;
-        self.spec[BINS - 1].im = 0.0;
-        let _ = bank
-            .ifft
-            .process_with_scratch(&mut self.spec, &mut self.time, &mut self.scratch);
+        convolve_filter(&self.fdl, self.head, filter, &mut self.acc);
+        pack_ears(&self.acc, &mut self.z);
+        bank.inverse
+            .process_with_scratch(&mut self.z, &mut self.scratch);
     }
 }

@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use resound_dsp::analysis::{max_adjacent_difference, sine};
+use resound_dsp::analysis::{
+    band_energy_db, interaural_time_difference_s, max_adjacent_difference, sine,
+};
 use resound_dsp::hrtf::{
     BinauralRenderer, HrirError, HrirSet, HrtfBank, LATENCY_FRAMES, PARTITION, azimuth_elevation,
     from_azimuth_elevation, head_direction,
@@ -92,40 +94,29 @@ fn impulse_response(bank: &Arc<HrtfBank>, dir: [f32; 3], len: usize) -> (Vec<f32
     (l[LATENCY_FRAMES..].to_vec(), rr[LATENCY_FRAMES..].to_vec())
 }
 
-/// The lag (seconds) maximising the cross-correlation; > 0 when the right ear is late.
+/// The ITD (s) from the cross-correlation lag (±1.5 ms); > 0 when the right ear is late.
 fn itd_s(l: &[f32], r: &[f32], fs: f32) -> f32 {
-    let max_lag = (0.0015 * fs) as i64;
-    let mut best = (f32::MIN, 0i64);
-    for lag in -max_lag..=max_lag {
-        let mut s = 0.0;
-        for (i, &x) in l.iter().enumerate() {
-            let j = i as i64 + lag;
-            if j >= 0 && (j as usize) < r.len() {
-                s += x * r[j as usize];
-            }
-        }
-        if s > best.0 {
-            best = (s, lag);
-        }
-    }
-    best.1 as f32 / fs
+    interaural_time_difference_s(l, r, fs, 0.0015)
 }
 
 /// Energy (dB) of `x` between `lo` and `hi` Hz (plain DFT over the band's bins).
 fn band_db(x: &[f32], fs: f32, lo: f32, hi: f32) -> f32 {
-    let n = 2048.min(x.len().next_power_of_two());
-    let mut e = 0.0f64;
-    let (k0, k1) = ((lo / fs * n as f32) as usize, (hi / fs * n as f32) as usize);
-    for k in k0..=k1 {
-        let (mut re, mut im) = (0.0f64, 0.0f64);
-        for (i, &v) in x.iter().take(n).enumerate() {
-            let ph = -2.0 * std::f64::consts::PI * (k * i) as f64 / n as f64;
-            re += f64::from(v) * ph.cos();
-            im += f64::from(v) * ph.sin();
-        }
-        e += re * re + im * im;
-    }
-    (10.0 * e.max(1e-30).log10()) as f32
+    band_energy_db(x, fs, lo, hi, 2048.min(x.len().next_power_of_two()))
+}
+
+/// The measurement helpers the verify rows use: the cross-correlation lag of a pair of
+/// impulses, signed by which ear is late; a 6 kHz tone's energy in its band and out of it.
+#[test]
+fn itd_and_band_helpers_measure_what_they_say() {
+    let pulse =
+        |at: usize| -> Vec<f32> { (0..256).map(|i| f32::from(u8::from(i == at))).collect() };
+    assert_eq!(itd_s(&pulse(10), &pulse(30), FS), 20.0 / FS);
+    assert_eq!(itd_s(&pulse(30), &pulse(10), FS), -20.0 / FS);
+    assert_eq!(itd_s(&[0.0; 64], &[0.0; 64], FS), 0.0);
+    let tone = sine(6_000.0, 0.5, FS, 2048);
+    let inside = band_db(&tone, FS, 4_000.0, 8_000.0);
+    let outside = band_db(&tone, FS, 500.0, 1_000.0);
+    assert!(inside - outside > 40.0, "{inside} vs {outside}");
 }
 
 #[test]
@@ -322,6 +313,27 @@ fn any_block_split_gives_identical_bits() {
     for (x, y) in l.iter().zip(&a.0[..512]) {
         assert!((x - 1.0 - y).abs() < 1e-6);
     }
+}
+
+/// The renderer's AVX2 kernels and the baseline ones give the same bits (a moving source, so
+/// the blend, both convolutions and the crossfade all run). On a CPU without AVX2 both runs
+/// take the baseline kernels and the test only checks determinism.
+#[test]
+fn avx2_and_baseline_kernels_give_identical_bits() {
+    let b = bank(synthetic());
+    let render = |avx2: bool| {
+        let before = resound_dsp::simd::set_avx2_enabled(avx2);
+        let out = circling(&b, 2.0, false);
+        resound_dsp::simd::set_avx2_enabled(before);
+        out
+    };
+    let (base, wide) = (render(false), render(true));
+    assert!(base.iter().any(|x| x.abs() > 0.01));
+    let first = base
+        .iter()
+        .zip(&wide)
+        .position(|(a, b)| a.to_bits() != b.to_bits());
+    assert_eq!(first, None, "first differing sample");
 }
 
 #[test]

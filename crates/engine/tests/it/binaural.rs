@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use resound_engine::advanced::dsp::analysis::{band_energy_db, interaural_time_difference_s};
 use resound_engine::glam::DVec3;
 use resound_engine::{BuildError, Engine, Mode, Orientation, Source, Spatial, VoicePolicy};
 use resound_studio::wav_write::{WavFormat, write_wav};
@@ -65,40 +66,14 @@ fn render_click(azimuth_deg: f32, yaw_deg: f32, spatial: Spatial) -> (Vec<f32>, 
     )
 }
 
-/// The lag (s) at the peak of the cross-correlation; positive when the right ear is late.
+/// The ITD (s) from the cross-correlation lag (±1.5 ms); positive when the right ear is late.
 fn itd_s(l: &[f32], r: &[f32]) -> f32 {
-    let max_lag = (0.0015 * FS) as i64;
-    let mut best = (f32::MIN, 0i64);
-    for lag in -max_lag..=max_lag {
-        let mut s = 0.0;
-        for (i, &x) in l.iter().enumerate() {
-            let j = i as i64 + lag;
-            if j >= 0 && (j as usize) < r.len() {
-                s += x * r[j as usize];
-            }
-        }
-        if s > best.0 {
-            best = (s, lag);
-        }
-    }
-    best.1 as f32 / FS
+    interaural_time_difference_s(l, r, FS, 0.0015)
 }
 
 /// Energy (dB) of `x` between `lo` and `hi` Hz (a DFT of 2048 points over the band's bins).
 fn band_db(x: &[f32], lo: f32, hi: f32) -> f32 {
-    let n = 2048;
-    let mut e = 0.0f64;
-    let (k0, k1) = ((lo / FS * n as f32) as usize, (hi / FS * n as f32) as usize);
-    for k in k0..=k1 {
-        let (mut re, mut im) = (0.0f64, 0.0f64);
-        for (i, &v) in x.iter().take(n).enumerate() {
-            let ph = -2.0 * std::f64::consts::PI * (k * i) as f64 / n as f64;
-            re += f64::from(v) * ph.cos();
-            im += f64::from(v) * ph.sin();
-        }
-        e += re * re + im * im;
-    }
-    (10.0 * e.max(1e-30).log10()) as f32
+    band_energy_db(x, FS, lo, hi, 2048)
 }
 
 #[test]

@@ -160,7 +160,8 @@ fn the_budget_keeps_the_loudest_binaural_and_pans_the_rest() {
         l[0],
         rt[0]
     );
-    // The quiet click was heard binaurally on the right (128 frames after its start).
+    // The quiet click was heard binaurally on the right (128 frames after its start): it was
+    // fed to its renderer before its handover to pan began, 64 frames in.
     assert!((rt[128 - 64] - 0.1).abs() < 1e-4, "{}", rt[64]);
 
     // No direction, or the retail law: panned.
@@ -192,6 +193,64 @@ fn the_budget_keeps_the_loudest_binaural_and_pans_the_rest() {
             l[0],
             rt[0]
         );
+    }
+}
+
+/// A tone handed from binaural to pan output and back (its direction taken away, then given
+/// back) crossfades the two paths: no click, though they differ by the latency. Checked by the
+/// click measure of the other click tests, which a hard switch between the paths fails.
+#[test]
+fn handing_a_voice_between_binaural_and_pan_has_no_click() {
+    let (mut h, mut r) = mixer(1);
+    let tone: Arc<[f32]> = (0..48_000)
+        .map(|i| 0.5 * (std::f32::consts::TAU * 440.0 * i as f32 / 48_000.0).sin())
+        .collect();
+    let s = h.load_sound(SoundData::mono(tone, 48_000)).unwrap();
+    let right = VoiceParams {
+        direction: [1.0, 0.0, 0.0],
+        ..VoiceParams::default()
+    };
+    let v = h
+        .play(
+            s,
+            PlaySettings {
+                looping: true,
+                params: right,
+                ..PlaySettings::default()
+            },
+        )
+        .unwrap();
+    h.flush();
+    let (mut left, mut rt) = (Vec::new(), Vec::new());
+    for block in 0..120 {
+        // Directionless from block 30 (panned centre), back on the right from block 70.
+        let p = if (30..70).contains(&block) {
+            VoiceParams {
+                direction: [0.0; 3],
+                ..right
+            }
+        } else {
+            right
+        };
+        h.set_params(v, p).unwrap();
+        h.flush();
+        let (l, r2) = render(&mut r, 256);
+        left.extend(l);
+        rt.extend(r2);
+    }
+    // Binaural on the right: the left (far) ear quiet; panned centre: 0.5 · 0.707.
+    let peak = |x: &[f32]| x.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    assert!(peak(&left[5_000..7_000]) < 0.2);
+    assert!((peak(&left[15_000..17_000]) - 0.354).abs() < 0.01);
+    assert!(peak(&left[25_000..27_000]) < 0.2);
+    // A 440 Hz sine of the output's peak moves at most `peak · 2π · 440 / fs` per sample; a
+    // hard switch between the two paths (128 frames and a different filter apart) jumps by
+    // far more.
+    for (ear, x) in [("left", &left), ("right", &rt)] {
+        let x = &x[1_000..];
+        let bound = 1.2 * peak(x) * std::f32::consts::TAU * 440.0 / 48_000.0;
+        let step = resound_dsp::analysis::max_adjacent_difference(x);
+        assert!(step <= bound, "{ear}: step {step} > {bound}");
     }
 }
 

@@ -341,3 +341,17 @@ fn the_corner_rows_pass_and_cover_the_three_scenes() {
     }
     assert_eq!(rows.len(), 8 + 7 + 2);
 }
+
+#[test]
+fn the_binaural_rows_pass_on_rendered_wavs() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = super::binaural::binaural_checks(dir.path());
+    let failing: Vec<String> = rows
+        .iter()
+        .filter(|c| c.fails())
+        .map(|c| format!("{}: {} vs {}", c.quantity, c.measured, c.expected))
+        .collect();
+    assert!(failing.is_empty(), "{failing:#?}");
+    assert_eq!(rows.len(), 4 + 3 + 1 + 1 + 3);
+    assert!(dir.path().join("click_binaural_90.wav").exists());
+}
