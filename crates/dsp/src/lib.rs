@@ -2,7 +2,7 @@
 //!
 //! Spec: `docs/spec/acoustics.md` §4 (shelf), §5 (taps), §6 (reverb bus), §7 (voice
 //! chain), §10 (costs). Runtime dependencies: `wide`; for [`hrtf`] `realfft`, `rubato` and `sofar`
-//! (load time only). No threads; one global, the
+//! (load time only); [`analysis`]'s spectra use `realfft`. No threads; one global, the
 //! AVX2 switch of [`simd`].
 //!
 //! Architecture invariant: **dsp never allocates after `new`/`prepare`.** Every

@@ -6,6 +6,7 @@
 //! | [`shot`] | 1.5 s xorshift32 noise (state 0x9E3779B9, uniform ±1) → one-pole LP 150 Hz → `exp(−t/0.3 s)`, peak 0.5 | volume 1, range 128 |
 //! | [`looped`] | 1 s of the same low-passed noise, no envelope, peak 0.05 | looping |
 //! | [`noise`] | 1.5 s of the raw xorshift32 noise, peak 0.25 (broadband, for band checks) | volume 1 |
+//! | [`tone`] | 4 s of a 1 000 Hz sine at −6 dBFS (pitch and resampler checks) | volume 1 |
 
 /// The xorshift32 seed of §9.
 pub const SEED: u32 = 0x9E37_79B9;
@@ -21,6 +22,8 @@ pub enum Signal {
     Loop,
     /// [`noise`].
     Noise,
+    /// [`tone`].
+    Tone,
 }
 
 impl Signal {
@@ -32,6 +35,7 @@ impl Signal {
             Self::Shot => shot(rate),
             Self::Loop => looped(rate),
             Self::Noise => noise(rate),
+            Self::Tone => tone(rate),
         }
     }
 
@@ -41,7 +45,7 @@ impl Signal {
         self == Self::Loop
     }
 
-    /// Parses `click|shot|loop|noise`.
+    /// Parses `click|shot|loop|noise|tone`.
     #[must_use]
     pub fn parse(name: &str) -> Option<Self> {
         match name {
@@ -49,6 +53,7 @@ impl Signal {
             "shot" => Some(Self::Shot),
             "loop" => Some(Self::Loop),
             "noise" => Some(Self::Noise),
+            "tone" => Some(Self::Tone),
             _ => None,
         }
     }
@@ -61,6 +66,7 @@ impl Signal {
             Self::Shot => "shot",
             Self::Loop => "loop",
             Self::Noise => "noise",
+            Self::Tone => "tone",
         }
     }
 }
@@ -137,4 +143,44 @@ pub fn noise(rate: u32) -> Vec<f32> {
     let mut x = xorshift_noise(frames(1.5, rate).max(1));
     normalise(&mut x, 0.25);
     x
+}
+
+/// Frequency of [`tone`] in Hz.
+pub const TONE_HZ: f64 = 1_000.0;
+/// Amplitude of [`tone`]: −6 dBFS.
+pub const TONE_AMPLITUDE: f64 = 0.501_187_233_627_272_2;
+
+/// 4 s of a [`TONE_HZ`] sine at −6 dBFS ([`TONE_AMPLITUDE`]), from phase 0.
+#[must_use]
+pub fn tone(rate: u32) -> Vec<f32> {
+    let w = std::f64::consts::TAU * TONE_HZ / f64::from(rate.max(1));
+    (0..frames(4.0, rate).max(1))
+        .map(|i| (TONE_AMPLITUDE * (w * i as f64).sin()) as f32)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tone_is_a_1_khz_sine_at_minus_6_dbfs() {
+        let x = Signal::parse("tone")
+            .map(|s| s.samples(48_000))
+            .unwrap_or_default();
+        assert_eq!(x.len(), 192_000);
+        let peak = x.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        assert!(
+            (20.0 * f64::from(peak).log10() + 6.0).abs() < 0.01,
+            "{peak}"
+        );
+        // 1 000 cycles a second: 2 000 sign changes in the first second (give or take one).
+        let changes = x[..48_000]
+            .windows(2)
+            .filter(|w| (w[0] < 0.0) != (w[1] < 0.0))
+            .count();
+        assert!((1_999..=2_001).contains(&changes), "{changes}");
+        assert_eq!(Signal::Tone.name(), "tone");
+        assert!(!Signal::Tone.looping());
+    }
 }

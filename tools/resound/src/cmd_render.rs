@@ -37,7 +37,7 @@ pub struct SceneArgs {
     #[arg(long, value_enum, value_name = "physical|spr")]
     decay_model: Option<DecayModelName>,
     /// What the scene's source plays.
-    #[arg(long, value_parser = ["click", "shot", "noise", "loop"], default_value = "click")]
+    #[arg(long, value_parser = ["click", "shot", "noise", "loop", "tone"], default_value = "click")]
     pub signal: String,
     /// Length in seconds (more than 0, at most 3600).
     #[arg(long, default_value_t = 2.0, value_parser = parse_seconds, allow_negative_numbers = true)]

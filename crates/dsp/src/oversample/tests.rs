@@ -1,3 +1,5 @@
+//! Tests of the load-time oversampler: factors, kept frames, DC gain, clean raised sines.
+
 use super::*;
 use crate::analysis::{sine, worst_image_db};
 
