@@ -1,11 +1,12 @@
-// The demo page: the fixture world's map, the listener placed by a click or walking the
-// tour, the mix pulled by an AudioWorklet from the engine (resound-wasm's Player), a live
-// readout and the hearing switch. Plain script (no modules), so it runs from file:// too.
+// The demo page: the fixture world's map, the listener placed by a click or walking the demo
+// tour (its claps, shots and engine fired), the mix pulled by an AudioWorklet from the engine
+// (resound-wasm's Player) while each animation frame updates the game side, a live readout
+// and the hearing switch. Plain script (no modules), so it runs from file:// too.
 'use strict';
 
 const pageStart = performance.now();
 const RATE = 48000;
-const STEP = 1600; // frames per engine step: one walk frame at 30 frames a second
+const STEP = 1600; // frames per block the worklet is sent (and per walk frame offline: 30 a second)
 const SIDE = 960; // metres: 5 landblocks of 192 m
 const GRID = 41;
 
@@ -78,14 +79,13 @@ let dats = (() => {
   return { portal: w.portal, cell: w.cell, fixture: true };
 })();
 const walkJson = R.exampleWalk();
-const walk = JSON.parse(walkJson);
-let place = R.fixturePosition(480, 480);
-let marker = { east: 480, north: 480 };
-let player = new R.Player(dats.portal, dats.cell, 'full', place);
+const tour = JSON.parse(R.tourScript());
+let player = new R.Player(dats.portal, dats.cell, 'full', R.startPosition(dats.portal, dats.cell));
 let audio = null; // { ctx, node }
 let firstSound = null; // ms from the sound being asked for to the first non-silent block
 let soundAsked = null;
-let walkStartedAt = null;
+let lastReadout = null;
+let updates = 0; // animation frames that called player.update
 
 // ---- the map -------------------------------------------------------------------------------
 
@@ -93,41 +93,24 @@ const map = R.fixtureMap();
 const canvas = document.getElementById('map');
 const g = canvas.getContext('2d');
 const COLOURS = ['#3a6fb0', '#4f8fd6', '#c9b98a', '#4c7a3a', '#8fb55a', '#8a7f72', '#e0cf96', '#9cc46a'];
+const SOUND_COLOURS = { clap: '#f2c200', shot: '#d9480f', engine: '#7048e8' };
 
 function toCanvas(east, north) {
   return [(east / SIDE) * canvas.width, canvas.height - (north / SIDE) * canvas.height];
 }
 
-function waypointMetres(w) {
-  const cell = parseInt(w.cell, 16);
-  const bx = (cell >>> 24) - 0xa7;
-  const by = ((cell >>> 16) & 0xff) - 0xb2;
-  return { east: bx * 192 + w.origin[0], north: by * 192 + w.origin[1] };
-}
-
-function tourPosition(t) {
-  const ps = walk.waypoints;
-  for (let i = 1; i < ps.length; i++) {
-    if (t <= ps[i].t) {
-      const a = waypointMetres(ps[i - 1]);
-      const b = waypointMetres(ps[i]);
-      const f = (t - ps[i - 1].t) / Math.max(1e-9, ps[i].t - ps[i - 1].t);
-      return { east: a.east + (b.east - a.east) * f, north: a.north + (b.north - a.north) * f };
-    }
-  }
-  return waypointMetres(ps[ps.length - 1]);
-}
-
-function draw() {
+function drawTerrain() {
   const cw = canvas.width / GRID;
   for (let gy = 0; gy < GRID; gy++) {
     for (let gx = 0; gx < GRID; gx++) {
       const i = 2 * (gy * GRID + gx);
       const h = map[i];
-      g.fillStyle = COLOURS[map[i + 1]] || '#999';
+      g.fillStyle = dats.fixture ? COLOURS[map[i + 1]] || '#999' : '#b9b2a4';
       g.fillRect(gx * cw, canvas.height - (gy + 1) * cw, cw + 0.5, cw + 0.5);
-      g.fillStyle = `rgba(255,255,255,${Math.min(0.35, Math.max(0, (h - 20) / 200))})`;
-      g.fillRect(gx * cw, canvas.height - (gy + 1) * cw, cw + 0.5, cw + 0.5);
+      if (dats.fixture) {
+        g.fillStyle = `rgba(255,255,255,${Math.min(0.35, Math.max(0, (h - 20) / 200))})`;
+        g.fillRect(gx * cw, canvas.height - (gy + 1) * cw, cw + 0.5, cw + 0.5);
+      }
     }
   }
   g.strokeStyle = 'rgba(0,0,0,0.25)';
@@ -136,39 +119,68 @@ function draw() {
     g.beginPath(); g.moveTo(p, 0); g.lineTo(p, canvas.height); g.stroke();
     g.beginPath(); g.moveTo(0, p); g.lineTo(canvas.width, p); g.stroke();
   }
+}
+
+function drawTour(r) {
+  g.fillStyle = '#5b5b5b';
+  for (const [w, s, e, n] of tour.structures) {
+    const [x0, y0] = toCanvas(w, n);
+    const [x1, y1] = toCanvas(e, s);
+    g.fillRect(x0, y0, Math.max(1.5, x1 - x0), Math.max(1.5, y1 - y0));
+  }
   g.strokeStyle = '#b3261e';
   g.setLineDash([5, 4]);
   g.beginPath();
-  walk.waypoints.forEach((w, i) => {
-    const m = waypointMetres(w);
-    const [x, y] = toCanvas(m.east, m.north);
+  tour.path.forEach(([, e, n], i) => {
+    const [x, y] = toCanvas(e, n);
     if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
   });
   g.stroke();
   g.setLineDash([]);
-  const [x, y] = toCanvas(marker.east, marker.north);
-  g.fillStyle = '#111';
-  g.beginPath(); g.arc(x, y, 6, 0, 2 * Math.PI); g.fill();
-  g.fillStyle = '#fff';
-  g.beginPath(); g.arc(x, y, 2.5, 0, 2 * Math.PI); g.fill();
+  const now = r && r.tour ? r.tour.time : -1;
+  for (const ev of tour.events) {
+    const [x, y] = toCanvas(ev.east, ev.north);
+    const fired = now >= ev.t;
+    g.fillStyle = SOUND_COLOURS[ev.sound];
+    g.globalAlpha = fired ? 1 : 0.55;
+    g.beginPath(); g.arc(x, y, fired ? 5 : 3.5, 0, 2 * Math.PI); g.fill();
+    g.globalAlpha = 1;
+    if (ev.to) {
+      const [x1, y1] = toCanvas(ev.to[0], ev.to[1]);
+      g.strokeStyle = SOUND_COLOURS.engine;
+      g.beginPath(); g.moveTo(x, y); g.lineTo(x1, y1); g.stroke();
+    }
+  }
+}
+
+function draw(r) {
+  drawTerrain();
+  drawTour(r);
+  if (r) {
+    const [x, y] = toCanvas(r.area[0], r.area[1]);
+    g.fillStyle = '#111';
+    g.beginPath(); g.arc(x, y, 6, 0, 2 * Math.PI); g.fill();
+    g.fillStyle = '#fff';
+    g.beginPath(); g.arc(x, y, 2.5, 0, 2 * Math.PI); g.fill();
+  }
 }
 
 canvas.addEventListener('click', (e) => {
-  const r = canvas.getBoundingClientRect();
-  const east = ((e.clientX - r.left) / r.width) * SIDE;
-  const north = (1 - (e.clientY - r.top) / r.height) * SIDE;
-  if (!dats.fixture) return;
-  place = R.fixturePosition(east, north);
-  marker = { east, north };
-  walkStartedAt = null;
-  guard(() => player.place(place));
+  const rect = canvas.getBoundingClientRect();
+  const east = ((e.clientX - rect.left) / rect.width) * SIDE;
+  const north = (1 - (e.clientY - rect.top) / rect.height) * SIDE;
+  const what = document.getElementById('click').value;
+  guard(() => {
+    if (what === 'stand') player.placeArea(east, north);
+    else player.playSound(what, east, north, 1.5, 0.05);
+  });
 });
 
-// ---- the audio: the worklet pulls, the engine steps ------------------------------------------
+// ---- the audio: the worklet pulls the mix, the animation frames update the game side -------
 
 function feed(node, frames) {
   for (let done = 0; done < frames; done += STEP) {
-    const block = player.step(STEP);
+    const block = player.render(STEP);
     if (firstSound === null && soundAsked !== null && block.some((v) => v !== 0)) {
       firstSound = performance.now() - soundAsked;
     }
@@ -179,6 +191,7 @@ function feed(node, frames) {
 async function soundOn() {
   if (audio) return;
   soundAsked = performance.now();
+  audio = { ctx: null, node: null };
   const ctx = new AudioContext({ sampleRate: RATE });
   await ctx.audioWorklet.addModule(workletUrl());
   const node = new AudioWorkletNode(ctx, 'resound-pull', { outputChannelCount: [2] });
@@ -189,7 +202,7 @@ async function soundOn() {
 
 function soundOff() {
   if (!audio) return;
-  audio.ctx.close();
+  if (audio.ctx) audio.ctx.close();
   audio = null;
 }
 
@@ -197,7 +210,7 @@ function guard(f) {
   try {
     return f();
   } catch (e) {
-    document.getElementById('readout').textContent = `error: ${e.message}`;
+    document.getElementById('error').textContent = `error: ${e.message}`;
     return undefined;
   }
 }
@@ -205,8 +218,7 @@ function guard(f) {
 document.getElementById('play').onclick = () => soundOn();
 document.getElementById('stop').onclick = () => soundOff();
 document.getElementById('tour').onclick = () => {
-  guard(() => player.startWalk(walkJson));
-  walkStartedAt = 0;
+  guard(() => player.startTour());
   soundOn();
 };
 document.getElementById('hearing').onchange = (e) => guard(() => player.setHearing(e.target.value));
@@ -218,31 +230,48 @@ document.getElementById('use-dats').onclick = async () => {
   const cell = new Uint8Array(await c.arrayBuffer());
   const hearing = document.getElementById('hearing').value;
   guard(() => {
-    player = new R.Player(portal, cell, hearing, '0xA9B40025:96,96,70');
+    // Stand on the dats' own ground: landblock 0xA9B4's middle, else the first with terrain.
+    player = new R.Player(portal, cell, hearing, R.startPosition(portal, cell));
     dats = { portal, cell, fixture: false };
+    document.getElementById('error').textContent = '';
   });
 };
 
-// ---- the readout, once per animation frame ---------------------------------------------------
+// ---- once per animation frame: the game side's update, the readout, the map ---------------
 
-function frame() {
+function fmt(v, digits, unit) {
+  return v === null || v === undefined ? '–' : `${v.toFixed(digits)}${unit}`;
+}
+
+let lastFrame = null;
+function frame(now) {
+  const dt = lastFrame === null ? 0 : Math.min(0.1, (now - lastFrame) / 1000);
+  lastFrame = now;
+  // The game side runs while the sound does (the worklet pulls what it updates).
+  if (audio && audio.node) {
+    guard(() => player.update(dt));
+    updates++;
+  }
   const r = guard(() => JSON.parse(player.readout()));
   if (r) {
-    const m = /walking, ([0-9.]+) s/.exec(r.place);
-    if (m) marker = tourPosition(parseFloat(m[1]));
+    lastReadout = r;
+    const path = r.path || {};
+    const s = r.sound;
     document.getElementById('readout').textContent = [
       `place        ${r.place}`,
       `hearing      ${r.hearing}`,
-      `clock        ${r.clock.toFixed(2)} s`,
-      `voices       ${r.voices} (retail ${r.retail_voices}, echoes ${r.echo_voices})`,
-      `ambient      ${r.ambient_started} started`,
-      `peak         ${r.peak.toFixed(3)}`,
-      `acoustics    ${r.ticks} ticks, ${r.rays} rays`,
+      `clock        ${r.clock.toFixed(2)} s` + (r.tour ? ` (tour ${r.tour.time.toFixed(1)} of ${r.tour.seconds} s)` : ''),
+      `voices       ${r.voices} (retail ${r.retail_voices}, with echoes ${r.echo_voices})`,
+      `high band    ${fmt(path.hf_db, 1, ' dB')} on the path from the newest event` + (path.taps ? `, ${path.taps} echo taps` : ''),
+      `decay        ${fmt(path.decay, 2, ' s')} (listener's space, enclosure ${fmt(path.enclosure, 2, '')})`,
+      `event sound  ${s && s.sound ? `${s.sound}${s.playing ? '' : ' (ended)'}: high band ${fmt(s.hf_db, 1, ' dB')}, decay ${fmt(s.decay, 2, ' s')}` : '–'}`,
+      `last event   ${r.tour && r.tour.newest ? r.tour.newest : '–'}`,
+      `peak         ${r.peak.toFixed(3)}; acoustics ${r.ticks} ticks, ${r.rays} rays`,
       `wasm ready   ${wasmReady.toFixed(0)} ms` +
         (firstSound === null ? '' : `; first sound ${firstSound.toFixed(0)} ms after the click`),
     ].join('\n');
   }
-  draw();
+  draw(r);
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);
@@ -281,6 +310,7 @@ async function renderWalkOffline(seconds) {
 window.resound = {
   renderWalkOffline,
   timings: () => ({ wasmReady, firstSound }),
+  state: () => ({ readout: lastReadout, updates }),
   soundOn,
   startTour: () => document.getElementById('tour').click(),
 };

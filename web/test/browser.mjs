@@ -1,7 +1,8 @@
 // The page in headless Chromium (Debian's `chromium`, driven by `playwright-core`): it loads
 // from file:// without a console error, a 10-second walk renders through its AudioWorklet into
-// an OfflineAudioContext equal, byte for byte, to the native render, the tour plays live, and
-// a screenshot is saved. Run by `cargo xtask web-test` (environment: RESOUND_WEB_SITE,
+// an OfflineAudioContext equal, byte for byte, to the native render, the demo tour plays live
+// (player.update per animation frame, the worklet pulling the mix) until its first clap, the
+// readout shows the acoustics, and a screenshot is saved. Run by `cargo xtask web-test` (environment: RESOUND_WEB_SITE,
 // RESOUND_WEB_REFERENCE, RESOUND_WEB_SCREENSHOT, RESOUND_PLAYWRIGHT, RESOUND_CHROMIUM).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,13 +58,27 @@ test('the page renders the native walk through its worklet and plays the tour', 
     assert.equal(first, -1, `the worklet render differs from native at sample ${first}`);
     assert.ok(want.some((b) => b !== 0), 'the reference is not silent');
 
-    // Live: the tour through the AudioContext, then the screenshot.
+    // Live: the demo tour through the AudioContext, the game side updated per animation
+    // frame, until its first clap has fired; then the screenshot.
     await page.evaluate(() => window.resound.startTour());
     await page.waitForFunction(() => window.resound.timings().firstSound !== null, null, { timeout: 60000 });
-    await page.waitForTimeout(1500);
+    await page.waitForFunction(
+      () => {
+        const r = window.resound.state().readout;
+        return r && r.tour && r.tour.newest !== null && r.sound !== null;
+      },
+      null,
+      { timeout: 60000 },
+    );
     const timings = await page.evaluate(() => window.resound.timings());
+    const state = await page.evaluate(() => window.resound.state());
+    assert.ok(state.updates > 10, `player.update ran on ${state.updates} animation frames`);
+    assert.ok(state.readout.tour.time > 2.6, 'the tour time follows the animation frames');
+    assert.ok(state.readout.path && state.readout.path.decay > 0, 'the readout has the decay');
     const readout = await page.textContent('#readout');
-    assert.match(readout, /walking/);
+    assert.match(readout, /place +tour: open field/);
+    assert.match(readout, /high band +-?[0-9.]+ dB/);
+    assert.match(readout, /last event +clap, open field/);
     await page.screenshot({ path: env('RESOUND_WEB_SCREENSHOT') });
     assert.deepEqual(errors, [], 'no console errors');
     console.log(

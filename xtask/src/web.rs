@@ -1,6 +1,7 @@
 //! `cargo xtask web`: Resound in the browser. Adds the `wasm32-unknown-unknown` target if
 //! missing (rustup), installs `wasm-bindgen-cli` at exactly the version `crates/wasm` pins
-//! (`cargo install --locked`), builds `resound-wasm` in release for wasm32, and writes
+//! (`cargo install --locked`), builds `resound-wasm` in release for wasm32 (warnings denied),
+//! and writes
 //!
 //! - `target/web/pkg/`: the npm-style package (`resound.js` ES module glue, `resound.d.ts`,
 //!   `resound_bg.wasm` optimised by `wasm-opt -O3` from npm's `binaryen` when npm is there,
@@ -33,6 +34,9 @@ pub const NODE_PACKAGES: &[(&str, &str)] =
     &[("playwright-core", "1.65.2"), ("binaryen", "132.0.0")];
 
 const TARGET: &str = "wasm32-unknown-unknown";
+
+/// The wasm32 build's rustflags (`cargo --config`): warnings are errors.
+const WASM_RUSTFLAGS: &str = "target.wasm32-unknown-unknown.rustflags=[\"-D\", \"warnings\"]";
 
 /// Where the web build goes: `target/web`.
 pub fn out_dir() -> PathBuf {
@@ -183,8 +187,16 @@ fn build(node_tools: Option<&Path>) -> anyhow::Result<()> {
         TARGET,
         "-p",
         "resound-wasm",
+        // Warnings denied for the workspace's crates on wasm32 (code compiled for x86-64 only
+        // leaves dead code behind there unless its cfg says so); registry crates' lints are
+        // capped by cargo as always.
+        "--config",
+        WASM_RUSTFLAGS,
     ]);
-    run_step("build resound-wasm (release, wasm32)", wasm)?;
+    run_step(
+        "build resound-wasm (release, wasm32, warnings denied)",
+        wasm,
+    )?;
     let input = target_dir()
         .join(TARGET)
         .join("release")

@@ -1,6 +1,7 @@
 //! Writes the native renders the WebAssembly build must equal, byte for byte, into `DIR`:
 //! `DIR/NAME.f32` (interleaved stereo, little-endian `f32`) and `DIR/cases.json` naming each
-//! case's inputs. `cargo xtask web-test` runs this, then the Node test and the browser test.
+//! case's inputs (the demo tour among them: `resound demo --seconds 12`'s samples, which the
+//! native test `tests/tour.rs` holds equal to the tool's). `cargo xtask web-test` runs this, then the Node test and the browser test.
 //!
 //! ```sh
 //! cargo run -p resound-wasm --example reference -- target/web-reference
@@ -10,8 +11,13 @@ use std::path::PathBuf;
 
 use resound_wasm::{
     Dats, EXAMPLE_WALK, Hearing, parse_mode, parse_walk, render_ambient_at, render_scene,
-    render_walk,
+    render_tour, render_walk,
 };
+
+/// Why the tour's cases are reported, not failed, in Node: natively the tour is the demo's
+/// render bit for bit (`tests/tour.rs`), but wasm32 differs in the last bits from the first
+/// voice panned hard to a side (the shot behind the ridge) on.
+const TOUR_TODO: &str = "known: wasm32 differs from x86-64 in the last bits from the shot behind the ridge on (retail too, so not the acoustics); likely the f32 sin_cos of resound_dsp::equal_power_pan, the platform's sinf/cosf (glibc natively, Rust's libm port on wasm32)";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = PathBuf::from(std::env::args().nth(1).ok_or("usage: reference DIR")?);
@@ -24,6 +30,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         { "name": "walk", "kind": "walk", "seconds": 30.0, "hearing": "retail" },
         { "name": "walk_full", "kind": "walk", "seconds": 10.0, "hearing": "full" },
         { "name": "scene_g_reflect", "kind": "scene", "scene": "G", "mode": "reflect", "seconds": 2.0 },
+        { "name": "tour_retail", "kind": "tour", "seconds": 12.0, "hearing": "retail", "todo": TOUR_TODO },
+        { "name": "tour_full", "kind": "tour", "seconds": 12.0, "hearing": "full", "todo": TOUR_TODO },
     ]);
     for case in cases.as_array().ok_or("cases")? {
         let text = |k: &str| case[k].as_str().unwrap_or_default().to_owned();
@@ -37,6 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Hearing::parse(&text("hearing"))?,
             )?,
             "walk" => render_walk(&dats, &walk, seconds, Hearing::parse(&text("hearing"))?)?,
+            "tour" => render_tour(&dats, seconds, Hearing::parse(&text("hearing"))?)?,
             _ => render_scene(&text("scene"), parse_mode(&text("mode"))?, seconds)?,
         };
         let bytes: Vec<u8> = samples.iter().flat_map(|v| v.to_le_bytes()).collect();

@@ -7,7 +7,8 @@ use resound_engine::advanced::datformat::container::OpenDatError;
 use resound_engine::sound::AttachError;
 use resound_engine::terrain::PositionError;
 use resound_engine::{
-    AttachTerrainError, BuildError, InputError, ListenerCellError, LoadError, PlayError, TickError,
+    AttachTerrainError, BuildError, InputError, ListenerCellError, LoadError, PlayError,
+    TerrainError, TickError, VoiceError, WorldError,
 };
 
 /// Why a render or a live engine could not be made.
@@ -70,4 +71,22 @@ pub enum WebError {
     /// The listener's cell was refused.
     #[error("cell: {0}")]
     Cell(#[from] ListenerCellError),
+    /// The tour's terrain (the Region's materials, a landblock) could not be read.
+    #[error("tour terrain: {0}")]
+    TourTerrain(#[from] TerrainError),
+    /// The cell dat has no terrain under the tour's area (landblocks 0xA7B2..0xABB6).
+    #[error("the cell dat has no terrain under the tour (landblocks 0xA7B2..0xABB6)")]
+    NoTerrain,
+    /// The cell dat holds no landblock to stand on.
+    #[error("client_cell_1.dat holds no landblock with terrain")]
+    NoLand,
+    /// A structure could not be placed.
+    #[error("world: {0}")]
+    World(#[from] WorldError),
+    /// A voice could not be moved or stopped.
+    #[error("voice: {0}")]
+    Voice(#[from] VoiceError),
+    /// No event sound has this name.
+    #[error("sound {0:?} is not clap, shot or engine")]
+    Sound(String),
 }

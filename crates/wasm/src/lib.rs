@@ -9,12 +9,13 @@
 //!
 //! | topic | items |
 //! |---|---|
-//! | dats | [`Dats`] (bytes in memory, [`Dats::fixture`], [`Dats::attach`]) |
-//! | offline renders | [`render_ambient_at`], [`render_walk`] ([`parse_walk`], [`standing_walk`], [`EXAMPLE_WALK`]), [`render_scene`] ([`builtin_scene`]); [`Hearing`], [`parse_mode`] |
-//! | live | [`Live`]: place the listener, walk a tour, `step` the mix block by block, a readout |
-//! | the map | [`fixture_map`] |
+//! | dats | [`Dats`] (shared bytes, [`Dats::fixture`], [`Dats::attach`], [`Dats::start_position`]) |
+//! | offline renders | [`render_ambient_at`], [`render_walk`] ([`parse_walk`], [`standing_walk`], [`EXAMPLE_WALK`]), [`render_tour`], [`render_scene`] ([`builtin_scene`]); [`Hearing`], [`parse_mode`] |
+//! | the demo tour | [`tour`]: its script, event sounds and world, [`tour::Tour`] stepping it on an engine |
+//! | live | [`Live`]: place the listener, walk, tour, play event sounds; `update(dt)` per animation frame, `render` per audio block; a readout |
+//! | the maps | [`fixture_map`], [`fixture_position`], [`tour_script`] |
 //! | errors | [`WebError`] |
-//! | JavaScript | [`bindings`]: `FixtureWorld`, `fixtureMap`, `fixturePosition`, `exampleWalk`, `renderAmbientAt`, `renderWalk`, `renderScene`, `Player` |
+//! | JavaScript | [`bindings`]: `FixtureWorld`, `fixtureMap`, `fixturePosition`, `tourScript`, `startPosition`, `exampleWalk`, `renderAmbientAt`, `renderWalk`, `renderTour`, `renderScene`, `Player` |
 
 pub mod bindings;
 mod dats;
@@ -23,13 +24,14 @@ mod hearing;
 mod live;
 mod map;
 mod offline;
+pub mod tour;
 
 pub use dats::Dats;
 pub use error::WebError;
 pub use hearing::{Hearing, parse_mode};
-pub use live::Live;
-pub use map::fixture_map;
+pub use live::{Live, MAX_UPDATE, parse_sound};
+pub use map::{fixture_map, fixture_position, tour_script};
 pub use offline::{
     EXAMPLE_WALK, MAX_SECONDS, builtin_scene, parse_walk, render_ambient_at, render_scene,
-    render_walk, standing_walk,
+    render_tour, render_walk, standing_walk,
 };

@@ -1,5 +1,5 @@
 //! Offline renders into interleaved stereo `f32` at 48 kHz: the ambient heard standing at a
-//! position or along a walk, and a verification scene. Each builds a fresh engine, so the
+//! position or along a walk, the demo tour, and a verification scene. Each builds a fresh engine, so the
 //! samples depend on the inputs alone: the same bytes natively and in WebAssembly.
 
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use resound_engine::{Engine, Mode, Model, Orientation, Source};
 use crate::dats::Dats;
 use crate::error::WebError;
 use crate::hearing::Hearing;
+use crate::tour::{TICK, Tour};
 
 /// Longest render, in seconds.
 pub const MAX_SECONDS: f64 = 600.0;
@@ -140,6 +141,29 @@ pub fn render_scene(scene: &str, mode: Mode, seconds: f64) -> Result<Vec<f32>, W
     let tick = engine.tick_frames() as usize;
     let mut out = vec![0.0f32; 2 * frames];
     for block in out.chunks_mut(2 * tick) {
+        engine.render(block)?;
+    }
+    Ok(out)
+}
+
+/// Renders the demo tour `seconds` long (its script stretched to that length, as
+/// `resound demo --seconds`) over `dats` hearing `hearing`: the listener walks the path over
+/// the dats' terrain with the structures placed, the ambient plays and the scripted events
+/// fire; in ticks of [`TICK`], the demo's, so the samples are the demo's.
+///
+/// # Errors
+/// [`WebError`]; [`WebError::NoTerrain`] when the dats have no terrain under the tour.
+pub fn render_tour(dats: &Dats, seconds: f64, hearing: Hearing) -> Result<Vec<f32>, WebError> {
+    check_seconds(seconds)?;
+    let world = dats.tour_world()?;
+    let mut engine = hearing.engine()?;
+    let mut tour = Tour::start(&mut engine, dats, &world, seconds)?;
+    let ticks = (seconds / TICK).round() as usize;
+    let tick_frames = (TICK * f64::from(engine.sample_rate())).round() as usize;
+    let mut out = vec![0.0f32; 2 * tick_frames * ticks];
+    for (i, block) in out.chunks_mut(2 * tick_frames).enumerate() {
+        tour.now = i as f64 * TICK;
+        tour.advance(&mut engine, &world, TICK)?;
         engine.render(block)?;
     }
     Ok(out)

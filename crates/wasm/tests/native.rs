@@ -99,7 +99,7 @@ fn the_live_walk_in_walk_frames_is_the_offline_walk() {
     let dats = Dats::fixture();
     let walk = parse_walk(EXAMPLE_WALK).unwrap();
     let offline = render_walk(&dats, &walk, 8.0, Hearing::Retail).unwrap();
-    let first = Live::fixture_position(480.0, 480.0);
+    let first = resound_wasm::fixture_position(480.0, 480.0);
     let mut live = Live::new(dats, Hearing::Retail, &first).unwrap();
     live.start_walk(walk).unwrap();
     // 30 walk frames a second at 48 kHz: 1 600 stereo frames a step.
@@ -119,8 +119,8 @@ fn bad_input_is_one_line_of_error() {
     let e = render_ambient_at(&dats, "nowhere", 1.0, Hearing::Retail).unwrap_err();
     assert!(e.to_string().starts_with("position: "), "{e}");
     let junk = Dats {
-        portal: vec![1, 2, 3],
-        cell: dats.cell.clone(),
+        portal: std::sync::Arc::from(vec![1u8, 2, 3]),
+        cell: std::sync::Arc::clone(&dats.cell),
     };
     let e = render_ambient_at(&junk, "0xA9B40025:96,96,70", 1.0, Hearing::Retail).unwrap_err();
     assert!(e.to_string().starts_with("client_portal.dat: "), "{e}");

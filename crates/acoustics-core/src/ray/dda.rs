@@ -187,6 +187,7 @@ enum Solid {
     /// Not known (or a walk that shows air): walk every cell.
     Anywhere,
     /// Inside this box (section-local coordinates).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Within(Extent),
     /// Nowhere: the section is air.
     Nowhere,
@@ -194,6 +195,7 @@ enum Solid {
 
 /// The cursor's cell lies past `solid` on an axis the ray moves along (so every cell it walks
 /// from there in the section is air).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn past_on_entry(solid: Solid, cur: &Cursor, ray: &Ray, lo: [i32; 3]) -> bool {
     let extent = match solid {

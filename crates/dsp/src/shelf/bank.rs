@@ -10,7 +10,9 @@
 
 use wide::f32x4;
 
-use super::{BANK_LANES, LaneRamps, LaneState, OcclusionShelf, SHELF_LANES, filter_rows_portable};
+#[cfg(target_arch = "x86_64")]
+use super::filter_rows_portable;
+use super::{BANK_LANES, LaneRamps, LaneState, OcclusionShelf, SHELF_LANES};
 use crate::smoothing::{RAMP_SEGMENT, RampSet, Smoothed, SmoothedSet};
 
 const L: usize = BANK_LANES;
@@ -276,6 +278,7 @@ fn store4(s: &mut [f32], i: usize, v: f32x4) {
 }
 
 /// `rows[i][k] = bufs[k][start + i]`, four frames at a time (two 4×4 transposes).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn interleave(bufs: &[&mut [f32]; L], start: usize, rows: &mut [Row]) {
     let m = rows.len();
@@ -297,6 +300,7 @@ fn interleave(bufs: &[&mut [f32]; L], start: usize, rows: &mut [Row]) {
 }
 
 /// `bufs[k][start + i] = rows[i][k]` (the inverse of [`interleave`]).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn deinterleave(rows: &[Row], bufs: &mut [&mut [f32]; L], start: usize) {
     let mut quads = rows.chunks_exact(4);
