@@ -10,7 +10,8 @@ use crate::smoothing::{PAN_SMOOTHING_S, Smoothed};
 pub fn equal_power_pan(pan: f32) -> (f32, f32) {
     let p = crate::sanitize(pan, -1.0, 1.0, 0.0);
     let theta = (p + 1.0) * core::f32::consts::FRAC_PI_4;
-    let (s, c) = theta.sin_cos();
+    // `libm`, not the platform's `sinf`/`cosf`: the same bits natively and in wasm32.
+    let (s, c) = (libm::sinf(theta), libm::cosf(theta));
     // Exact values at the ends and the centre.
     if p == -1.0 {
         (1.0, 0.0)
