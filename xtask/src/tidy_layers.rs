@@ -29,7 +29,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("resound-benchclock", &[]),
     ("resound-testalloc", &[]),
-    ("resound-studio", &["resound-engine"]),
+    ("resound-studio", &["resound-engine", "resound-fixture"]),
     // The C ABI: a thin layer over the engine's public API and nothing else.
     ("resound-capi", &["resound-engine"]),
     // The Bevy plugin: the engine's public API and Bevy, nothing beneath.

@@ -21,8 +21,11 @@ pub mod font;
 pub mod scene_render;
 pub mod soak;
 pub mod terrain_query;
-pub mod test_signal;
 pub mod tour;
 pub mod verify;
 pub mod walk_render;
 pub mod wav_write;
+
+/// The acoustics §9 test signals (they live with the fixture world, so the browser package
+/// plays the same bits).
+pub use resound_fixture::test_signal;

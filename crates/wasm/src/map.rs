@@ -57,20 +57,20 @@ pub fn fixture_position(east: f64, north: f64) -> String {
 /// to, until, label}`).
 #[must_use]
 pub fn tour_script() -> String {
-    use crate::tour::script::{EVENTS, EventSound, PATH, STAGES, STRUCTURES, TOUR_SECONDS};
+    use crate::tour::script::{EVENTS, EventSound, Fill, PATH, STAGES, STRUCTURES, TOUR_SECONDS};
     let s = TOUR_SECONDS;
     let path: Vec<_> = PATH
         .iter()
-        .map(|(at, p)| serde_json::json!([at * s, p.x, p.y]))
+        .map(|w| serde_json::json!([w.at * s, w.xy.x, w.xy.y]))
         .collect();
     let stages: Vec<_> = STAGES
         .iter()
-        .map(|(at, name)| serde_json::json!([at * s, name]))
+        .map(|st| serde_json::json!([st.from * s, st.name]))
         .collect();
     let structures: Vec<_> = STRUCTURES
         .iter()
         .skip(1)
-        .filter(|b| b.stone)
+        .filter(|b| b.fill == Fill::Stone)
         .map(|b| serde_json::json!([b.min.x, b.min.y, b.max.x, b.max.y]))
         .collect();
     let events: Vec<_> = EVENTS

@@ -24,7 +24,9 @@
 
 pub mod playback;
 pub mod plot;
-pub mod script;
+/// The tour's script (it lives with the fixture world, so the browser package walks the same
+/// tour).
+pub use resound_fixture::tour_script as script;
 pub mod world;
 
 #[cfg(test)]
@@ -95,7 +97,7 @@ pub struct TourSettings {
 impl Default for TourSettings {
     fn default() -> Self {
         Self {
-            seconds: 90.0,
+            seconds: script::TOUR_SECONDS,
             seed: 1,
             mode: Mode::Full,
             model: Model::default(),

@@ -14,8 +14,10 @@
 //! | [`signals`] | the clap, the shot and the engine's loop |
 //! | [`world`] | [`TourWorld`]: heights and the structures' boxes |
 
-pub mod script;
-pub mod signals;
+/// The clap, the shot and the engine's loop: the fixture crate's test signals.
+pub use resound_fixture::test_signal as signals;
+/// The tour's script: the fixture crate's, the one `resound demo` walks.
+pub use resound_fixture::tour_script as script;
 pub mod world;
 
 use std::sync::Arc;

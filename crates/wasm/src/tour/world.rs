@@ -10,7 +10,7 @@ use resound_engine::glam::{DVec2, DVec3, IVec3};
 use resound_engine::terrain::TerrainWorld;
 use resound_engine::terrain::axes::{BLOCK_METRES, voxel_to_ac};
 
-use super::script::{AREA_METRES, EAR, FIRST_BLOCK, FLOOR_POINT, STRUCTURES, on_floor};
+use super::script::{AREA_METRES, EAR, FIRST_BLOCK, Fill, STRUCTURES, floor_point, on_floor};
 use crate::error::WebError;
 
 /// The voxel position of an area point (metres east and north of 0xA7B2's south-west
@@ -68,12 +68,12 @@ impl TourWorld {
         let mut terrain = TerrainWorld::new(region, &materials)?;
         let centre = area_to_ac(DVec2::splat(AREA_METRES / 2.0), 0.0).ok_or(WebError::NoTerrain)?;
         terrain.update_listener(&centre, cells)?;
-        let at = area_to_ac(FLOOR_POINT, 0.0).ok_or(WebError::NoTerrain)?;
+        let at = area_to_ac(floor_point(), 0.0).ok_or(WebError::NoTerrain)?;
         let floor = f64::from(terrain.height_at(&at).ok_or(WebError::NoTerrain)?).round();
         let stone = materials.by_name("stone").ok_or(WebError::NoTerrain)?;
         let mut boxes = Vec::with_capacity(STRUCTURES.len());
         for s in STRUCTURES {
-            let cell = if s.stone {
+            let cell = if s.fill == Fill::Stone {
                 Cell::Solid {
                     mat: stone,
                     partial: false,
