@@ -81,7 +81,8 @@ mod tests {
     /// dsp stays a leaf: `wide` (portable SIMD on stable), and for the binaural renderer the
     /// kept crates of CRATES.md: `realfft` and `rustfft` (partitioned convolution), `rubato` (resampling
     /// HRIR sets to the mix rate), `sofar` (AES69 SOFA files) and, behind the `hrtf-default`
-    /// feature, `firewheel-ircam-hrtf` (the default HRIR set's data). Nothing else.
+    /// feature, `firewheel-ircam-hrtf` (the default HRIR set's data); `libm` (the pan law's sine
+    /// and cosine with the same bits on every target). Nothing else.
     #[test]
     fn dsp_depends_on_nothing_but_its_kept_crates() {
         const KEPT: &[&str] = &[
@@ -91,6 +92,7 @@ mod tests {
             "rubato",
             "sofar",
             "firewheel-ircam-hrtf",
+            "libm",
         ];
         let graph = graph();
         let deps = graph.get("resound-dsp").expect("resound-dsp is a member");
