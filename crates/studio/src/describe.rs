@@ -77,7 +77,7 @@ pub fn direct_json(d: &resound_engine::advanced::acoustics::DirectSound) -> serd
 
 /// One echo tap in the CLI's one shape (`docs/json.md`): what a command does not know is
 /// `null` (`resound render` knows the pan it applied, `resound acoustics` the reflecting plane).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TapJson {
     /// Delay after the direct sound, seconds.
     pub delay_s: f64,

@@ -122,6 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tour::frames(&settings),
     )
     .with_context(|| format!("writing {shown}"))?;
+    let mut meter = tour::measure::Meter::new(&settings).context("demo tour")?;
     let started = std::time::Instant::now();
     let report = tour::run(
         &dats,
@@ -130,11 +131,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             rendering.inc(1);
             rendering.set_message(s.status_line());
         },
-        &mut |block| stream.write(block).map_err(std::io::Error::other),
+        &mut |block| {
+            meter.push(block);
+            stream.write(block).map_err(std::io::Error::other)
+        },
     )
     .context("demo tour")?;
     rendering.finish_and_clear();
     let took = started.elapsed().as_secs_f64();
+    let measured = meter.finish(&report);
     stream
         .finish()
         .with_context(|| format!("writing {shown}"))?;
@@ -149,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     temp.persist(&png)
         .map_err(|e| anyhow::anyhow!("writing {}: {}", png.display(), e.error))?;
     if args.json {
-        let mut doc = report.summary_json(took);
+        let mut doc = report.summary_json(took, &measured);
         doc["written"] = serde_json::json!([
             crate::json_out::written(&wav, "wav-f32"),
             crate::json_out::written(&png, "png"),
@@ -158,7 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     emit(&format!(
         "{}\n  wrote {}\n  wrote {}\n",
-        report.summary(took),
+        report.summary(took, &measured),
         wav.display(),
         png.display()
     ))?;

@@ -20,8 +20,12 @@
 //! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
 //! | [`world`] | [`world::TourWorld`]: the structures as boxes, the terrain for heights and the map |
 //! | [`plot`] | the PNG: map above timeline (plotters) |
+//! | [`applied`] | [`applied::EventAcoustics`]: what the acoustics applied to an event's voice |
+//! | [`measure`] | [`measure::Meter`]: the WAV measured as heard (rises, echo, tail, silence, loudness) |
 //! | [`playback`] | [`Playback`]: the written tour WAV, streamed from its file, as a device [`AudioSource`](resound_engine::device::AudioSource) |
 
+pub mod applied;
+pub mod measure;
 pub mod playback;
 pub mod plot;
 /// The tour's script (it lives with the fixture world, so the browser package walks the same
@@ -70,6 +74,9 @@ pub struct AmbientMark {
 pub const SECONDS: std::ops::RangeInclusive<f64> = 1.0..=600.0;
 /// Seconds per tour tick (the ambient frame and the timeline step).
 pub const TICK: f64 = 0.05;
+/// Ticks after an event fires during which its voice's applied acoustics are read (the last
+/// one read is kept).
+const ACOUSTICS_TICKS: u32 = 4;
 /// Ticks between two evaluations of the timeline's reference path (0.2 s).
 pub const PROBE_TICKS: usize = 4;
 
@@ -197,12 +204,15 @@ pub struct MapCell {
 }
 
 /// A scripted event as it fired.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Fired {
     /// Clock, seconds.
     pub time: f64,
     /// The script's event index.
     pub index: usize,
+    /// What the acoustics applied to its voice (`None`: mode `off`, retail, or no result
+    /// before the voice ended).
+    pub acoustics: Option<applied::EventAcoustics>,
 }
 
 /// What the tour produced (its samples went to the `out` of [`run`] as they were rendered).
@@ -249,9 +259,10 @@ impl Sample {
 }
 
 impl TourReport {
-    /// The human summary: what ran, length, render speed, peak, limiter, voices, plays.
+    /// The human summary: what ran, length, render speed, peak, limiter, voices, plays, the
+    /// loudness and what misses the measured figures.
     #[must_use]
-    pub fn summary(&self, render_seconds: f64) -> String {
+    pub fn summary(&self, render_seconds: f64, measured: &measure::Measured) -> String {
         let s = &self.settings;
         let what = if s.retail {
             "retail (16 voices, no acoustics)".to_owned()
@@ -265,7 +276,8 @@ impl TourReport {
         format!(
             "demo tour: {what}, seed {}, {:.1} s rendered in {render_seconds:.1} s ({:.0}x real time)\n  \
              peak {:.3} ({:.1} dBFS), limiter engaged {} times, live voices max {}\n  \
-             ambient plays {} (dropped {}), events fired {}, voices dropped {}, cells traced {}",
+             ambient plays {} (dropped {}), events fired {}, voices dropped {}, cells traced {}\n  \
+             loudness {:.1} LUFS, true peak {:.1} dBTP, longest exact silence {:.1} ms{}",
             s.seed,
             self.seconds(),
             self.seconds() / render_seconds.max(1e-9),
@@ -277,27 +289,70 @@ impl TourReport {
             self.ambient_dropped,
             self.fired.len(),
             st.dropped_voices,
-            st.cells
+            st.cells,
+            measured.loudness_lufs,
+            measured.true_peak_dbtp,
+            measured.longest_silence.0,
+            measured
+                .failures()
+                .iter()
+                .map(|f| format!("\n  misses: {f}"))
+                .collect::<String>()
         )
     }
 
-    /// The summary as one JSON object with stable keys (`resound demo --json`).
+    /// The summary as one JSON object with stable keys (`resound demo --json`,
+    /// `docs/json.md`): what ran, the places with their times, the scripted events with what
+    /// the acoustics applied, the figures `measured` on the rendered audio (loudness, true
+    /// peak, rises, echo, tail) and the engine's counters.
     #[must_use]
-    pub fn summary_json(&self, render_seconds: f64) -> serde_json::Value {
+    pub fn summary_json(
+        &self,
+        render_seconds: f64,
+        measured: &measure::Measured,
+    ) -> serde_json::Value {
         let (s, st) = (&self.settings, &self.status);
         let mode = if s.retail {
             "off".to_owned()
         } else {
             resound_engine::advanced::acoustics::scene::mode_name(s.mode).to_owned()
         };
+        let end = self.seconds();
+        let places: Vec<serde_json::Value> = script::STAGES
+            .iter()
+            .enumerate()
+            .map(|(i, st)| {
+                let to = script::STAGES.get(i + 1).map_or(1.0, |n| n.from);
+                serde_json::json!({
+                    "name": st.name, "start_s": st.from * end, "end_s": to * end,
+                })
+            })
+            .collect();
+        let events: Vec<serde_json::Value> = self
+            .fired
+            .iter()
+            .map(|f| {
+                let mut doc = match &f.acoustics {
+                    Some(a) => a.to_json(),
+                    None => serde_json::json!({ "direct": null, "taps": [], "decay_s": null }),
+                };
+                doc["time_s"] = serde_json::json!(f.time);
+                doc["label"] = serde_json::json!(EVENTS[f.index].label);
+                doc["place"] = serde_json::json!(stage_at(f.time / end.max(1e-9)));
+                doc
+            })
+            .collect();
+        let m = measured.to_json();
         serde_json::json!({
             "output": if s.retail { "retail" } else { "modern" }, "mode": mode,
             "seed": s.seed, "duration_s": self.seconds(), "rate_hz": self.rate,
             "render_time_s": render_seconds, "peak": st.peak,
+            "loudness_db": m["loudness_db"], "true_peak_db": m["true_peak_db"],
             "limiter_engagements": st.limiter_engagements, "max_live_voices": self.max_voices,
             "ambient_events": self.ambient.len(), "ambient_plays": self.ambient_started,
             "ambient_dropped": self.ambient_dropped, "events_fired": self.fired.len(),
             "dropped_voices": st.dropped_voices, "cells": st.cells,
+            "places": places, "events": events, "measured": m,
         })
     }
 
@@ -411,6 +466,8 @@ pub fn run(
     let mut timeline = Vec::with_capacity(ticks);
     let mut fired = Vec::new();
     let mut driving: Option<(VoiceHandle, usize)> = None;
+    // Fired events whose acoustics are not read yet: (index in `fired`, voice, ticks left).
+    let mut pending: Vec<(usize, VoiceHandle, u32)> = Vec::new();
     let mut max_voices = 0;
     let mut reference = EVENTS[0].xy;
     let mut last = None;
@@ -486,7 +543,12 @@ pub fn run(
                         if e.sound == EventSound::Engine {
                             driving = Some((h, index));
                         }
-                        fired.push(Fired { time: now, index });
+                        pending.push((fired.len(), h, ACOUSTICS_TICKS));
+                        fired.push(Fired {
+                            time: now,
+                            index,
+                            acoustics: None,
+                        });
                     }
                     Err(PlayError::VoiceLimit) => {}
                     Err(err) => return Err(TourError::Play(err)),
@@ -509,6 +571,16 @@ pub fn run(
 
         engine.render(&mut chunk)?;
         out(&chunk).map_err(TourError::Output)?;
+        pending.retain_mut(|(k, h, left)| {
+            let got = engine
+                .voice_acoustics(*h)
+                .and_then(|a| applied::EventAcoustics::of(&a));
+            if got.is_some() {
+                fired[*k].acoustics = got;
+            }
+            *left = left.saturating_sub(1);
+            *left > 0 && engine.is_playing(*h)
+        });
 
         let status = engine.status();
         max_voices = max_voices.max(status.live_voices);
