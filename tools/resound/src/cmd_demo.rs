@@ -184,8 +184,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     playing.finish_and_clear();
     match live {
         Live::Played(status) => emit(&format!("played live: {status}\n")),
-        Live::NoDevice(why) => emit(&format!(
-            "no live playback: {why} (the files are written)\n"
-        )),
+        // One line on stderr, as `resound play` says it; the files are written: exit 0.
+        Live::NoDevice(why) => {
+            eprintln!("no live playback: {why} (the files are written)");
+            Ok(())
+        }
     }
 }

@@ -124,3 +124,29 @@ fn bad_length_is_one_line_error() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("1..=600"), "{err}");
 }
+
+/// Without a sound device (an ALSA default that cannot be opened): the files are written, one
+/// line on stderr says there is no live playback, exit 0.
+#[test]
+fn no_device_is_one_line_on_stderr_and_the_files_are_written() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join(".asoundrc"),
+        "pcm.!default \"sysdefault:CARD=nosuch\"\n",
+    )
+    .unwrap();
+    let out = home.path().join("tour");
+    let o = Command::new(env!("CARGO_BIN_EXE_resound"))
+        .args(["demo", "--seconds", "2", "--out", out.to_str().unwrap()])
+        .env("HOME", home.path())
+        .env_remove("ALSA_CONFIG_PATH")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("no live playback: "), "{stderr}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(!stdout.contains("no live playback"), "{stdout}");
+    assert!(out.join("demo.wav").is_file() && out.join("demo.png").is_file());
+}
