@@ -131,9 +131,27 @@ pub struct Scene {
     /// Further voices (scene C); the CLI evaluates `source` only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub voices: Vec<SceneVoice>,
+    /// Whether engine renders of the scene search air paths round corners (acoustics §4a;
+    /// default true). The stage-1 wall scenes (W1–W3) set it false: their rows measure the
+    /// transmission through the wall, the model SPR's reference has (it has no diffraction),
+    /// and the finite walls stand in the open, so sound would go round them.
+    #[serde(default = "default_air_paths", skip_serializing_if = "is_true")]
+    pub air_paths: bool,
     /// Expected values (notes for readers; not interpreted).
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub expected: serde_json::Value,
+}
+
+fn default_air_paths() -> bool {
+    true
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if signature"
+)]
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn default_absent() -> String {

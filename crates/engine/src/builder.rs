@@ -33,24 +33,22 @@ pub struct Budgets {
     pub echo_job: u64,
     /// Most cells one room measurement may take.
     pub room_job: u64,
-    /// The worker's air-path cells per tick (sound round corners, acoustics §4a); 0 (the
-    /// presets' value for now) turns air paths off: [`Budgets::with_air_cells`] turns them on.
-    /// A voice whose search does not fit keeps the through-wall result.
+    /// The worker's air-path cells per tick (sound round corners, acoustics §4a): on in the
+    /// presets ([`Budgets::AIR_CELLS_LIVE`], [`Budgets::AIR_CELLS_OFFLINE`]); 0 turns air
+    /// paths off ([`Budgets::with_air_cells`], [`EngineBuilder::air_paths`]). A voice whose
+    /// search does not fit keeps the through-wall result.
     pub air_cells: u64,
     /// Most cells one air-path search may take.
     pub air_job: u64,
 }
 
 impl Budgets {
-    /// Air-path cells per tick for a live engine ([`Budgets::with_air_cells`]): three corners
-    /// in a 64 m maze take 23 000.
+    /// Air-path cells per tick for a live engine (the [`Budgets::live`] preset).
     pub const AIR_CELLS_LIVE: u64 = 30_000;
-    /// Air-path cells per tick offline.
+    /// Air-path cells per tick offline (the [`Budgets::offline`] preset).
     pub const AIR_CELLS_OFFLINE: u64 = 400_000;
 
-    /// These budgets with `cells` air-path cells per tick (0: air paths off). Air paths are off
-    /// in the presets for now: the verification's stage-1 walls (W1–W3) are finite, and sound
-    /// going over them changes their reference rows (acoustics §4a).
+    /// These budgets with `cells` air-path cells per tick (0: air paths off).
     #[must_use]
     pub fn with_air_cells(mut self, cells: u64) -> Self {
         self.air_cells = cells;
@@ -58,7 +56,7 @@ impl Budgets {
     }
 
     /// Live: inline 40 000 cells/tick; worker occlusion 400 000, echo + room 240 000 per tick;
-    /// air paths off (30 000 cells per search once on).
+    /// air paths [`Budgets::AIR_CELLS_LIVE`] per tick, 30 000 per search.
     #[must_use]
     pub fn live() -> Self {
         let q = QueueSettings::default();
@@ -69,20 +67,21 @@ impl Budgets {
             occlusion_job: q.occlusion_job,
             echo_job: q.echo_job,
             room_job: q.room_job,
-            air_cells: 0,
+            air_cells: Self::AIR_CELLS_LIVE,
             air_job: 30_000,
         }
     }
 
     /// Offline: inline (new sounds, whole evaluation) 600 000 cells per tick; worker occlusion
-    /// 600 000, echoes and rooms 480 000 cells per tick, synchronous; air paths off (100 000
-    /// cells per search once on).
+    /// 600 000, echoes and rooms 480 000 cells per tick, synchronous; air paths
+    /// [`Budgets::AIR_CELLS_OFFLINE`] per tick, 100 000 per search.
     #[must_use]
     pub fn offline() -> Self {
         Self {
             inline_cells: 600_000,
             occlusion_cells: 600_000,
             echo_cells: 480_000,
+            air_cells: Self::AIR_CELLS_OFFLINE,
             air_job: 100_000,
             ..Self::live()
         }
@@ -196,6 +195,7 @@ pub struct EngineBuilder {
     pub(crate) world: Option<std::sync::Arc<dyn GameWorld>>,
     pub(crate) spatial: Spatial,
     pub(crate) sofa: Option<std::path::PathBuf>,
+    pub(crate) air_paths: bool,
 }
 
 impl Default for EngineBuilder {
@@ -220,6 +220,7 @@ impl Default for EngineBuilder {
             world: None,
             spatial: Spatial::Pan,
             sofa: None,
+            air_paths: true,
         }
     }
 }
@@ -376,6 +377,15 @@ impl EngineBuilder {
         self
     }
 
+    /// Sound round corners through the air (acoustics §4a; default on): `false` sets the
+    /// budgets' [`Budgets::air_cells`] to 0 whatever [`EngineBuilder::budgets`] gave, so every
+    /// blocked voice is heard through the walls only.
+    #[must_use]
+    pub fn air_paths(mut self, on: bool) -> Self {
+        self.air_paths = on;
+        self
+    }
+
     pub(crate) fn effective_pacing(&self) -> Pacing {
         self.pacing.unwrap_or(match self.output {
             Output::Offline => Pacing::RenderClock,
@@ -384,10 +394,15 @@ impl EngineBuilder {
     }
 
     pub(crate) fn effective_budgets(&self) -> Budgets {
-        self.budgets.unwrap_or(match self.effective_pacing() {
+        let budgets = self.budgets.unwrap_or(match self.effective_pacing() {
             Pacing::RenderClock => Budgets::offline(),
             Pacing::Update => Budgets::live(),
-        })
+        });
+        if self.air_paths {
+            budgets
+        } else {
+            budgets.with_air_cells(0)
+        }
     }
 
     /// The HRIR bank binaural output renders with, at `rate` Hz (`None` under

@@ -53,8 +53,9 @@ pub struct SceneOptions {
     pub rate: u32,
     /// The master limiter (off for analysis).
     pub limiter: bool,
-    /// Sound round corners through the air (acoustics §4a): the engine runs with the offline
-    /// budgets and [`resound_engine::Budgets::AIR_CELLS_OFFLINE`] air-path cells per tick.
+    /// Sound round corners through the air (acoustics §4a; default on, the engine's presets):
+    /// false, or a scene with `"air_paths": false`, builds the engine with
+    /// [`resound_engine::EngineBuilder::air_paths`] off.
     pub air_paths: bool,
 }
 
@@ -67,7 +68,7 @@ impl Default for SceneOptions {
             seconds: 2.0,
             rate: 48_000,
             limiter: false,
-            air_paths: false,
+            air_paths: true,
         }
     }
 }
@@ -166,15 +167,8 @@ pub fn prepare(
     let world = scene
         .build_world(&materials, 0)
         .map_err(SceneRenderError::Scene)?;
-    let builder = if options.air_paths {
-        builder.budgets(
-            resound_engine::Budgets::offline()
-                .with_air_cells(resound_engine::Budgets::AIR_CELLS_OFFLINE),
-        )
-    } else {
-        builder
-    };
     let mut engine = builder
+        .air_paths(options.air_paths && scene.air_paths)
         .sample_rate(options.rate)
         .mode(options.mode)
         .model(model)

@@ -187,7 +187,8 @@ fn scene(
     let model = spr.as_ref().map(|m| m as &dyn AcousticModel);
     let tick = args.tick.unwrap_or(0);
     let e = Evaluation::of_scene(&scene, &materials, model, mode, tick)?;
-    let direct = if spr.is_none() {
+    // A scene with air paths off (the stage-1 walls) reports its through-wall result only.
+    let direct = if spr.is_none() && scene.air_paths {
         let world = scene.build_world(&materials, tick)?;
         let request = scene.request()?;
         // The engine's offline cap of one search.

@@ -107,10 +107,10 @@ pub struct Args {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
-    /// Sound round corners and through doorways by air paths (acoustics §4a; off by default
-    /// for now).
+    /// Hear blocked sources through the walls only: no air paths round corners and through
+    /// doorways (acoustics §4a; on by default).
     #[arg(long)]
-    air_paths: bool,
+    no_air_paths: bool,
 }
 
 /// Longest render (`resound_studio::scene_render` refuses longer).
@@ -164,7 +164,7 @@ pub fn setup(args: &SceneArgs, rate: u32) -> anyhow::Result<(Scene, SceneOptions
         seconds: args.seconds,
         rate,
         limiter: args.limiter,
-        air_paths: false,
+        air_paths: true,
     };
     Ok((scene, options))
 }
@@ -173,7 +173,7 @@ pub fn setup(args: &SceneArgs, rate: u32) -> anyhow::Result<(Scene, SceneOptions
 /// `--seconds` or `--rate`) into [`OutFile`], which renames it into place when complete.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (scene, mut options) = setup(&args.scene, args.rate)?;
-    options.air_paths = args.air_paths;
+    options.air_paths = !args.no_air_paths;
     let mode = options.mode;
     let format = if args.format == "s16" {
         WavFormat::S16

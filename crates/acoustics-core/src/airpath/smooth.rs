@@ -1,10 +1,11 @@
 //! Any-angle smoothing: the cell path pulled into a taut string that bends only at edges.
 //!
 //! [`pull`] keeps, from each kept point, the farthest later cell centre still in sight (string
-//! pulling over the cell path with the DDA line-of-sight walk). [`tighten`] then slides every
-//! bend along the axes in halving steps (1/2 block down to 1/128) while that shortens the path
-//! and both legs stay clear: solid cells are boxes, so a bend stuck on a face slides along it to
-//! the edge, and along the edge to the shortest spot. Bends the legs no longer need go.
+//! pulling over the cell path with the DDA line-of-sight walk, galloping). [`tighten`] then
+//! pulls again over points sampled near the bends and slides every bend along its legs and
+//! toward the chord of its neighbours by bisection (to 1/64 block) while both legs stay clear:
+//! solid cells are boxes, so a bend stuck on a face slides along it to the edge, and along the
+//! edge to the shortest spot. Bends the legs no longer need go.
 
 use glam::DVec3;
 
@@ -18,7 +19,8 @@ const PASSES: usize = 8;
 const STEP_MIN: f64 = 1.0 / 128.0;
 
 /// The polyline `points[0] → … → points[n−1]` reduced to the points where the line of sight
-/// breaks (first and last kept).
+/// breaks (first and last kept). The farthest point in sight is found by galloping (reach
+/// doubled, then halved back): a few walks per kept point instead of one per point.
 pub(crate) fn pull<P: WorldProbe + ?Sized>(
     grid: &mut AirGrid<'_, P>,
     points: &[DVec3],
@@ -30,16 +32,32 @@ pub(crate) fn pull<P: WorldProbe + ?Sized>(
         return Ok(out);
     };
     out.push(first);
+    // Galloping: from each kept point, double the reach while the line of sight holds, then
+    // halve back to the farthest point in sight (the neighbouring point is always kept).
     let mut anchor = 0;
-    let mut i = 1;
-    while i + 1 < n {
-        if grid.clear(points[anchor], points[i + 1], budget)? {
-            i += 1;
-        } else {
-            out.push(points[i]);
-            anchor = i;
-            i += 1;
+    while anchor + 1 < n {
+        let mut lo = anchor + 1;
+        let mut step = 1;
+        let mut hi = lo + step;
+        while hi < n && grid.clear(points[anchor], points[hi], budget)? {
+            lo = hi;
+            step *= 2;
+            hi = lo + step;
         }
+        let mut hi = hi.min(n);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if grid.clear(points[anchor], points[mid], budget)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo + 1 >= n {
+            break;
+        }
+        out.push(points[lo]);
+        anchor = lo;
     }
     if n > 1 {
         out.push(points[n - 1]);
@@ -75,7 +93,7 @@ pub(crate) fn tighten<P: WorldProbe + ?Sized>(
             break;
         }
     }
-    for _ in 0..3 {
+    for _ in 0..2 {
         for k in 1..poly.len().saturating_sub(1) {
             let (a, b) = (poly[k - 1], poly[k + 1]);
             let q = along_leg(grid, a, poly[k], b, budget)?;
@@ -87,6 +105,12 @@ pub(crate) fn tighten<P: WorldProbe + ?Sized>(
     drop_unneeded(grid, poly, budget)?;
     Ok(())
 }
+
+/// Farthest a bend moves in one [`along_leg`] or [`toward_chord`] (blocks): after the pulls a
+/// bend is near its edge, and a bisection over the whole leg spent its first steps far away.
+const REACH: f64 = 16.0;
+/// Bisection steps of one such move: [`REACH`] / 2¹⁰ = 1/64 block.
+const STEPS: usize = 10;
 
 fn length(poly: &[DVec3]) -> f64 {
     poly.windows(2).map(|w| w[0].distance(w[1])).sum()
@@ -131,8 +155,8 @@ fn samples(poly: &[DVec3]) -> Vec<DVec3> {
     out
 }
 
-/// Moves the bend `q` along its leg toward `a` as far as `b` stays in sight (bisection, 12
-/// steps): every such move shortens `a → q → b` (triangle inequality), and it brings a bend that
+/// Moves the bend `q` along its leg toward `a`, by at most [`REACH`], as far as `b` stays in
+/// sight (bisection, [`STEPS`] steps): every such move shortens `a → q → b` (triangle inequality), and it brings a bend that
 /// overshot its edge back onto it.
 fn along_leg<P: WorldProbe + ?Sized>(
     grid: &mut AirGrid<'_, P>,
@@ -141,20 +165,21 @@ fn along_leg<P: WorldProbe + ?Sized>(
     b: DVec3,
     budget: &mut Budget,
 ) -> Result<DVec3, Exhausted> {
+    let toward = (a - q).clamp_length_max(REACH);
     let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..12 {
+    for _ in 0..STEPS {
         let mid = 0.5 * (lo + hi);
-        if grid.clear(q + (a - q) * mid, b, budget)? {
+        if grid.clear(q + toward * mid, b, budget)? {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    Ok(q + (a - q) * lo)
+    Ok(q + toward * lo)
 }
 
 /// Moves the bend `q` between `a` and `b` toward its closest point on the chord `a → b` as
-/// far as both legs stay clear (bisection, 10 steps).
+/// far as both legs stay clear, by at most [`REACH`] (bisection, [`STEPS`] steps).
 fn toward_chord<P: WorldProbe + ?Sized>(
     grid: &mut AirGrid<'_, P>,
     a: DVec3,
@@ -168,18 +193,18 @@ fn toward_chord<P: WorldProbe + ?Sized>(
     } else {
         0.0
     };
-    let target = a + ab * t;
+    let toward = (a + ab * t - q).clamp_length_max(REACH);
     let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..10 {
+    for _ in 0..STEPS {
         let mid = 0.5 * (lo + hi);
-        let c = q + (target - q) * mid;
+        let c = q + toward * mid;
         if grid.clear(a, c, budget)? && grid.clear(c, b, budget)? {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    Ok(q + (target - q) * lo)
+    Ok(q + toward * lo)
 }
 
 /// Removes bends whose neighbours see each other.

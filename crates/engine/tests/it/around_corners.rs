@@ -115,7 +115,7 @@ fn an_l_corridor_sounds_round_its_corner() {
     assert!(a.results >= 1);
 
     // Today's through-stone result: the same scene with air paths off.
-    let off = Budgets::offline();
+    let off = Budgets::offline().with_air_cells(0);
     let (mut t, tv) = start(Engine::builder().budgets(off), l_corridor, source, listener);
     t.render_frames(3 * tf).unwrap();
     let through = acoustics(&t, tv);

@@ -142,7 +142,7 @@ impl Renderer for EngineRenderer {
                     seconds,
                     rate: RATE,
                     limiter: limiter_for(job),
-                    air_paths: false,
+                    air_paths: true,
                 };
                 let r = scene::render(&parsed, &options, &mut |_, _| {})
                     .with_context(|| format!("rendering {} ({})", job.scene, job.mode.name()))?;
@@ -185,6 +185,7 @@ impl EngineRenderer {
             .mode(engine_mode(job.mode))
             .model(model)
             .limiter(limiter_for(job))
+            .air_paths(parsed.air_paths)
             .build()
             .context("building the engine")?;
         engine.world().replace(world);
