@@ -224,11 +224,7 @@ impl MixerRenderer {
                     &mut self.voices,
                     &mut self.lane_bufs,
                     n,
-                    MixTargets {
-                        left: &mut self.mix_l[..n],
-                        right: &mut self.mix_r[..n],
-                        bus_in: &mut self.bus_in,
-                    },
+                    MixTargets::first(n, &mut self.mix_l, &mut self.mix_r, &mut self.bus_in),
                 );
                 let [b2, b3] = &mut self.stereo_bufs;
                 if let Some(v) = self.voices.get_mut(i) {
@@ -248,22 +244,14 @@ impl MixerRenderer {
                     &mut self.voices,
                     &mut self.lane_bufs,
                     n,
-                    MixTargets {
-                        left: &mut self.mix_l[..n],
-                        right: &mut self.mix_r[..n],
-                        bus_in: &mut self.bus_in,
-                    },
+                    MixTargets::first(n, &mut self.mix_l, &mut self.mix_r, &mut self.bus_in),
                 );
                 if let Some(v) = self.voices.get_mut(i) {
                     v.render_active(samples, &mut scratch[..active], n, bl, br, &mut self.bus_in);
                 }
                 continue;
             }
-            let mix = MixTargets {
-                left: &mut self.mix_l[..n],
-                right: &mut self.mix_r[..n],
-                bus_in: &mut self.bus_in,
-            };
+            let mix = MixTargets::first(n, &mut self.mix_l, &mut self.mix_r, &mut self.bus_in);
             if active == n && v.lane_ready() && lanes_enabled {
                 v.source_lane(samples, &mut self.lane_bufs[lanes.len][..n]);
                 lanes.push(i);
@@ -288,11 +276,7 @@ impl MixerRenderer {
             &mut self.voices,
             &mut self.lane_bufs,
             n,
-            MixTargets {
-                left: &mut self.mix_l[..n],
-                right: &mut self.mix_r[..n],
-                bus_in: &mut self.bus_in,
-            },
+            MixTargets::first(n, &mut self.mix_l, &mut self.mix_r, &mut self.bus_in),
         );
 
         if let Some(b) = self.binaural.as_mut() {
@@ -641,6 +625,22 @@ struct MixTargets<'a> {
     left: &'a mut [f32],
     right: &'a mut [f32],
     bus_in: &'a mut [Vec<f32>; SENDS],
+}
+
+impl<'a> MixTargets<'a> {
+    /// The first `n` frames of the dry mix, and the send buses.
+    fn first(
+        n: usize,
+        left: &'a mut [f32],
+        right: &'a mut [f32],
+        bus_in: &'a mut [Vec<f32>; SENDS],
+    ) -> Self {
+        Self {
+            left: &mut left[..n],
+            right: &mut right[..n],
+            bus_in,
+        }
+    }
 }
 
 /// Voices (ids in increasing order) whose sources wait in the lane buffers for their shelves
