@@ -28,10 +28,12 @@ use super::{cargo, run_step};
 pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
 
 /// The npm packages the web build and test use, installed in `target/web/node`:
-/// `playwright-core` drives Chromium in the browser test; `binaryen` is wasm-opt (Debian 12's
+/// `playwright-core` drives Chromium in the browser test — 1.61.1, the last release whose
+/// `engines` accept Node 18, the `nodejs` a fresh Debian 12 installs (1.62 and later refuse to
+/// start under it: found by `cargo xtask fresh-machine`); `binaryen` is wasm-opt (Debian 12's
 /// binaryen 108 breaks wasm-bindgen's externref table: the glue then fails at `initSync`).
 pub const NODE_PACKAGES: &[(&str, &str)] =
-    &[("playwright-core", "1.65.2"), ("binaryen", "132.0.0")];
+    &[("playwright-core", "1.61.1"), ("binaryen", "132.0.0")];
 
 const TARGET: &str = "wasm32-unknown-unknown";
 
