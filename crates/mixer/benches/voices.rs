@@ -20,8 +20,12 @@
 //! - `plain_100_modern`, `shelf_sends_100_modern`, `oneshots_8_taps_6_modern`: the same with
 //!   the Modern read (`Resampler::Oversampled`: the sounds raised at load to ≥ 44.1 kHz, read
 //!   with the 4-point kernel; voices and taps);
-//! - `kira_100`: kira with the same 100 sounds, offsets and per-buffer volume and pan changes
-//!   (10 ms tweens, the length of a buffer and a half).
+//! - `kira_100`: kira with the same 100 sounds, offsets and per-buffer volume, pan and a ±6 %
+//!   playback-rate change (Doppler), 10 ms tweens (the length of a buffer and a half);
+//! - `firewheel_100`: Firewheel 0.14 (a sampler and a basic spatial node per voice, driven
+//!   offline through `FirewheelProcessor::process`) with the same sounds, offsets and
+//!   per-buffer volume, side and a ±6 % playback-speed change (Doppler); it resamples
+//!   linearly (`benches/peers/firewheel.rs`).
 //!
 //! Also `reverb_bus_4_busy`: the `resound_dsp::ReverbBus` as the mixer drives it, 4 slots busy.
 //!
@@ -41,6 +45,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "peers/firewheel.rs"]
+mod firewheel;
 use resound_benchclock::Stopwatch;
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
@@ -536,6 +543,8 @@ fn time_kira_motion(iters: u64) -> Duration {
                 let v = 0.005 + 0.01 * rng.next();
                 h.set_volume(Decibels(20.0 * v.log10()), tween);
                 h.set_panning(Panning(2.0 * rng.next() - 1.0), tween);
+                // The Doppler the moving Resound voices get: the rate within ±6 %.
+                h.set_playback_rate(1.0 + 0.06 * (2.0 * f64::from(rng.next()) - 1.0), tween);
             }
             let t = Stopwatch::start();
             kira_block(&mut m);
@@ -613,6 +622,11 @@ fn mixer(c: &mut Criterion) {
         g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
     }
     g.bench_function("motion/kira_100", |b| b.iter_custom(time_kira_motion));
+    let peak = firewheel::warm_peak();
+    assert!(peak > 1.0e-4, "the Firewheel graph is silent (peak {peak})");
+    g.bench_function("motion/firewheel_100", |b| {
+        b.iter_custom(firewheel::time_motion)
+    });
     g.bench_function("settled/plain_100", |b| {
         b.iter_custom(|n| time_scene(Scene::Plain, n))
     });
