@@ -139,6 +139,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                             path: 10.0,
                             hf: 0.5,
                             pan: (k as f32 / 3.0) - 1.0,
+                            direction: [0.0; 3],
                         })
                         .collect();
                     h.set_taps(v, &set).expect("taps");
@@ -432,6 +433,7 @@ fn moving_taps(block: u64, i: usize) -> Vec<Tap> {
             path: 10.0,
             hf: 0.5,
             pan: (k as f32 / 3.0) - 1.0,
+            direction: [0.0; 3],
         })
         .collect()
 }
