@@ -26,6 +26,7 @@ mod grid;
 pub mod result;
 pub mod search;
 mod smooth;
+mod snap;
 
 pub use cache::AirPathCache;
 pub use combine::{DirectKind, DirectSound, combine, direct_sound, linear_rolloff};

@@ -508,3 +508,52 @@ fn a_source_walking_a_few_cells_keeps_its_bends_for_two_walks() {
     assert_eq!(again.bends(), 1);
     assert!(far.used() > moved.cells);
 }
+
+/// A 64 m stone block with a 4 × 3 corridor that turns three times (the corners bench's maze):
+/// A along x (z 2..=5), B along z (x 58..=61), C back along x (z 18..=21), D along z
+/// (x 30..=33) to z 40.
+fn maze() -> WorldStore {
+    let mut w = WorldStore::new(Absent::Air);
+    w.fill_box(IVec3::new(0, -1, 0), IVec3::new(63, 3, 63), stone())
+        .unwrap();
+    carve(&mut w, [2, 0, 2], [61, 2, 5]);
+    carve(&mut w, [58, 0, 2], [61, 2, 21]);
+    carve(&mut w, [30, 0, 18], [61, 2, 21]);
+    carve(&mut w, [30, 0, 18], [33, 2, 40]);
+    w
+}
+
+#[test]
+fn maze_path_bends_on_the_three_inner_edges_at_the_geometric_length() {
+    let world = maze();
+    let (source, listener) = (DVec3::new(31.5, 1.5, 39.5), DVec3::new(10.5, 1.5, 3.5));
+    let mut budget = Budget::new(200_000);
+    let path = find_air_path(
+        &world,
+        source,
+        listener,
+        &PathLimits::default(),
+        &mut budget,
+    )
+    .unwrap()
+    .expect("a path round three corners");
+    // The taut string wraps the inner vertical edges (34, y, 22), (58, y, 18), (58, y, 6).
+    let edges = [
+        DVec3::new(34.0, 1.5, 22.0),
+        DVec3::new(58.0, 1.5, 18.0),
+        DVec3::new(58.0, 1.5, 6.0),
+    ];
+    assert_eq!(path.bends(), 3, "{:?}", path.corners);
+    for (c, e) in path.corners.iter().zip(edges) {
+        assert!(c.distance(e) < 0.01, "{c} vs {e}");
+    }
+    let mut geometric = source.distance(edges[0]) + edges[2].distance(listener);
+    geometric += edges[0].distance(edges[1]) + edges[1].distance(edges[2]);
+    assert!(
+        path.length >= geometric - 0.01 && path.length < geometric * 1.001,
+        "{} vs {geometric}",
+        path.length
+    );
+    // The search's figure for the spec (§4a): the bends put on their edges in closed form.
+    assert!(path.cells < 8_000, "{} cells", path.cells);
+}
