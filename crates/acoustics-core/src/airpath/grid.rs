@@ -66,6 +66,11 @@ impl<'p, P: WorldProbe + ?Sized> AirGrid<'p, P> {
         a
     }
 
+    /// The class of `section` (read once per search).
+    pub fn section_class(&mut self, section: IVec3) -> SectionClass {
+        self.access(section).class
+    }
+
     /// True if air cannot pass `cell`.
     pub fn blocked(&mut self, cell: IVec3) -> bool {
         if cell == self.ends[0] || cell == self.ends[1] {

@@ -557,3 +557,30 @@ fn maze_path_bends_on_the_three_inner_edges_at_the_geometric_length() {
     // The search's figure for the spec (§4a): the bends put on their edges in closed form.
     assert!(path.cells < 8_000, "{} cells", path.cells);
 }
+
+#[test]
+fn a_path_over_a_tall_wall_crosses_open_sections_whole() {
+    // A stone wall x 0..=0, y −20..=19, z −40..=40 hanging in open air: the sky over it and
+    // the air beside it are Empty sections; over the top is shorter than under or round.
+    let mut w = WorldStore::new(Absent::Air);
+    w.fill_box(IVec3::new(0, -20, -40), IVec3::new(0, 19, 40), stone())
+        .unwrap();
+    let (source, listener) = (DVec3::new(-10.5, 1.5, 0.5), DVec3::new(10.5, 1.5, 0.5));
+    let mut budget = Budget::new(200_000);
+    let path = find_air_path(&w, source, listener, &PathLimits::default(), &mut budget)
+        .unwrap()
+        .expect("a path over the wall");
+    // Over the top: the edges (0, 20, z) and (1, 20, z), the shortest at z = 0.5.
+    let (e0, e1) = (DVec3::new(0.0, 20.0, 0.5), DVec3::new(1.0, 20.0, 0.5));
+    let geometric = source.distance(e0) + 1.0 + e1.distance(listener);
+    assert!(
+        path.length >= geometric - 0.01 && path.length < geometric * 1.002,
+        "{} vs {geometric}: {:?}",
+        path.length,
+        path.corners
+    );
+    assert_eq!(path.bends(), 2, "{:?}", path.corners);
+    // Cell by cell the search floods the air round the wall up to its top (37 056 cells);
+    // whole open sections cost a few hundred reads each (3 234 in all).
+    assert!(path.cells < 20_000, "{} cells", path.cells);
+}
