@@ -24,8 +24,9 @@ use glam::{DVec3, IVec3};
 
 use super::grid::{AirGrid, Exhausted};
 use crate::budget::Budget;
-use crate::world::cell::{SECTION_SIZE, SectionClass, section_of};
+use crate::world::cell::{SECTION_CELLS, SECTION_SIZE, SectionClass, section_of};
 use crate::world::probe::WorldProbe;
+use crate::world::section::SectionCells;
 use crate::world::store::SectionHasher;
 
 /// Most nodes one search may hold (a memory bound even on an unlimited budget): beyond it the
@@ -75,10 +76,55 @@ fn clamp_into(cell: IVec3, section: IVec3) -> IVec3 {
     cell.clamp(min, max)
 }
 
+/// Node indices of cells, a dense slab of 4096 per section touched (one map lookup per
+/// section change, not per cell).
+#[derive(Default)]
+struct CellIndex {
+    slabs: Vec<Box<[u32]>>,
+    by_section: HashMap<IVec3, usize, BuildHasherDefault<SectionHasher>>,
+    last: Option<(IVec3, usize)>,
+}
+
+impl CellIndex {
+    /// The slab of `cell`'s section, made if `make`.
+    fn slab(&mut self, cell: IVec3, make: bool) -> Option<usize> {
+        let section = section_of(cell);
+        if let Some((s, k)) = self.last
+            && s == section
+        {
+            return Some(k);
+        }
+        let k = if let Some(&k) = self.by_section.get(&section) {
+            k
+        } else if make {
+            self.slabs
+                .push(vec![u32::MAX; SECTION_CELLS].into_boxed_slice());
+            self.by_section.insert(section, self.slabs.len() - 1);
+            self.slabs.len() - 1
+        } else {
+            return None;
+        };
+        self.last = Some((section, k));
+        Some(k)
+    }
+
+    fn get(&mut self, cell: IVec3) -> Option<u32> {
+        let k = self.slab(cell, false)?;
+        let j = self.slabs[k][SectionCells::index(cell)];
+        (j != u32::MAX).then_some(j)
+    }
+
+    fn insert(&mut self, cell: IVec3, j: u32) {
+        if let Some(k) = self.slab(cell, true) {
+            self.slabs[k][SectionCells::index(cell)] = j;
+        }
+    }
+}
+
 /// The search's state: nodes, their indices by cell and by section, the open heap.
 struct Search {
     nodes: Vec<Node>,
-    cells: HashMap<IVec3, u32, BuildHasherDefault<SectionHasher>>,
+    cells: CellIndex,
     sections: HashMap<IVec3, u32, BuildHasherDefault<SectionHasher>>,
     open: BinaryHeap<Reverse<(u64, u32)>>,
     to: IVec3,
@@ -89,13 +135,22 @@ impl Search {
         (u64::from(g.saturating_add(h)) << 32) | u64::from(u32::MAX - g)
     }
 
-    /// True if the cell (or section) node at `at` is already expanded.
-    fn closed(&self, at: IVec3, section: bool) -> bool {
-        let map = if section { &self.sections } else { &self.cells };
-        map.get(&at).is_some_and(|&j| self.nodes[j as usize].closed)
+    /// The index of the cell (or section) node at `at`, and whether it is already expanded.
+    fn lookup(&mut self, at: IVec3, section: bool) -> (Option<u32>, bool) {
+        let j = if section {
+            self.sections.get(&at).copied()
+        } else {
+            self.cells.get(at)
+        };
+        (j, j.is_some_and(|j| self.nodes[j as usize].closed))
     }
 
     /// Offers the node (`at` a cell, or a section entered at `entry`) at cost `g` from `parent`.
+    /// `known`: the node's index if it has one (the caller looked it up).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the node, its entry, its cost and parent, and the index already looked up"
+    )]
     fn offer(
         &mut self,
         at: IVec3,
@@ -103,13 +158,9 @@ impl Search {
         entry: IVec3,
         g: u32,
         parent: u32,
+        known: Option<u32>,
     ) -> Result<(), Exhausted> {
-        let map = if section {
-            &mut self.sections
-        } else {
-            &mut self.cells
-        };
-        let j = if let Some(&j) = map.get(&at) {
+        let j = if let Some(j) = known {
             let n = &mut self.nodes[j as usize];
             if n.closed || n.g <= g {
                 return Ok(());
@@ -130,7 +181,11 @@ impl Search {
                 closed: false,
                 section,
             });
-            map.insert(at, j);
+            if section {
+                self.sections.insert(at, j);
+            } else {
+                self.cells.insert(at, j);
+            }
             j
         };
         self.open
@@ -194,16 +249,16 @@ pub(crate) fn astar<P: WorldProbe + ?Sized>(
     let ends = |cell: IVec3| cell == from || cell == to;
     let mut s = Search {
         nodes: Vec::new(),
-        cells: HashMap::default(),
+        cells: CellIndex::default(),
         sections: HashMap::default(),
         open: BinaryHeap::new(),
         to,
     };
     let start_section = section_of(from);
     if from != to && open_section(grid, start_section) {
-        s.offer(start_section, true, from, 0, u32::MAX)?;
+        s.offer(start_section, true, from, 0, u32::MAX, None)?;
     } else {
-        s.offer(from, false, from, 0, u32::MAX)?;
+        s.offer(from, false, from, 0, u32::MAX, None)?;
     }
     while let Some(Reverse((_, i))) = s.open.pop() {
         let node = s.nodes[i as usize];
@@ -220,7 +275,8 @@ pub(crate) fn astar<P: WorldProbe + ?Sized>(
         }
         for step in STEPS {
             let cell = node.cell + step;
-            if s.closed(cell, false) {
+            let (known, closed) = s.lookup(cell, false);
+            if closed {
                 continue;
             }
             if !budget.try_take(1) {
@@ -231,9 +287,10 @@ pub(crate) fn astar<P: WorldProbe + ?Sized>(
             }
             let section = section_of(cell);
             if !ends(cell) && section != section_of(node.cell) && open_section(grid, section) {
-                s.offer(section, true, cell, node.g + 1, i)?;
+                let (known, _) = s.lookup(section, true);
+                s.offer(section, true, cell, node.g + 1, i, known)?;
             } else if !grid.blocked(cell) {
-                s.offer(cell, false, cell, node.g + 1, i)?;
+                s.offer(cell, false, cell, node.g + 1, i, known)?;
             }
         }
     }
@@ -254,11 +311,13 @@ fn expand_section<P: WorldProbe + ?Sized>(
     let here = section_of(node.cell);
     let entry = node.cell;
     if section_of(s.to) == here {
-        s.offer(s.to, false, s.to, node.g + manhattan(entry, s.to), i)?;
+        let (known, _) = s.lookup(s.to, false);
+        s.offer(s.to, false, s.to, node.g + manhattan(entry, s.to), i, known)?;
     }
     for step in STEPS {
         let next = here + step;
-        if s.closed(next, true) {
+        let (known, closed) = s.lookup(next, true);
+        if closed {
             continue;
         }
         if !budget.try_take(1) {
@@ -271,7 +330,7 @@ fn expand_section<P: WorldProbe + ?Sized>(
         if open_section(grid, next) {
             let e = clamp_into(entry, next);
             if inside(e) {
-                s.offer(next, true, e, node.g + manhattan(entry, e), i)?;
+                s.offer(next, true, e, node.g + manhattan(entry, e), i, known)?;
             }
             continue;
         }
@@ -292,7 +351,8 @@ fn expand_section<P: WorldProbe + ?Sized>(
                 cell[axis] = layer;
                 cell[u] = a;
                 cell[v] = b;
-                if s.closed(cell, false) {
+                let (known, closed) = s.lookup(cell, false);
+                if closed {
                     continue;
                 }
                 if !budget.try_take(1) {
@@ -300,7 +360,7 @@ fn expand_section<P: WorldProbe + ?Sized>(
                 }
                 if inside(cell) && !grid.blocked(cell) {
                     let g = node.g + manhattan(entry, cell);
-                    s.offer(cell, false, cell, g, i)?;
+                    s.offer(cell, false, cell, g, i, known)?;
                 }
             }
         }

@@ -584,3 +584,35 @@ fn a_path_over_a_tall_wall_crosses_open_sections_whole() {
     // whole open sections cost a few hundred reads each (3 234 in all).
     assert!(path.cells < 20_000, "{} cells", path.cells);
 }
+
+#[test]
+fn a_search_that_ran_out_fails_at_once_until_it_can_do_better() {
+    let world = maze();
+    let (source, listener) = (DVec3::new(31.5, 1.5, 39.5), DVec3::new(10.5, 1.5, 3.5));
+    let limits = PathLimits::default();
+    let mut cache = AirPathCache::new();
+    let find = |cache: &mut AirPathCache, source: DVec3, cells: u64| {
+        let mut budget = Budget::new(cells);
+        let r = cache.find(&world, 7, source, listener, &limits, &mut budget, 0);
+        (r, budget.used())
+    };
+    // Out of budget: 1 000 cells spent.
+    let (r, used) = find(&mut cache, source, 1_000);
+    assert_eq!(
+        (r, used),
+        (Err(PathError::OverBudget { cells: 1_000 }), 1_000)
+    );
+    // The same ends with no more budget: refused without spending.
+    let (r, used) = find(&mut cache, source, 1_000);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
+    let (r, used) = find(&mut cache, source + DVec3::new(0.2, 0.0, 0.3), 800);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
+    // Another source cell is searched again; so is more budget, which finds the path.
+    let (r, used) = find(&mut cache, source - DVec3::Z, 900);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 900 }), 900));
+    let (r, used) = find(&mut cache, source, 200_000);
+    assert!(r.unwrap().is_some() && used > 1_000);
+    // Forgotten once found: a small budget now hits the cache.
+    let (r, used) = find(&mut cache, source, 10);
+    assert!(r.unwrap().is_some() && used == 0);
+}
