@@ -12,7 +12,10 @@
 //! walking down a corridor) keep the bends too when the two end legs are still clear (two
 //! line-of-sight walks instead of a search), after dropping end bends the new ends see past;
 //! the entry keeps the cells it was searched from, so a walker is searched again every few
-//! cells. A search that ran out of budget is remembered with the cells it spent: asked again
+//! cells. "No path" stands the same way while the ends stay within [`REUSE_CELLS`] of the
+//! cells it was searched from: proving it means exhausting every path up to the limit (the
+//! dearest search there is), and the limit (3× the straight distance) is a soft bound whose
+//! paths lose tens of dB at their bends; a walker is searched again every few cells. A search that ran out of budget is remembered with the cells it spent: asked again
 //! for the same end cells at the same world revision with no more budget than that, it fails at
 //! once (`OverBudget { cells: 0 }`) instead of spending the cells the sources after it could use.
 //! Deterministic: the same inputs and history give the same path.
@@ -171,6 +174,10 @@ impl AirPathCache {
                 return Ok(e.path.map(|p| p.with_ends(source, listener)));
             }
             let near = |a: IVec3, b: IVec3| (a - b).abs().max_element() <= REUSE_CELLS;
+            // "No path within the limit" stands for ends a few cells off (see the module docs).
+            if same && near(e.source_cell, sc) && near(e.listener_cell, lc) && e.path.is_none() {
+                return Ok(None);
+            }
             if same
                 && near(e.source_cell, sc)
                 && near(e.listener_cell, lc)

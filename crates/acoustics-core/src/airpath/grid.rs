@@ -68,7 +68,13 @@ impl<'p, P: WorldProbe + ?Sized> AirGrid<'p, P> {
         let a = if let Some(a) = self.sections.get(&section) {
             *a
         } else {
-            let a = self.probe.section_access(section);
+            let mut a = self.probe.section_access(section);
+            if a.class == SectionClass::Mixed && a.cells.is_none() && a.sparse.is_none() {
+                // A probe that stores a section's cells on a repeated visit (the terrain's
+                // section cache) stores them now: the search reads many of its cells, each
+                // through `WorldProbe::cell` otherwise.
+                a = self.probe.section_access(section);
+            }
             self.sections.insert(section, a);
             self.touched = union_box(self.touched, Some(SectionBox::of(section)));
             a

@@ -616,3 +616,25 @@ fn a_search_that_ran_out_fails_at_once_until_it_can_do_better() {
     let (r, used) = find(&mut cache, source, 10);
     assert!(r.unwrap().is_some() && used == 0);
 }
+
+#[test]
+fn no_path_stands_for_a_walker_a_few_cells_then_is_searched_again() {
+    // A closed door: no air path between the rooms.
+    let mut world = rooms_with_door();
+    set_door(&mut world, false);
+    let listener = DVec3::new(3.5, 1.5, 1.5);
+    let mut cache = AirPathCache::new();
+    let limits = PathLimits::default();
+    let mut find = |source: DVec3| {
+        let mut budget = Budget::new(200_000);
+        let r = cache.find(&world, 3, source, listener, &limits, &mut budget, 0);
+        (r.unwrap(), budget.used())
+    };
+    let (r, cells) = find(DVec3::new(16.5, 1.5, 1.5));
+    assert!(r.is_none() && cells > 0);
+    // Three cells on: the answer stands, no cell spent.
+    assert_eq!(find(DVec3::new(16.5, 1.5, 4.5)), (None, 0));
+    // Five cells from where it was searched: searched again.
+    let (r, cells) = find(DVec3::new(16.5, 1.5, 6.5));
+    assert!(r.is_none() && cells > 0);
+}
