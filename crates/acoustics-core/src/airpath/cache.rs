@@ -204,10 +204,13 @@ impl AirPathCache {
             revision,
             epoch: probe.epoch(),
         };
-        // The same search ran out with at least this budget: it would again (same cells, same
-        // world), so the cells go to the sources after it.
+        // The same search (ends within a few cells, same world) ran out with at least this
+        // budget: it would again, so the cells go to the sources after it.
+        let near = |a: IVec3, b: IVec3| (a - b).abs().max_element() <= REUSE_CELLS;
         if let Some(short) = self.short.get(&source_id)
-            && (Short { spent: 0, ..*short }) == record
+            && (short.revision, short.epoch) == (record.revision, record.epoch)
+            && near(short.source_cell, sc)
+            && near(short.listener_cell, lc)
             && budget.remaining() <= short.spent
         {
             return Err(PathError::OverBudget { cells: 0 });

@@ -607,8 +607,11 @@ fn a_search_that_ran_out_fails_at_once_until_it_can_do_better() {
     assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
     let (r, used) = find(&mut cache, source + DVec3::new(0.2, 0.0, 0.3), 800);
     assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
-    // Another source cell is searched again; so is more budget, which finds the path.
-    let (r, used) = find(&mut cache, source - DVec3::Z, 900);
+    // A few cells on, still refused; five cells on, searched again; so is more budget, which
+    // finds the path.
+    let (r, used) = find(&mut cache, source - DVec3::Z * 3.0, 900);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
+    let (r, used) = find(&mut cache, source - DVec3::Z * 5.0, 900);
     assert_eq!((r, used), (Err(PathError::OverBudget { cells: 900 }), 900));
     let (r, used) = find(&mut cache, source, 200_000);
     assert!(r.unwrap().is_some() && used > 1_000);
