@@ -3,10 +3,10 @@
 //! A* (`astar`) runs on the 6-connected cell grid in Mixed sections and crosses Empty or
 //! Unknown sections as whole nodes (Manhattan heuristic, ties to the deeper node), pruned to the
 //! ellipsoid of paths no longer than the limit; a Full section is skipped with one read. The
-//! cell path is then pulled taut (`smooth`) so it bends only
-//! at edges of solid cells. Every neighbour read costs one cell of the budget and every
-//! line-of-sight walk its DDA steps; the work depends only on the world and the inputs, never on
-//! time, so offline renders stay deterministic.
+//! cell path is then pulled taut (`smooth`, with its bends snapped onto the cell edges they wrap)
+//! so it bends only at edges of solid cells. Every neighbour read costs one cell of the budget
+//! and every line-of-sight walk its DDA steps; the work depends only on the world and the inputs,
+//! never on time, so offline renders stay deterministic.
 
 use glam::DVec3;
 
@@ -32,7 +32,8 @@ fn check(p: DVec3, what: &'static str) -> Result<(), PathError> {
 ///
 /// `Ok(Some(path))`: a path, straight (`path.is_line()`) when nothing solid lies on the line.
 /// `Ok(None)`: no air path within `limits.max_length(straight)`. The path is the taut string
-/// of the shortest 6-connected cell path; where two routes are almost equally long it may take
+/// of the shortest 6-connected cell path (near-shortest where it crosses Empty or Unknown
+/// sections, each searched as one node); where two routes are almost equally long it may take
 /// the one the cell grid prefers.
 ///
 /// # Errors
