@@ -14,7 +14,7 @@ use glam::{DVec3, Vec3};
 use resound_benchclock::ThreadCpuTime;
 use resound_engine::advanced::acoustics::ray::dda::{Flow, walk};
 use resound_engine::advanced::acoustics::{
-    AcousticModel, Budget, MaterialTable, OwnModel, Paths, SoundRequest,
+    AcousticModel, Budget, MaterialTable, OwnModel, PathLimits, Paths, SoundRequest, find_air_path,
 };
 use resound_engine::advanced::ambient::{MemoryLandBlocks, Position};
 use resound_engine::terrain::{EAR_HEIGHT, TerrainWorld, ac_to_voxel};
@@ -43,6 +43,12 @@ fn world_at(east: f64, north: f64) -> TerrainWorld {
     t
 }
 
+/// Cells one air-path search may spend here: the engine's offline per-tick budget
+/// (`Budgets::AIR_CELLS_OFFLINE`).
+const AIR_CAP: u64 = 400_000;
+/// One live search at most (`Budgets::live`'s `air_job`).
+const AIR_CAP_LIVE: u64 = 30_000;
+
 fn benches(c: &mut Criterion<ThreadCpuTime>) {
     let model = OwnModel::new(MaterialTable::standard());
     let mut g = c.benchmark_group("terrain");
@@ -69,6 +75,35 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
                     )
                     .expect("direct")
             });
+        });
+    }
+
+    // Air paths (issue 32) over the same blocked pairs: the search goes over the shoulder or
+    // the ridge through open air, at most 3× the straight distance; one search's cells and
+    // time, capped at the offline per-tick budget as the engine caps it.
+    for (name, l, s) in &cases[..2] {
+        let world = world_at(l.0, l.1);
+        let (source, listener) = (at(&world, s.0, s.1), at(&world, l.0, l.1));
+        let limits = PathLimits::with_range(512.0);
+        let search =
+            |budget: &mut Budget| find_air_path(world.probe(), source, listener, &limits, budget);
+        let mut budget = Budget::new(AIR_CAP);
+        match search(&mut budget) {
+            Ok(Some(p)) => println!(
+                "air_{name}: straight {:.1} m, path {:.1} m, {} bends, {} cells",
+                p.straight,
+                p.length,
+                p.bends(),
+                p.cells
+            ),
+            other => println!("air_{name}: {other:?}, {} cells", budget.used()),
+        }
+        g.bench_function(format!("air_{name}"), |b| {
+            b.iter(|| search(&mut Budget::new(AIR_CAP)));
+        });
+        // At the live per-search cap (`Budgets::live`'s `air_job`): what a fallback costs.
+        g.bench_function(format!("air_{name}_live_cap"), |b| {
+            b.iter(|| search(&mut Budget::new(AIR_CAP_LIVE)));
         });
     }
 

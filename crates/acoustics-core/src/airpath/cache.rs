@@ -12,7 +12,15 @@
 //! walking down a corridor) keep the bends too when the two end legs are still clear (two
 //! line-of-sight walks instead of a search), after dropping end bends the new ends see past;
 //! the entry keeps the cells it was searched from, so a walker is searched again every few
-//! cells. Deterministic: the same inputs and history give the same path.
+//! cells. "No path" stands the same way while the ends stay within [`REUSE_CELLS`] of the
+//! cells it was searched from: proving it means exhausting every path up to the limit (the
+//! dearest search there is), and the limit (3× the straight distance) is a soft bound whose
+//! paths lose tens of dB at their bends; a walker is searched again every few cells. A search that ran out of budget is remembered with the cells it spent: asked again
+//! for the same end cells at the same world revision with no more budget than that, it fails at
+//! once (`OverBudget { cells: 0 }`) instead of spending the cells the sources after it could use.
+//! Deterministic: the same inputs and history give the same path.
+
+use std::collections::HashMap;
 
 use glam::{DVec3, IVec3};
 
@@ -44,10 +52,23 @@ struct Entry {
     region: SectionBox,
 }
 
+/// A search that ran out of budget: what it spent (a lower bound of what it needs) for these
+/// end cells at this world revision and epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Short {
+    spent: u64,
+    source_cell: IVec3,
+    listener_cell: IVec3,
+    revision: u64,
+    epoch: u64,
+}
+
 /// Air paths by source id (see the module docs).
 #[derive(Clone, Debug)]
 pub struct AirPathCache {
     cache: ResultCache<u64, Entry>,
+    /// Sources whose last search ran out of budget (at most [`AIR_PATH_CAPACITY`]).
+    short: HashMap<u64, Short>,
 }
 
 impl Default for AirPathCache {
@@ -118,6 +139,7 @@ impl AirPathCache {
     pub fn new() -> Self {
         Self {
             cache: ResultCache::new(AIR_PATH_CAPACITY, Overflow::DropOldest, false),
+            short: HashMap::new(),
         }
     }
 
@@ -152,6 +174,10 @@ impl AirPathCache {
                 return Ok(e.path.map(|p| p.with_ends(source, listener)));
             }
             let near = |a: IVec3, b: IVec3| (a - b).abs().max_element() <= REUSE_CELLS;
+            // "No path within the limit" stands for ends a few cells off (see the module docs).
+            if same && near(e.source_cell, sc) && near(e.listener_cell, lc) && e.path.is_none() {
+                return Ok(None);
+            }
             if same
                 && near(e.source_cell, sc)
                 && near(e.listener_cell, lc)
@@ -171,7 +197,41 @@ impl AirPathCache {
             self.cache.remove(&source_id);
         }
         let revision = probe.revision();
-        let path = find_air_path(probe, source, listener, limits, budget)?;
+        let record = Short {
+            spent: 0,
+            source_cell: sc,
+            listener_cell: lc,
+            revision,
+            epoch: probe.epoch(),
+        };
+        // The same search (ends within a few cells, same world) ran out with at least this
+        // budget: it would again, so the cells go to the sources after it.
+        let near = |a: IVec3, b: IVec3| (a - b).abs().max_element() <= REUSE_CELLS;
+        if let Some(short) = self.short.get(&source_id)
+            && (short.revision, short.epoch) == (record.revision, record.epoch)
+            && near(short.source_cell, sc)
+            && near(short.listener_cell, lc)
+            && budget.remaining() <= short.spent
+        {
+            return Err(PathError::OverBudget { cells: 0 });
+        }
+        let path = match find_air_path(probe, source, listener, limits, budget) {
+            Err(PathError::OverBudget { cells }) => {
+                if self.short.len() >= AIR_PATH_CAPACITY {
+                    self.short.clear();
+                }
+                self.short.insert(
+                    source_id,
+                    Short {
+                        spent: cells,
+                        ..record
+                    },
+                );
+                return Err(PathError::OverBudget { cells });
+            }
+            other => other?,
+        };
+        self.short.remove(&source_id);
         let straight = source.distance(listener);
         let reach = path
             .as_ref()
@@ -206,11 +266,13 @@ impl AirPathCache {
     /// A new epoch clears the cache (also done by [`AirPathCache::find`] from the probe).
     pub fn set_epoch(&mut self, epoch: u64) {
         self.cache.set_epoch(epoch);
+        self.short.clear();
     }
 
     /// Forgets a source (its voice ended).
     pub fn forget(&mut self, source_id: u64) {
         self.cache.remove(&source_id);
+        self.short.remove(&source_id);
     }
 
     /// Entries held.

@@ -25,6 +25,8 @@ pub(crate) struct AirGrid<'p, P: WorldProbe + ?Sized> {
     sections: HashMap<IVec3, SectionAccess<'p>, BuildHasherDefault<SectionHasher>>,
     /// The section read last (most neighbour reads stay in it): no map lookup.
     last: Option<(IVec3, SectionAccess<'p>)>,
+    /// The section read before it.
+    prev: Option<(IVec3, SectionAccess<'p>)>,
     ends: [IVec3; 2],
     /// Some read or walk met Unknown.
     pub met_unknown: bool,
@@ -41,6 +43,7 @@ impl<'p, P: WorldProbe + ?Sized> AirGrid<'p, P> {
             probe,
             sections: HashMap::default(),
             last: None,
+            prev: None,
             ends,
             met_unknown: false,
             touched: None,
@@ -54,16 +57,36 @@ impl<'p, P: WorldProbe + ?Sized> AirGrid<'p, P> {
         {
             return a;
         }
+        // A search at a section border alternates between two sections.
+        if let Some((s, a)) = self.prev
+            && s == section
+        {
+            self.prev = self.last;
+            self.last = Some((s, a));
+            return a;
+        }
         let a = if let Some(a) = self.sections.get(&section) {
             *a
         } else {
-            let a = self.probe.section_access(section);
+            let mut a = self.probe.section_access(section);
+            if a.class == SectionClass::Mixed && a.cells.is_none() && a.sparse.is_none() {
+                // A probe that stores a section's cells on a repeated visit (the terrain's
+                // section cache) stores them now: the search reads many of its cells, each
+                // through `WorldProbe::cell` otherwise.
+                a = self.probe.section_access(section);
+            }
             self.sections.insert(section, a);
             self.touched = union_box(self.touched, Some(SectionBox::of(section)));
             a
         };
+        self.prev = self.last;
         self.last = Some((section, a));
         a
+    }
+
+    /// The class of `section` (read once per search).
+    pub fn section_class(&mut self, section: IVec3) -> SectionClass {
+        self.access(section).class
     }
 
     /// True if air cannot pass `cell`.

@@ -10,8 +10,10 @@
 //!
 //! | Module | Holds |
 //! |---|---|
-//! | [`search`] | straight-line check, A* over air cells, limits and budget |
+//! | [`search`] | straight-line check, limits and budget, the search's steps |
+//! | `astar` | A* over air: cells in Mixed sections, whole Empty/Unknown sections as one node |
 //! | `smooth` | string pulling and tightening to a path that bends only at edges |
+//! | `snap` | bends put onto the cell edges they wrap, in closed form |
 //! | [`diffraction`] | the loss of a bend per band (Maekawa, shifted to 0 dB at grazing) |
 //! | [`result`] | [`AirPath`], [`PathLimits`], [`PathError`], the invalidation region |
 //! | [`combine()`](mod@combine) | through-wall vs air path: the louder per band |
@@ -19,6 +21,7 @@
 //!
 //! Spec: `docs/spec/acoustics.md` §4a.
 
+mod astar;
 pub mod cache;
 pub mod combine;
 pub mod diffraction;
@@ -26,6 +29,7 @@ mod grid;
 pub mod result;
 pub mod search;
 mod smooth;
+mod snap;
 
 pub use cache::AirPathCache;
 pub use combine::{DirectKind, DirectSound, combine, direct_sound, linear_rolloff};

@@ -1,56 +1,24 @@
 //! The search: a straight-line check, then A* over air cells, then any-angle smoothing.
 //!
-//! A* runs on the 6-connected cell grid (unit steps, Manhattan heuristic, ties to the deeper
-//! node), pruned to the ellipsoid of paths no longer than the limit. Whole sections are read
-//! once: an Empty or Unknown section answers "air" and a Full one "solid" for all its cells
-//! without a cell read. The cell path is then pulled taut (`smooth`) so it bends only
-//! at edges of solid cells. Every neighbour read costs one cell of the budget and every
-//! line-of-sight walk its DDA steps; the work depends only on the world and the inputs, never on
-//! time, so offline renders stay deterministic.
+//! A* (`astar`) runs on the 6-connected cell grid in Mixed sections and crosses Empty or
+//! Unknown sections as whole nodes (Manhattan heuristic, ties to the deeper node), pruned to the
+//! ellipsoid of paths no longer than the limit; a Full section is skipped with one read. The
+//! cell path is then pulled taut (`smooth`, with its bends snapped onto the cell edges they wrap)
+//! so it bends only at edges of solid cells. Every neighbour read costs one cell of the budget
+//! and every line-of-sight walk its DDA steps; the work depends only on the world and the inputs,
+//! never on time, so offline renders stay deterministic.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::BuildHasherDefault;
+use glam::DVec3;
 
-use glam::{DVec3, IVec3};
-
-use super::grid::{AirGrid, Exhausted};
+use super::astar::{astar, centre};
+use super::grid::AirGrid;
 use super::result::{AirPath, PathError, PathLimits};
 use super::smooth::{pull, tighten};
 use crate::budget::Budget;
 use crate::world::probe::WorldProbe;
-use crate::world::store::{SectionHasher, WORLD_LIMIT};
+use crate::world::store::WORLD_LIMIT;
 
-/// Most nodes one search may hold (a memory bound even on an unlimited budget): beyond it the
-/// search ends as [`PathError::OverBudget`].
-pub const MAX_NODES: usize = 1 << 22;
-
-/// The six face neighbours, in the fixed order the search expands them.
-const STEPS: [IVec3; 6] = [
-    IVec3::X,
-    IVec3::NEG_X,
-    IVec3::Y,
-    IVec3::NEG_Y,
-    IVec3::Z,
-    IVec3::NEG_Z,
-];
-
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    cell: IVec3,
-    g: u32,
-    parent: u32,
-    closed: bool,
-}
-
-fn centre(cell: IVec3) -> DVec3 {
-    cell.as_dvec3() + DVec3::splat(0.5)
-}
-
-fn manhattan(a: IVec3, b: IVec3) -> u32 {
-    let d = (a - b).abs();
-    (d.x + d.y + d.z).unsigned_abs()
-}
+pub use super::astar::MAX_NODES;
 
 fn check(p: DVec3, what: &'static str) -> Result<(), PathError> {
     if !p.is_finite() || p.abs().max_element() >= f64::from(WORLD_LIMIT) - 1024.0 {
@@ -64,7 +32,8 @@ fn check(p: DVec3, what: &'static str) -> Result<(), PathError> {
 ///
 /// `Ok(Some(path))`: a path, straight (`path.is_line()`) when nothing solid lies on the line.
 /// `Ok(None)`: no air path within `limits.max_length(straight)`. The path is the taut string
-/// of the shortest 6-connected cell path; where two routes are almost equally long it may take
+/// of the shortest 6-connected cell path (near-shortest where it crosses Empty or Unknown
+/// sections, each searched as one node); where two routes are almost equally long it may take
 /// the one the cell grid prefers.
 ///
 /// # Errors
@@ -129,85 +98,4 @@ pub fn find_air_path<P: WorldProbe + ?Sized>(
         return Ok(None);
     }
     Ok(Some(finish(path, &grid, budget)))
-}
-
-/// A* from `from` to `to`; the cells of the path (both ends included), `None` if the open set
-/// empties first.
-fn astar<P: WorldProbe + ?Sized>(
-    grid: &mut AirGrid<'_, P>,
-    from: IVec3,
-    to: IVec3,
-    source: DVec3,
-    listener: DVec3,
-    max_len: f64,
-    budget: &mut Budget,
-) -> Result<Option<Vec<IVec3>>, Exhausted> {
-    // A cell centre is within √3/2 of any point of its cell: allow that at both ends.
-    let reach = max_len + 3f64.sqrt();
-    let mut nodes = vec![Node {
-        cell: from,
-        g: 0,
-        parent: u32::MAX,
-        closed: false,
-    }];
-    let mut index: HashMap<IVec3, u32, BuildHasherDefault<SectionHasher>> = HashMap::default();
-    index.insert(from, 0);
-    let mut open = BinaryHeap::new();
-    let key = |g: u32, h: u32| (u64::from(g + h) << 32) | u64::from(u32::MAX - g);
-    open.push(Reverse((key(0, manhattan(from, to)), 0u32)));
-    while let Some(Reverse((_, i))) = open.pop() {
-        let node = nodes[i as usize];
-        if node.closed {
-            continue;
-        }
-        nodes[i as usize].closed = true;
-        if node.cell == to {
-            let mut cells = Vec::new();
-            let mut k = i;
-            while k != u32::MAX {
-                cells.push(nodes[k as usize].cell);
-                k = nodes[k as usize].parent;
-            }
-            cells.reverse();
-            return Ok(Some(cells));
-        }
-        for step in STEPS {
-            let cell = node.cell + step;
-            if !budget.try_take(1) {
-                return Err(Exhausted);
-            }
-            let c = centre(cell);
-            if c.distance(source) + c.distance(listener) > reach || grid.blocked(cell) {
-                continue;
-            }
-            let g = node.g + 1;
-            let j = match index.get(&cell) {
-                Some(&j) => {
-                    let n = &mut nodes[j as usize];
-                    if n.closed || n.g <= g {
-                        continue;
-                    }
-                    n.g = g;
-                    n.parent = i;
-                    j
-                }
-                None => {
-                    if nodes.len() >= MAX_NODES {
-                        return Err(Exhausted);
-                    }
-                    let j = u32::try_from(nodes.len()).map_err(|_| Exhausted)?;
-                    nodes.push(Node {
-                        cell,
-                        g,
-                        parent: i,
-                        closed: false,
-                    });
-                    index.insert(cell, j);
-                    j
-                }
-            };
-            open.push(Reverse((key(g, manhattan(cell, to)), j)));
-        }
-    }
-    Ok(None)
 }

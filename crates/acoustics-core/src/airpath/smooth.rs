@@ -2,14 +2,17 @@
 //!
 //! [`pull`] keeps, from each kept point, the farthest later cell centre still in sight (string
 //! pulling over the cell path with the DDA line-of-sight walk, galloping). [`tighten`] then
-//! pulls again over points sampled near the bends and slides every bend along its legs and
-//! toward the chord of its neighbours by bisection (to 1/64 block) while both legs stay clear:
-//! solid cells are boxes, so a bend stuck on a face slides along it to the edge, and along the
-//! edge to the shortest spot. Bends the legs no longer need go.
+//! puts the bends onto the cell edges they wrap in closed form (`snap`: one walk per leg to
+//! check), pulling again over points sampled near the bends until that succeeds; if it never
+//! does, it slides every bend along its legs and toward the chord of its neighbours by bisection
+//! (to 1/64 block) while both legs stay clear: solid cells are boxes, so a bend stuck on a face
+//! slides along it to the edge, and along the edge to the shortest spot. Bends the legs no
+//! longer need go.
 
 use glam::DVec3;
 
 use super::grid::{AirGrid, Exhausted};
+use super::snap::snap;
 use crate::budget::Budget;
 use crate::world::probe::WorldProbe;
 
@@ -69,12 +72,13 @@ fn legs(a: DVec3, q: DVec3, b: DVec3) -> f64 {
     a.distance(q) + q.distance(b)
 }
 
-/// Shortens `poly` (see the module docs): repeated string pulls, forward and backward, over
+/// Shortens `poly` (see the module docs): a snap of the bends onto their edges, tried first and
+/// after each pass of string pulls, forward and backward, over
 /// points sampled along the legs near every bend (so a bend can move toward the edge it wraps
 /// by up to 2 blocks and as little as 1/16 per pull), one split of every bend in two (a path
-/// that must wrap two edges, as through a door in a 1-block wall, can then), a slide of each bend
-/// toward the chord of its neighbours, and finally merges bends that met and drops bends whose
-/// neighbours see each other.
+/// that must wrap two edges, as through a door in a 1-block wall, can then); if no snap holds,
+/// a slide of each bend toward the chord of its neighbours; finally merges bends that met and
+/// drops bends whose neighbours see each other.
 pub(crate) fn tighten<P: WorldProbe + ?Sized>(
     grid: &mut AirGrid<'_, P>,
     poly: &mut Vec<DVec3>,
@@ -82,7 +86,17 @@ pub(crate) fn tighten<P: WorldProbe + ?Sized>(
 ) -> Result<(), Exhausted> {
     drop_unneeded(grid, poly, budget)?;
     split(grid, poly, budget)?;
-    for _ in 0..PASSES {
+    for pass in 0..=PASSES {
+        // Bends near their edges snap onto them at the cost of one walk per leg; else pull on.
+        if let Some(snapped) = snap(grid, poly, budget)? {
+            *poly = snapped;
+            merge(grid, poly, budget)?;
+            drop_unneeded(grid, poly, budget)?;
+            return Ok(());
+        }
+        if pass == PASSES {
+            break;
+        }
         let before = length(poly);
         *poly = pull(grid, &samples(poly), budget)?;
         let mut back = samples(poly);

@@ -508,3 +508,136 @@ fn a_source_walking_a_few_cells_keeps_its_bends_for_two_walks() {
     assert_eq!(again.bends(), 1);
     assert!(far.used() > moved.cells);
 }
+
+/// A 64 m stone block with a 4 × 3 corridor that turns three times (the corners bench's maze):
+/// A along x (z 2..=5), B along z (x 58..=61), C back along x (z 18..=21), D along z
+/// (x 30..=33) to z 40.
+fn maze() -> WorldStore {
+    let mut w = WorldStore::new(Absent::Air);
+    w.fill_box(IVec3::new(0, -1, 0), IVec3::new(63, 3, 63), stone())
+        .unwrap();
+    carve(&mut w, [2, 0, 2], [61, 2, 5]);
+    carve(&mut w, [58, 0, 2], [61, 2, 21]);
+    carve(&mut w, [30, 0, 18], [61, 2, 21]);
+    carve(&mut w, [30, 0, 18], [33, 2, 40]);
+    w
+}
+
+#[test]
+fn maze_path_bends_on_the_three_inner_edges_at_the_geometric_length() {
+    let world = maze();
+    let (source, listener) = (DVec3::new(31.5, 1.5, 39.5), DVec3::new(10.5, 1.5, 3.5));
+    let mut budget = Budget::new(200_000);
+    let path = find_air_path(
+        &world,
+        source,
+        listener,
+        &PathLimits::default(),
+        &mut budget,
+    )
+    .unwrap()
+    .expect("a path round three corners");
+    // The taut string wraps the inner vertical edges (34, y, 22), (58, y, 18), (58, y, 6).
+    let edges = [
+        DVec3::new(34.0, 1.5, 22.0),
+        DVec3::new(58.0, 1.5, 18.0),
+        DVec3::new(58.0, 1.5, 6.0),
+    ];
+    assert_eq!(path.bends(), 3, "{:?}", path.corners);
+    for (c, e) in path.corners.iter().zip(edges) {
+        assert!(c.distance(e) < 0.01, "{c} vs {e}");
+    }
+    let mut geometric = source.distance(edges[0]) + edges[2].distance(listener);
+    geometric += edges[0].distance(edges[1]) + edges[1].distance(edges[2]);
+    assert!(
+        path.length >= geometric - 0.01 && path.length < geometric * 1.001,
+        "{} vs {geometric}",
+        path.length
+    );
+    // The search's figure for the spec (§4a): the bends put on their edges in closed form.
+    assert!(path.cells < 8_000, "{} cells", path.cells);
+}
+
+#[test]
+fn a_path_over_a_tall_wall_crosses_open_sections_whole() {
+    // A stone wall x 0..=0, y −20..=19, z −40..=40 hanging in open air: the sky over it and
+    // the air beside it are Empty sections; over the top is shorter than under or round.
+    let mut w = WorldStore::new(Absent::Air);
+    w.fill_box(IVec3::new(0, -20, -40), IVec3::new(0, 19, 40), stone())
+        .unwrap();
+    let (source, listener) = (DVec3::new(-10.5, 1.5, 0.5), DVec3::new(10.5, 1.5, 0.5));
+    let mut budget = Budget::new(200_000);
+    let path = find_air_path(&w, source, listener, &PathLimits::default(), &mut budget)
+        .unwrap()
+        .expect("a path over the wall");
+    // Over the top: the edges (0, 20, z) and (1, 20, z), the shortest at z = 0.5.
+    let (e0, e1) = (DVec3::new(0.0, 20.0, 0.5), DVec3::new(1.0, 20.0, 0.5));
+    let geometric = source.distance(e0) + 1.0 + e1.distance(listener);
+    assert!(
+        path.length >= geometric - 0.01 && path.length < geometric * 1.002,
+        "{} vs {geometric}: {:?}",
+        path.length,
+        path.corners
+    );
+    assert_eq!(path.bends(), 2, "{:?}", path.corners);
+    // Cell by cell the search floods the air round the wall up to its top (37 056 cells);
+    // whole open sections cost a few hundred reads each (3 234 in all).
+    assert!(path.cells < 20_000, "{} cells", path.cells);
+}
+
+#[test]
+fn a_search_that_ran_out_fails_at_once_until_it_can_do_better() {
+    let world = maze();
+    let (source, listener) = (DVec3::new(31.5, 1.5, 39.5), DVec3::new(10.5, 1.5, 3.5));
+    let limits = PathLimits::default();
+    let mut cache = AirPathCache::new();
+    let find = |cache: &mut AirPathCache, source: DVec3, cells: u64| {
+        let mut budget = Budget::new(cells);
+        let r = cache.find(&world, 7, source, listener, &limits, &mut budget, 0);
+        (r, budget.used())
+    };
+    // Out of budget: 1 000 cells spent.
+    let (r, used) = find(&mut cache, source, 1_000);
+    assert_eq!(
+        (r, used),
+        (Err(PathError::OverBudget { cells: 1_000 }), 1_000)
+    );
+    // The same ends with no more budget: refused without spending.
+    let (r, used) = find(&mut cache, source, 1_000);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
+    let (r, used) = find(&mut cache, source + DVec3::new(0.2, 0.0, 0.3), 800);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
+    // A few cells on, still refused; five cells on, searched again; so is more budget, which
+    // finds the path.
+    let (r, used) = find(&mut cache, source - DVec3::Z * 3.0, 900);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 0 }), 0));
+    let (r, used) = find(&mut cache, source - DVec3::Z * 5.0, 900);
+    assert_eq!((r, used), (Err(PathError::OverBudget { cells: 900 }), 900));
+    let (r, used) = find(&mut cache, source, 200_000);
+    assert!(r.unwrap().is_some() && used > 1_000);
+    // Forgotten once found: a small budget now hits the cache.
+    let (r, used) = find(&mut cache, source, 10);
+    assert!(r.unwrap().is_some() && used == 0);
+}
+
+#[test]
+fn no_path_stands_for_a_walker_a_few_cells_then_is_searched_again() {
+    // A closed door: no air path between the rooms.
+    let mut world = rooms_with_door();
+    set_door(&mut world, false);
+    let listener = DVec3::new(3.5, 1.5, 1.5);
+    let mut cache = AirPathCache::new();
+    let limits = PathLimits::default();
+    let mut find = |source: DVec3| {
+        let mut budget = Budget::new(200_000);
+        let r = cache.find(&world, 3, source, listener, &limits, &mut budget, 0);
+        (r.unwrap(), budget.used())
+    };
+    let (r, cells) = find(DVec3::new(16.5, 1.5, 1.5));
+    assert!(r.is_none() && cells > 0);
+    // Three cells on: the answer stands, no cell spent.
+    assert_eq!(find(DVec3::new(16.5, 1.5, 4.5)), (None, 0));
+    // Five cells from where it was searched: searched again.
+    let (r, cells) = find(DVec3::new(16.5, 1.5, 6.5));
+    assert!(r.is_none() && cells > 0);
+}
