@@ -28,7 +28,6 @@ fn heard(seed: u32) -> (tour::TourReport, tour::measure::Measured) {
 }
 
 #[test]
-#[ignore = "issue 36: fails until the fixture beds and the sound design land"]
 fn the_ninety_second_tour_is_heard_as_the_picture_promises() {
     for seed in [1, 2, 3] {
         let (report, m) = heard(seed);
