@@ -194,3 +194,28 @@ impl Mixing {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_beds_are_down_around_each_event_and_while_the_engine_drives() {
+        // 90 s: the open field's clap at 2.7 s, its shot at 6.3 s; the engine 41.4..45.9 s.
+        assert!(!Mixing::wanted(1.0, 90.0), "before the first lead");
+        assert!(
+            Mixing::wanted(2.7 - DUCK_LEAD_S + 0.05, 90.0),
+            "the clap's lead"
+        );
+        assert!(
+            Mixing::wanted(2.7 + DUCK_HOLD_S - 0.05, 90.0),
+            "the clap's hold"
+        );
+        assert!(
+            !Mixing::wanted(2.7 + DUCK_HOLD_S + 0.05, 90.0),
+            "between clap and shot"
+        );
+        assert!(Mixing::wanted(44.0, 90.0), "the engine driving");
+        assert!(!Mixing::wanted(88.0, 90.0), "the end of the tour");
+    }
+}
