@@ -60,6 +60,12 @@ const TARGET_MS: f32 = power(0.079_432_82);
 /// The leveller's dead band: ±2 dB of power (10^0.2 = 1.584 893).
 const BAND: f32 = 1.584_893;
 
+/// A level in dB as an amplitude by `libm` (the engine's own dB conversion uses the
+/// platform's `powf`, whose last bit may differ between native and wasm32 builds).
+fn volume(db: f32) -> Volume {
+    Volume::Amplitude(libm::powf(10.0, db / 20.0))
+}
+
 /// The beds' duck and leveller, stepped with the tour.
 #[derive(Debug, Clone, Copy)]
 pub struct Mixing {
@@ -84,7 +90,7 @@ impl Mixing {
     /// [`Error::Track`].
     pub fn start(engine: &mut Engine) -> Result<(Self, Track), Error> {
         let track = engine.add_track(EVENTS_TRACK)?;
-        engine.set_track_volume(Track::MAIN, Volume::Decibels(BEDS_DB), Tween::IMMEDIATE)?;
+        engine.set_track_volume(Track::MAIN, volume(BEDS_DB), Tween::IMMEDIATE)?;
         Ok((
             Self {
                 down: false,
@@ -190,7 +196,7 @@ impl Mixing {
             duration: seconds,
             easing: Easing::Linear,
         };
-        engine.set_track_volume(Track::MAIN, Volume::Decibels(db), tween)?;
+        engine.set_track_volume(Track::MAIN, volume(db), tween)?;
         Ok(())
     }
 }
