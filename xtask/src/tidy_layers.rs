@@ -29,14 +29,23 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("resound-benchclock", &[]),
     ("resound-testalloc", &[]),
-    ("resound-studio", &["resound-engine", "resound-fixture"]),
+    // The demo tour, one copy for the tools and the browser: the engine's public API and the
+    // fixture's script and signals.
+    ("resound-tour", &["resound-engine", "resound-fixture"]),
+    (
+        "resound-studio",
+        &["resound-engine", "resound-fixture", "resound-tour"],
+    ),
     // The C ABI: a thin layer over the engine's public API and nothing else.
     ("resound-capi", &["resound-engine"]),
     // The Bevy plugin: the engine's public API and Bevy, nothing beneath.
     ("bevy_resound", &["resound-engine"]),
     // The WebAssembly bindings: the engine's public API, and the fixture world written in
-    // memory for a page without dats.
-    ("resound-wasm", &["resound-engine", "resound-fixture"]),
+    // memory for a page without dats; the demo tour.
+    (
+        "resound-wasm",
+        &["resound-engine", "resound-fixture", "resound-tour"],
+    ),
     (
         "resound",
         &["resound-engine", "resound-fixture", "resound-studio"],

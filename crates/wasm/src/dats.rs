@@ -121,7 +121,7 @@ impl Dats {
     /// [`WebError::NoTerrain`] when the dats have no terrain under the tour; a dat error.
     pub fn tour_world(&self) -> Result<TourWorld, WebError> {
         let region = self.region()?;
-        TourWorld::load(&region, &mut open(&self.cell, CELL_DAT)?)
+        Ok(TourWorld::load(&region, &mut open(&self.cell, CELL_DAT)?)?)
     }
 
     /// A place to stand, `0xXXYYCCCC:X,Y,Z`, the ear [`EAR`] above the ground: the middle of
@@ -164,5 +164,18 @@ impl Dats {
             }
         }
         Err(WebError::NoLand)
+    }
+}
+
+/// The tour attaches the dats' terrain and ambient as a live player or a render does.
+impl resound_tour::Dats for Dats {
+    type Error = WebError;
+
+    fn attach_terrain(&self, engine: &mut Engine) -> Result<(), WebError> {
+        Dats::attach_terrain(self, engine)
+    }
+
+    fn attach_ambient(&self, engine: &mut Engine) -> Result<(), WebError> {
+        Dats::attach_ambient(self, engine)
     }
 }

@@ -8,7 +8,7 @@ use resound_engine::sound::AttachError;
 use resound_engine::terrain::PositionError;
 use resound_engine::{
     AttachTerrainError, BuildError, InputError, ListenerCellError, LoadError, PlayError,
-    TerrainError, TickError, VoiceError, WorldError,
+    TerrainError, TickError, TrackError, VoiceError, WorldError,
 };
 
 /// Why a render or a live engine could not be made.
@@ -89,4 +89,24 @@ pub enum WebError {
     /// No event sound has this name.
     #[error("sound {0:?} is not clap, shot or engine")]
     Sound(String),
+    /// A sub-mix track could not be added or tweened.
+    #[error("track: {0}")]
+    Track(#[from] TrackError),
+}
+
+impl From<resound_tour::Error> for WebError {
+    fn from(e: resound_tour::Error) -> Self {
+        use resound_tour::Error as E;
+        match e {
+            E::Terrain(e) => Self::TourTerrain(e),
+            E::NoTerrain => Self::NoTerrain,
+            E::World(e) => Self::World(e),
+            E::Load(e) => Self::Load(e),
+            E::Play(e) => Self::Play(e),
+            E::Voice(e) => Self::Voice(e),
+            E::Tick(e) => Self::Tick(e),
+            E::Input(e) => Self::Input(e),
+            E::Track(e) => Self::Track(e),
+        }
+    }
 }

@@ -24,7 +24,9 @@ mod hearing;
 mod live;
 mod map;
 mod offline;
-pub mod tour;
+/// The demo tour: its script, event sounds and world, [`tour::Tour`] stepping it on an engine
+/// (the shared crate `resound-tour`, the one `resound demo` walks).
+pub use resound_tour as tour;
 
 pub use dats::Dats;
 pub use error::WebError;

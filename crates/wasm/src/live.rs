@@ -251,7 +251,7 @@ impl Live {
         let sounds = match self.sounds {
             Some(s) => s,
             None => {
-                let s = EventSounds::load(&mut self.engine)?;
+                let s = EventSounds::load(&mut self.engine, resound_engine::Track::MAIN)?;
                 self.sounds = Some(s);
                 s
             }
@@ -327,6 +327,9 @@ impl Live {
     pub fn render(&mut self, out: &mut [f32]) -> Result<(), WebError> {
         out.fill(0.0);
         self.engine.render(out)?;
+        if let Motion::Tour(tour) = &mut self.motion {
+            tour.heard(&mut self.engine, out)?;
+        }
         Ok(())
     }
 

@@ -165,6 +165,7 @@ pub fn render_tour(dats: &Dats, seconds: f64, hearing: Hearing) -> Result<Vec<f3
         tour.now = i as f64 * TICK;
         tour.advance(&mut engine, &world, TICK)?;
         engine.render(block)?;
+        tour.heard(&mut engine, block)?;
     }
     Ok(out)
 }

@@ -19,6 +19,9 @@
 //! |---|---|
 //! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
 //! | [`world`] | [`world::TourWorld`]: the structures as boxes, the terrain for heights and the map |
+//!
+//! The world, the event sounds and the driver ([`resound_tour::Tour`]) are the shared tour
+//! crate's: the browser package renders the same samples.
 //! | [`plot`] | the PNG: map above timeline (plotters) |
 //! | [`applied`] | [`applied::EventAcoustics`]: what the acoustics applied to an event's voice |
 //! | [`measure`] | [`measure::Meter`]: the WAV measured as heard (rises, echo, tail, silence, loudness) |
@@ -30,8 +33,9 @@ pub mod playback;
 pub mod plot;
 /// The tour's script (it lives with the fixture world, so the browser package walks the same
 /// tour).
-pub use resound_fixture::tour_script as script;
-pub mod world;
+pub use resound_tour::script;
+/// The tour's world (the shared tour crate's, the browser package's too).
+pub use resound_tour::world;
 
 #[cfg(test)]
 mod tests;
@@ -39,7 +43,6 @@ mod tests;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
-use std::sync::Arc;
 
 use resound_engine::advanced::acoustics::SoundRequest;
 use resound_engine::advanced::ambient::{DatSource, Outcome, Seeds};
@@ -49,15 +52,16 @@ use resound_engine::glam::{DVec2, DVec3};
 
 pub use playback::{Live, LiveError, Playback, play_live};
 
-use self::script::{EVENTS, EventSound, position_at, stage_at};
+use self::script::{EVENTS, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
 use resound_engine::Spatial;
 use resound_engine::sound::{AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
 use resound_engine::terrain::axes::ac_to_voxel;
 use resound_engine::{
-    BuildError, Engine, LoadError, Mode, Model, Orientation, PlayError, Source, Status, TickError,
-    VoiceHandle, VoicePolicy,
+    BuildError, Engine, LoadError, Mode, Model, PlayError, Status, TickError, VoiceHandle,
+    VoicePolicy,
 };
+use resound_tour::Tour;
 
 /// One ambient play the runtime emitted (for the map).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,7 +77,7 @@ pub struct AmbientMark {
 /// Tour length bounds, seconds.
 pub const SECONDS: std::ops::RangeInclusive<f64> = 1.0..=600.0;
 /// Seconds per tour tick (the ambient frame and the timeline step).
-pub const TICK: f64 = 0.05;
+pub const TICK: f64 = resound_tour::TICK;
 /// Ticks after an event fires during which its voice's applied acoustics are read (the last
 /// one read is kept).
 const ACOUSTICS_TICKS: u32 = 4;
@@ -370,8 +374,47 @@ fn open(dir: &Path, name: &'static str) -> Result<DatSource<BufReader<File>>, To
     Ok(DatSource::new(reader))
 }
 
-fn input<E: std::fmt::Display>(e: E) -> TourError {
-    TourError::Input(e.to_string())
+impl From<resound_tour::Error> for TourError {
+    fn from(e: resound_tour::Error) -> Self {
+        use resound_tour::Error as E;
+        match e {
+            E::Terrain(e) => Self::Terrain(e),
+            E::NoTerrain => Self::NoTerrain,
+            E::Load(e) => Self::Load(e),
+            E::Play(e) => Self::Play(e),
+            E::Tick(e) => Self::Render(e),
+            other => Self::Input(other.to_string()),
+        }
+    }
+}
+
+/// The dat folder the tour attaches, with the ambient runtime's seed.
+struct DatDir<'a> {
+    dir: &'a Path,
+    seed: u32,
+}
+
+impl resound_tour::Dats for DatDir<'_> {
+    type Error = TourError;
+
+    fn attach_terrain(&self, engine: &mut Engine) -> Result<(), TourError> {
+        engine
+            .attach_terrain(self.dir)
+            .map_err(|e| TourError::Attach(e.to_string()))
+    }
+
+    fn attach_ambient(&self, engine: &mut Engine) -> Result<(), TourError> {
+        let ambient = AmbientSettings {
+            seeds: Seeds {
+                ran2: self.seed as i32,
+                crt: self.seed,
+            },
+            ..AmbientSettings::default()
+        };
+        engine
+            .attach_ambient(self.dir, ambient)
+            .map_err(|e| TourError::Attach(e.to_string()))
+    }
 }
 
 /// Ticks of a tour of these settings and stereo frames per tick.
@@ -433,39 +476,18 @@ pub fn run(
         builder = builder.sofa(path);
     }
     let mut engine = builder.build()?;
-    let start = position_at(0.0);
-    engine
-        .set_listener(world.ear(start), Orientation::default())
-        .map_err(input)?;
-    engine
-        .attach_terrain(dat_dir)
-        .map_err(|e| TourError::Attach(e.to_string()))?;
-    for b in world.boxes() {
-        engine.place_box(b.min, b.max, b.cell).map_err(input)?;
-    }
-    let ambient = AmbientSettings {
-        seeds: Seeds {
-            ran2: settings.seed as i32,
-            crt: settings.seed,
-        },
-        ..AmbientSettings::default()
+    let dats = DatDir {
+        dir: dat_dir,
+        seed: settings.seed,
     };
-    engine
-        .attach_ambient(dat_dir, ambient)
-        .map_err(|e| TourError::Attach(e.to_string()))?;
+    let mut tour = Tour::start(&mut engine, &dats, &world, settings.seconds)?;
     let mut marks = Vec::new();
-
     let rate = settings.rate;
-    let clap = engine.load_mono(crate::test_signal::click(rate).into(), rate)?;
-    let shot = engine.load_mono(crate::test_signal::shot(rate).into(), rate)?;
-    let motor: Arc<[f32]> = crate::test_signal::looped(rate).into();
-    let motor = engine.load_mono(motor, rate)?;
 
     let (ticks, tick_frames) = ticks(settings);
     let mut chunk = vec![0.0f32; 2 * tick_frames];
     let mut timeline = Vec::with_capacity(ticks);
     let mut fired = Vec::new();
-    let mut driving: Option<(VoiceHandle, usize)> = None;
     // Fired events whose acoustics are not read yet: (index in `fired`, voice, ticks left).
     let mut pending: Vec<(usize, VoiceHandle, u32)> = Vec::new();
     let mut max_voices = 0;
@@ -477,18 +499,9 @@ pub fn run(
         let now = i as f64 * TICK;
         let frac = now / settings.seconds;
         let xy = position_at(frac);
-        let ahead = position_at(frac + 0.01) - xy;
-        let dir = if ahead.length() > 1e-6 {
-            ahead.normalize()
-        } else {
-            DVec2::new(0.0, -1.0)
-        };
         let ear = world.ear(xy);
-        let forward = DVec3::new(dir.x, 0.0, -dir.y);
-        engine
-            .set_listener(ear, Orientation::looking(forward))
-            .map_err(input)?;
-        engine.update(TICK)?;
+        tour.now = now;
+        tour.advance(&mut engine, &world, TICK)?;
         if let Some(bridge) = engine.ambient_bridge() {
             for e in bridge.last_events() {
                 if let Outcome::Play(v) = e.outcome {
@@ -502,74 +515,17 @@ pub fn run(
             }
         }
 
-        for (index, e) in EVENTS.iter().enumerate() {
-            if (e.at * settings.seconds / TICK).round() as usize == i {
-                let at = area_to_voxel(e.xy, world.ground(e.xy) + e.above);
-                let (sound, source) = match e.sound {
-                    EventSound::Clap => (
-                        clap,
-                        Source {
-                            position: at,
-                            volume: 2.0,
-                            impulsive: true,
-                            power: 2.0,
-                            ..Source::default()
-                        },
-                    ),
-                    EventSound::Shot => (
-                        shot,
-                        Source {
-                            position: at,
-                            volume: 1.5,
-                            range: 400.0,
-                            impulsive: true,
-                            power: 4.0,
-                            ..Source::default()
-                        },
-                    ),
-                    EventSound::Engine => (
-                        motor,
-                        Source {
-                            position: at,
-                            volume: 6.0,
-                            range: 200.0,
-                            looping: true,
-                            ..Source::default()
-                        },
-                    ),
-                };
-                match engine.play(sound, source) {
-                    Ok(h) => {
-                        if e.sound == EventSound::Engine {
-                            driving = Some((h, index));
-                        }
-                        pending.push((fired.len(), h, ACOUSTICS_TICKS));
-                        fired.push(Fired {
-                            time: now,
-                            index,
-                            acoustics: None,
-                        });
-                    }
-                    Err(PlayError::VoiceLimit) => {}
-                    Err(err) => return Err(TourError::Play(err)),
-                }
-            }
-        }
-        if let Some((h, index)) = driving {
-            let e = EVENTS[index];
-            let (t0, t1) = (e.at * settings.seconds, e.until * settings.seconds);
-            if now >= t1 {
-                engine.stop(h).map_err(input)?;
-                driving = None;
-            } else {
-                let f = ((now - t0) / (t1 - t0)).clamp(0.0, 1.0);
-                let p = e.xy.lerp(e.to, f);
-                let at = area_to_voxel(p, world.ground(p) + e.above);
-                engine.set_position(h, at).map_err(input)?;
-            }
+        for &(index, h) in tour.started() {
+            pending.push((fired.len(), h, ACOUSTICS_TICKS));
+            fired.push(Fired {
+                time: now,
+                index,
+                acoustics: None,
+            });
         }
 
         engine.render(&mut chunk)?;
+        tour.heard(&mut engine, &chunk)?;
         out(&chunk).map_err(TourError::Output)?;
         pending.retain_mut(|(k, h, left)| {
             let got = engine

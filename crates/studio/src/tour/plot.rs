@@ -351,7 +351,16 @@ fn timeline(
             .y_label_area_size(70)
             .build_cartesian_2d(0.0..end, range.0..range.1)
             .map_err(err)?;
+        // Counts (echo taps, voices) and dB on whole-number ticks; enclosure and decay with
+        // one decimal.
+        let whole = |v: &f64| format!("{v:.0}");
+        let decimal = |v: &f64| format!("{v:.1}");
         let mut mesh = chart.configure_mesh();
+        if k == 1 || k == 2 {
+            mesh.y_label_formatter(&decimal);
+        } else {
+            mesh.y_label_formatter(&whole);
+        }
         mesh.y_desc(*name)
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 15))

@@ -1,17 +1,23 @@
-//! The tour's world over a cell dat's terrain: the 5 × 5 landblocks of the area for heights
-//! (the listener's ear, the event points, a click on the map) and the structures as voxel
-//! boxes for [`Engine::place_box`](resound_engine::Engine::place_box), as the tools' tour
-//! places them.
+//! The tour's world: the gorge, tunnel and hall as §12 boxes over the dat's terrain, and the
+//! terrain itself (the 5 × 5 landblocks of the tour's area) for heights (the listener's ear, the
+//! event points, the map) and the structures as voxel boxes for
+//! [`Engine::place_box`](resound_engine::Engine::place_box).
+//!
+//! The engine traces its own attached terrain (a ring that follows the listener); the tour
+//! places [`TourWorld::boxes`] on it. This [`TerrainWorld`] stays centred on the area so the
+//! walk, the event points and the map have heights everywhere.
 
-use resound_engine::advanced::acoustics::{Cell, MaterialTable, PlacedBox};
+use resound_engine::TerrainWorld;
+use resound_engine::advanced::acoustics::{
+    Cell, Heightfield, MaterialId, MaterialTable, PlacedBox, WorldProbe,
+};
 use resound_engine::advanced::ambient::{LandBlockSource, Position};
 use resound_engine::advanced::datformat::record::Region;
 use resound_engine::glam::{DVec2, DVec3, IVec3};
-use resound_engine::terrain::TerrainWorld;
 use resound_engine::terrain::axes::{BLOCK_METRES, voxel_to_ac};
 
-use super::script::{AREA_METRES, EAR, FIRST_BLOCK, Fill, STRUCTURES, floor_point, on_floor};
-use crate::error::WebError;
+use crate::error::Error;
+use crate::script::{AREA_METRES, EAR, FIRST_BLOCK, Fill, STRUCTURES, floor_point, on_floor};
 
 /// The voxel position of an area point (metres east and north of 0xA7B2's south-west
 /// corner) at height `z` (AC metres).
@@ -42,6 +48,7 @@ pub struct TourWorld {
     terrain: TerrainWorld,
     /// Height (AC metres) of the structures' common floor.
     pub floor: f64,
+    water: Option<MaterialId>,
     boxes: Vec<PlacedBox>,
 }
 
@@ -49,37 +56,38 @@ impl std::fmt::Debug for TourWorld {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TourWorld")
             .field("floor", &self.floor)
+            .field("boxes", &self.boxes.len())
             .finish_non_exhaustive()
     }
 }
 
 impl TourWorld {
-    /// Loads the landblocks around the area's centre from `cells` and places the structures.
+    /// Loads the 5 × 5 landblocks around the centre of the area from `cells` and places the
+    /// structures.
     ///
     /// # Errors
-    /// [`WebError::TourTerrain`] when the Region's materials or a landblock cannot be read;
-    /// [`WebError::NoTerrain`] when the dat has no terrain under the structures.
-    pub fn load<S>(region: &Region, cells: &mut S) -> Result<Self, WebError>
+    /// [`Error::Terrain`] when the Region's materials or a landblock cannot be read;
+    /// [`Error::NoTerrain`] when the dat has no terrain under the structures.
+    pub fn load<S>(region: &Region, cells: &mut S) -> Result<Self, Error>
     where
         S: LandBlockSource,
         S::Error: Send + Sync + 'static,
     {
         let materials = MaterialTable::standard();
         let mut terrain = TerrainWorld::new(region, &materials)?;
-        let centre = area_to_ac(DVec2::splat(AREA_METRES / 2.0), 0.0).ok_or(WebError::NoTerrain)?;
+        let centre = area_to_ac(DVec2::splat(AREA_METRES / 2.0), 0.0).ok_or(Error::NoTerrain)?;
         terrain.update_listener(&centre, cells)?;
-        let at = area_to_ac(floor_point(), 0.0).ok_or(WebError::NoTerrain)?;
-        let floor = f64::from(terrain.height_at(&at).ok_or(WebError::NoTerrain)?).round();
-        let stone = materials.by_name("stone").ok_or(WebError::NoTerrain)?;
+        let at = area_to_ac(floor_point(), 0.0).ok_or(Error::NoTerrain)?;
+        let floor = f64::from(terrain.height_at(&at).ok_or(Error::NoTerrain)?).round();
+        let stone = materials.by_name("stone").ok_or(Error::NoTerrain)?;
         let mut boxes = Vec::with_capacity(STRUCTURES.len());
         for s in STRUCTURES {
-            let cell = if s.fill == Fill::Stone {
-                Cell::Solid {
+            let cell = match s.fill {
+                Fill::Stone => Cell::Solid {
                     mat: stone,
                     partial: false,
-                }
-            } else {
-                Cell::Air
+                },
+                Fill::Air => Cell::Air,
             };
             let a = area_to_voxel(s.min, floor + s.z.0);
             let b = area_to_voxel(s.max, floor + s.z.1);
@@ -97,6 +105,7 @@ impl TourWorld {
         Ok(Self {
             terrain,
             floor,
+            water: materials.by_name("water"),
             boxes,
         })
     }
@@ -112,10 +121,26 @@ impl TourWorld {
             .map_or(self.floor, f64::from)
     }
 
+    /// Whether the surface at an area point is water.
+    #[must_use]
+    pub fn water(&self, xy: DVec2) -> bool {
+        let v = area_to_voxel(xy, self.ground(xy) - 0.5);
+        match self.terrain.probe().cell(v.floor().as_ivec3()) {
+            Cell::Solid { mat, .. } => Some(mat) == self.water,
+            _ => false,
+        }
+    }
+
     /// The listener's ear (voxel) at an area point.
     #[must_use]
     pub fn ear(&self, xy: DVec2) -> DVec3 {
         area_to_voxel(xy, self.ground(xy) + EAR)
+    }
+
+    /// The §12 probe (terrain and structures).
+    #[must_use]
+    pub fn probe(&self) -> &Heightfield {
+        self.terrain.probe()
     }
 
     /// The structures as inclusive voxel boxes, in placing order.

@@ -1,102 +1,36 @@
-//! The demo tour in the browser: the listener walks the script's path over the dats' terrain
-//! with the gorge, tunnel and hall placed, the retail ambient plays and the scripted claps,
-//! shots and the driving engine fire where the acoustics matter (occlusion behind the ridge,
-//! echoes in the gorge, the hall's reverb). The engine is driven through its public API only:
-//! [`Engine::place_box`], [`Engine::play`] of a [`Source`] at a position, [`Engine::update`],
-//! [`Engine::set_position`] and [`Engine::evaluate`] for the readout.
-//!
-//! Stepped in ticks of [`TICK`] ([`crate::render_tour`]) the samples are those `resound demo`
-//! renders for the same length (the native test holds them equal, bit for bit).
-//!
-//! | module | holds |
-//! |---|---|
-//! | [`script`] | the path, stages, structures and events |
-//! | [`signals`] | the clap, the shot and the engine's loop |
-//! | [`world`] | [`TourWorld`]: heights and the structures' boxes |
-
-/// The clap, the shot and the engine's loop: the fixture crate's test signals.
-pub use resound_fixture::test_signal as signals;
-/// The tour's script: the fixture crate's, the one `resound demo` walks.
-pub use resound_fixture::tour_script as script;
-pub mod world;
-
-use std::sync::Arc;
+//! [`Tour`]: the tour under way on an engine. Each frame the listener takes the walk's pose,
+//! the engine updates, the events due fire and the driving engine moves; the caller renders
+//! (offline) or the device plays (live).
 
 use resound_engine::advanced::acoustics::SoundRequest;
 use resound_engine::glam::{DVec2, DVec3};
-use resound_engine::{
-    Engine, Mode, Orientation, PlayError, SoundHandle, Source, VoiceError, VoiceHandle,
-};
+use resound_engine::{Engine, Mode, Orientation, PlayError, VoiceError, VoiceHandle};
 
-use self::script::{EVENTS, EventSound, position_at};
-pub use self::world::TourWorld;
-use self::world::area_to_voxel;
-use crate::error::WebError;
+use crate::TICK;
+use crate::error::Error;
+use crate::mix::Mixing;
+use crate::script::{EVENTS, EventSound, position_at};
+use crate::sounds::EventSounds;
+use crate::world::{TourWorld, area_to_voxel};
 
-/// Seconds per tour tick: the demo's ambient frame.
-pub const TICK: f64 = 0.05;
-
-/// The three event sounds, loaded into an engine.
-#[derive(Debug, Clone, Copy)]
-pub struct EventSounds {
-    clap: SoundHandle,
-    shot: SoundHandle,
-    motor: SoundHandle,
-}
-
-impl EventSounds {
-    /// Loads the clap, the shot and the engine's loop (in that order, as the demo does).
+/// How the caller's dats reach the engine: the terrain the acoustics trace and the retail
+/// ambient runtime (a dat folder for `resound demo`, bytes in memory in the browser).
+pub trait Dats {
+    /// The caller's error (the tour's own errors convert into it).
+    type Error: From<Error>;
+    /// Attaches the dats' terrain to `engine`.
     ///
     /// # Errors
-    /// [`WebError::Load`].
-    pub fn load(engine: &mut Engine) -> Result<Self, WebError> {
-        let rate = engine.sample_rate();
-        let clap = engine.load_mono(Arc::from(signals::click(rate)), rate)?;
-        let shot = engine.load_mono(Arc::from(signals::shot(rate)), rate)?;
-        let motor = engine.load_mono(Arc::from(signals::looped(rate)), rate)?;
-        Ok(Self { clap, shot, motor })
-    }
-
-    /// The sound and the voice of `kind` at `position` (voxel), as the demo plays it.
-    #[must_use]
-    pub fn source(&self, kind: EventSound, position: DVec3) -> (SoundHandle, Source) {
-        match kind {
-            EventSound::Clap => (
-                self.clap,
-                Source {
-                    position,
-                    volume: 2.0,
-                    impulsive: true,
-                    power: 2.0,
-                    ..Source::default()
-                },
-            ),
-            EventSound::Shot => (
-                self.shot,
-                Source {
-                    position,
-                    volume: 1.5,
-                    range: 400.0,
-                    impulsive: true,
-                    power: 4.0,
-                    ..Source::default()
-                },
-            ),
-            EventSound::Engine => (
-                self.motor,
-                Source {
-                    position,
-                    volume: 6.0,
-                    range: 200.0,
-                    looping: true,
-                    ..Source::default()
-                },
-            ),
-        }
-    }
+    /// The caller's.
+    fn attach_terrain(&self, engine: &mut Engine) -> Result<(), Self::Error>;
+    /// Attaches the retail ambient runtime over the dats to `engine`.
+    ///
+    /// # Errors
+    /// The caller's.
+    fn attach_ambient(&self, engine: &mut Engine) -> Result<(), Self::Error>;
 }
 
-/// What the acoustics make of a sound's path to the listener (the demo's timeline values).
+/// What the acoustics make of a sound's path to the listener (the timeline's values).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PathReadout {
     /// High-band gain of the direct sound, dB.
@@ -127,6 +61,20 @@ pub fn probe_path(engine: &Engine, source: DVec3) -> Option<PathReadout> {
     })
 }
 
+/// The listener's pose at a fraction of the walk: the ear and the way it faces.
+#[must_use]
+pub fn pose(world: &TourWorld, frac: f64) -> (DVec3, Orientation) {
+    let xy = position_at(frac);
+    let ahead = position_at(frac + 0.01) - xy;
+    let dir = if ahead.length() > 1e-6 {
+        ahead.normalize()
+    } else {
+        DVec2::new(0.0, -1.0)
+    };
+    let forward = DVec3::new(dir.x, 0.0, -dir.y);
+    (world.ear(xy), Orientation::looking(forward))
+}
+
 /// A tour under way on an engine.
 #[derive(Debug, Clone)]
 pub struct Tour {
@@ -135,39 +83,50 @@ pub struct Tour {
     /// Tour time, seconds.
     pub now: f64,
     sounds: EventSounds,
+    mixing: Mixing,
     fired: [bool; EVENTS.len()],
     driving: Option<(VoiceHandle, usize)>,
     /// The newest event fired and its voice.
     newest: Option<(usize, VoiceHandle)>,
+    /// The events the last [`Tour::advance`] fired, with their voices.
+    started: Vec<(usize, VoiceHandle)>,
 }
 
 impl Tour {
     /// Prepares `engine` (fresh, ambient not attached yet) for a tour of `seconds`: the
     /// listener at the start, the dats' terrain, the structures, then the ambient and the
-    /// event sounds: the demo's order.
+    /// event sounds.
     ///
     /// # Errors
-    /// [`WebError`] from the engine.
-    pub fn start(
+    /// The dats' error, or the engine's ([`Error`]).
+    pub fn start<D: Dats>(
         engine: &mut Engine,
-        dats: &crate::Dats,
+        dats: &D,
         world: &TourWorld,
         seconds: f64,
-    ) -> Result<Self, WebError> {
-        engine.set_listener(world.ear(position_at(0.0)), Orientation::default())?;
+    ) -> Result<Self, D::Error> {
+        let (ear, _) = pose(world, 0.0);
+        engine
+            .set_listener(ear, Orientation::default())
+            .map_err(Error::from)?;
         dats.attach_terrain(engine)?;
         for b in world.boxes() {
-            engine.place_box(b.min, b.max, b.cell)?;
+            engine
+                .place_box(b.min, b.max, b.cell)
+                .map_err(Error::from)?;
         }
         dats.attach_ambient(engine)?;
-        let sounds = EventSounds::load(engine)?;
+        let (mixing, track) = Mixing::start(engine)?;
+        let sounds = EventSounds::load(engine, track)?;
         Ok(Self {
             seconds,
             now: 0.0,
             sounds,
+            mixing,
             fired: [false; EVENTS.len()],
             driving: None,
             newest: None,
+            started: Vec::new(),
         })
     }
 
@@ -176,15 +135,16 @@ impl Tour {
     /// it is.
     ///
     /// # Errors
-    /// [`WebError`] from the engine.
-    pub fn restart(
+    /// As [`Tour::start`].
+    pub fn restart<D: Dats>(
         &mut self,
         engine: &mut Engine,
-        dats: &crate::Dats,
+        dats: &D,
         world: &TourWorld,
-    ) -> Result<(), WebError> {
+    ) -> Result<(), D::Error> {
         let fresh = Self::start(engine, dats, world, self.seconds)?;
         self.sounds = fresh.sounds;
+        self.mixing = fresh.mixing;
         self.newest = None;
         if let Some((_, index)) = self.driving.take() {
             self.fired[index] = false;
@@ -210,8 +170,14 @@ impl Tour {
         self.newest
     }
 
+    /// The events the last [`Tour::advance`] fired (script index, voice), in script order.
+    #[must_use]
+    pub fn started(&self) -> &[(usize, VoiceHandle)] {
+        &self.started
+    }
+
     /// The point the readout's reference path starts from: the newest event's (before the
-    /// first, the first event's), as the demo's timeline does.
+    /// first, the first event's).
     #[must_use]
     pub fn reference(&self, world: &TourWorld) -> DVec3 {
         let xy = EVENTS[self.newest.map_or(0, |(i, _)| i)].xy;
@@ -223,32 +189,36 @@ impl Tour {
     /// tour time is `now + dt`.
     ///
     /// # Errors
-    /// [`WebError`] from the engine (a voice limit is not an error: the event is skipped).
+    /// [`Error`] from the engine (a voice limit is not an error: the event is skipped).
     pub fn advance(
         &mut self,
         engine: &mut Engine,
         world: &TourWorld,
         dt: f64,
-    ) -> Result<(), WebError> {
-        let frac = self.now / self.seconds;
-        let xy = position_at(frac);
-        let ahead = position_at(frac + 0.01) - xy;
-        let dir = if ahead.length() > 1e-6 {
-            ahead.normalize()
-        } else {
-            DVec2::new(0.0, -1.0)
-        };
-        let forward = DVec3::new(dir.x, 0.0, -dir.y);
-        engine.set_listener(world.ear(xy), Orientation::looking(forward))?;
+    ) -> Result<(), Error> {
+        let (ear, facing) = pose(world, self.now / self.seconds);
+        engine.set_listener(ear, facing)?;
         engine.update(dt)?;
         self.fire_due(engine, world)?;
         self.drive(engine, world)?;
+        self.mixing.step(engine, self.now, self.seconds)?;
         self.now += dt;
         Ok(())
     }
 
-    /// Fires the events whose tick (the demo rounds their times to ticks) has come.
-    fn fire_due(&mut self, engine: &mut Engine, world: &TourWorld) -> Result<(), WebError> {
+    /// Hears the block just rendered after [`Tour::advance`] (interleaved stereo): the beds'
+    /// leveller measures it ([`Mixing::heard`]). Offline renders hand every block back; a
+    /// live device does not, and the beds stay at their starting level.
+    ///
+    /// # Errors
+    /// [`Error::Track`].
+    pub fn heard(&mut self, engine: &mut Engine, block: &[f32]) -> Result<(), Error> {
+        self.mixing.heard(engine, block)
+    }
+
+    /// Fires the events whose tick (event times are rounded to ticks of [`TICK`]) has come.
+    fn fire_due(&mut self, engine: &mut Engine, world: &TourWorld) -> Result<(), Error> {
+        self.started.clear();
         for (index, e) in EVENTS.iter().enumerate() {
             let tick = (e.at * self.seconds / TICK).round();
             if self.fired[index] || tick * TICK > self.now + 1e-6 {
@@ -263,6 +233,7 @@ impl Tour {
                         self.driving = Some((h, index));
                     }
                     self.newest = Some((index, h));
+                    self.started.push((index, h));
                 }
                 Err(PlayError::VoiceLimit) => {}
                 Err(err) => return Err(err.into()),
@@ -272,7 +243,7 @@ impl Tour {
     }
 
     /// Moves the driving engine along its line; stops it at its end.
-    fn drive(&mut self, engine: &mut Engine, world: &TourWorld) -> Result<(), WebError> {
+    fn drive(&mut self, engine: &mut Engine, world: &TourWorld) -> Result<(), Error> {
         let Some((h, index)) = self.driving else {
             return Ok(());
         };
