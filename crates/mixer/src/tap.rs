@@ -110,17 +110,22 @@ impl TapSetState {
         if !self.taps.is_active() {
             return;
         }
-        let position = voice.block_start as f64 * FIXED_SCALE;
-        let step = voice.step as f64 * FIXED_SCALE;
         let n = voice.active_frames.min(mix_l.len());
         let lead = voice.lead().min(n);
-        self.taps.mix(
-            &data.samples,
-            position,
-            step,
-            &mut mix_l[lead..n],
-            &mut mix_r[lead..n],
-        );
+        let (l, r) = (&mut mix_l[lead..n], &mut mix_r[lead..n]);
+        let taps = &mut self.taps;
+        // Run by run of one read step: the taps read behind the direct read position (its
+        // propagation delay included), so echo spacing follows the direct arrival.
+        voice.runs(lead).walk(n - lead, |o, m, pos, step| {
+            taps.mix(
+                &data.samples,
+                pos as f64 * FIXED_SCALE,
+                step as f64 * FIXED_SCALE,
+                &mut l[o..o + m],
+                &mut r[o..o + m],
+            );
+            None
+        });
     }
 
     /// Called after the taps ran: a cleared set that has gone silent is reported once.
