@@ -109,6 +109,11 @@ pub(crate) struct Runs {
 }
 
 impl Runs {
+    /// The read step of the grid segment starting at `seg`.
+    fn step_at(&self, seg: u64) -> u64 {
+        run_step(self.base, self.rate.value(seg), self.travel.delta_at(seg))
+    }
+
     /// Calls `f(offset, frames, pos, step)` for each run of the first `frames` reads (a cut's
     /// jump applied on its grid point); `f` ends the walk by returning `Some(k)`, the frames of
     /// its run read. Returns the frames walked and the position after them.
@@ -128,8 +133,18 @@ impl Runs {
             if fr == seg {
                 pos = pos.saturating_sub(self.travel.jump_at(fr));
             }
-            let m = ((GRID - fr % GRID) as usize).min(frames - done);
-            let step = run_step(self.base, self.rate.value(seg), self.travel.delta_at(seg));
+            let mut m = ((GRID - fr % GRID) as usize).min(frames - done);
+            let step = self.step_at(seg);
+            // The run goes on over the following segments while their step is the same and no
+            // cut jumps (a glide's segments share one step): fewer, longer reads, the same
+            // bits (the reads do not depend on how a run is split).
+            while done + m < frames {
+                let next = fr + m as u64;
+                if self.travel.jump_at(next) != 0 || self.step_at(next) != step {
+                    break;
+                }
+                m = (m + GRID as usize).min(frames - done);
+            }
             if let Some(k) = f(done, m, pos, step) {
                 return (done + k, after(pos, step, k));
             }
