@@ -338,7 +338,8 @@ fn image_spectrum(path: &Path, series: &[(String, ImageReport)]) -> anyhow::Resu
         .label("−60 dB limit")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], BLACK.mix(0.6)));
     let colours = [RGBColor(0, 114, 178), RGBColor(213, 94, 0)];
-    for (i, (label, r)) in series.iter().enumerate() {
+    // The first series (the Modern read) drawn last, on top.
+    for (i, (label, r)) in series.iter().enumerate().rev() {
         let c = colours[i % colours.len()];
         chart
             .draw_series(LineSeries::new(
