@@ -8,6 +8,13 @@
 //! all [`TAP_SLOTS`] slots are busy (two re-rankings within 50 ms), the quietest fading tap
 //! is cut.
 //!
+//! **Routed taps (binaural output).** [`EchoTaps::set_routed`] sends one sounding tap to a
+//! mono feed instead of the pan: its left/right gains ramp to 0 and its mono gain to its
+//! level over the same 50 ms ramp (and back), so a tap that gains or loses an HRTF renderer
+//! crossfades without a click. [`EchoTaps::mix_routed`] adds a routed tap's filtered signal
+//! into the feed the caller hands it for that slot (the renderer's input). A tap set that is
+//! never routed renders exactly as before (the mono ramps stay settled at 0).
+//!
 //! Per 64-frame piece, `mix` reads every tap with [`render_linear`] (a contiguous fast path
 //! for step 1), runs the air low-passes six taps side by side (the only serial part), and
 //! adds the ramped, panned result with vectorisable loops.
@@ -58,6 +65,17 @@ struct TapSlot {
     state: f32,
     left: LinearRamp,
     right: LinearRamp,
+    /// Gain into the slot's mono feed (a routed tap).
+    mono: LinearRamp,
+    /// Linear level and pan gains of the tap (its targets when not routed).
+    level: f32,
+    pan: (f32, f32),
+    /// The tap goes to its mono feed instead of the pan.
+    routed: bool,
+    /// Index of the tap in the last set that claimed the slot (`None` once retiring).
+    tap: Option<u8>,
+    /// Counts the slot's activations: a routed tap's identity across set updates.
+    epoch: u32,
 }
 
 impl TapSlot {
@@ -70,15 +88,49 @@ impl TapSlot {
             state: 0.0,
             left: LinearRamp::new(0.0, TAP_FADE_S),
             right: LinearRamp::new(0.0, TAP_FADE_S),
+            mono: LinearRamp::new(0.0, TAP_FADE_S),
+            level: 0.0,
+            pan: (0.0, 0.0),
+            routed: false,
+            tap: None,
+            epoch: 0,
         }
     }
 
     fn silent_and_settled(&self) -> bool {
         self.left.is_settled()
             && self.right.is_settled()
+            && self.mono.is_settled()
             && self.left.target() == 0.0
             && self.right.target() == 0.0
+            && self.mono.target() == 0.0
     }
+
+    /// Aims the ramps at the tap's level: on the pan, or into the mono feed when routed.
+    fn aim(&mut self) {
+        if self.routed {
+            self.left.set_target(0.0);
+            self.right.set_target(0.0);
+            self.mono.set_target(self.level);
+        } else {
+            self.left.set_target(self.level * self.pan.0);
+            self.right.set_target(self.level * self.pan.1);
+            self.mono.set_target(0.0);
+        }
+    }
+}
+
+/// A sounding tap of an [`EchoTaps`] slot, as [`EchoTaps::sounding`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoundingTap {
+    /// Index of the tap in the last set handed to [`EchoTaps::set_taps`].
+    pub tap: usize,
+    /// The slot's activation count: the same tap while it stays the same.
+    pub epoch: u32,
+    /// The tap's linear level (its target).
+    pub level: f32,
+    /// True while the tap goes to its mono feed.
+    pub routed: bool,
 }
 
 /// The echo taps of one voice. Never allocates (fixed [`TAP_SLOTS`] slots).
@@ -117,6 +169,7 @@ impl EchoTaps {
         for s in &mut self.slots {
             s.left.prepare(self.sample_rate);
             s.right.prepare(self.sample_rate);
+            s.mono.prepare(self.sample_rate);
         }
     }
 
@@ -130,7 +183,7 @@ impl EchoTaps {
     /// module docs for fades and matching. Never allocates.
     pub fn set_taps(&mut self, taps: &[TapParams]) {
         let mut claimed = [false; TAP_SLOTS];
-        for t in taps.iter().take(MAX_TAPS) {
+        for (ti, t) in taps.iter().take(MAX_TAPS).enumerate() {
             if t.delay.is_nan() {
                 continue;
             }
@@ -150,18 +203,64 @@ impl EchoTaps {
                 slot.state = 0.0;
                 slot.left.set_immediate(0.0);
                 slot.right.set_immediate(0.0);
+                slot.mono.set_immediate(0.0);
+                slot.routed = false;
+                slot.epoch = slot.epoch.wrapping_add(1);
             }
             slot.retiring = false;
             slot.lp = lp;
-            slot.left.set_target(level * pl);
-            slot.right.set_target(level * pr);
+            slot.level = level;
+            slot.pan = (pl, pr);
+            // MAX_TAPS fits in u8.
+            slot.tap = Some(ti as u8);
+            slot.aim();
         }
         for (slot, &c) in self.slots.iter_mut().zip(&claimed) {
             if slot.active && !c {
                 slot.retiring = true;
+                slot.tap = None;
                 slot.left.set_target(0.0);
                 slot.right.set_target(0.0);
+                slot.mono.set_target(0.0);
             }
+        }
+    }
+
+    /// The tap sounding in slot `slot` (`0..TAP_SLOTS`), if one does (active, not fading out).
+    #[must_use]
+    pub fn sounding(&self, slot: usize) -> Option<SoundingTap> {
+        let s = self.slots.get(slot)?;
+        if !s.active || s.retiring {
+            return None;
+        }
+        Some(SoundingTap {
+            tap: usize::from(s.tap?),
+            epoch: s.epoch,
+            level: s.level,
+            routed: s.routed,
+        })
+    }
+
+    /// True while slot `slot` is active (sounding or fading) with activation count `epoch`:
+    /// its mono feed is still wanted.
+    #[must_use]
+    pub fn feeds(&self, slot: usize, epoch: u32) -> bool {
+        self.slots
+            .get(slot)
+            .is_some_and(|s| s.active && s.epoch == epoch)
+    }
+
+    /// Routes the sounding tap in `slot` to its mono feed (`true`) or back to the pan, with a
+    /// 50 ms crossfade (see the module docs). Does nothing for a slot that is not sounding or
+    /// already routed that way.
+    pub fn set_routed(&mut self, slot: usize, routed: bool) {
+        if let Some(s) = self.slots.get_mut(slot)
+            && s.active
+            && !s.retiring
+            && s.routed != routed
+        {
+            s.routed = routed;
+            s.aim();
         }
     }
 
@@ -252,7 +351,23 @@ impl EchoTaps {
         left: &mut [f32],
         right: &mut [f32],
     ) {
-        mix_taps(self, source, position, step, left, right);
+        let mut feeds: Feeds<'_> = Default::default();
+        mix_taps(self, source, position, step, left, right, &mut feeds);
+    }
+
+    /// [`EchoTaps::mix`] that also adds each routed tap (see [`EchoTaps::set_routed`]) at its
+    /// mono gain into `feeds[slot]` (same frames as `left`; a shorter feed or `None` drops
+    /// the rest). A routed tap without a feed is silent.
+    pub fn mix_routed(
+        &mut self,
+        source: &[f32],
+        position: f64,
+        step: f64,
+        left: &mut [f32],
+        right: &mut [f32],
+        feeds: &mut Feeds<'_>,
+    ) {
+        mix_taps(self, source, position, step, left, right, feeds);
     }
 
     /// Returns to the state after construction (no taps, filters cleared).
@@ -265,6 +380,11 @@ impl EchoTaps {
             s.state = 0.0;
             s.left.reset();
             s.right.reset();
+            s.mono.reset();
+            s.level = 0.0;
+            s.pan = (0.0, 0.0);
+            s.routed = false;
+            s.tap = None;
         }
         self.phase = 0;
     }
@@ -279,6 +399,7 @@ multiversion! {
         step: f64,
         left: &mut [f32],
         right: &mut [f32],
+        feeds: &mut Feeds<'_>,
     ) {
         let frames = left.len().min(right.len());
         if !position.is_finite() || !step.is_finite() {
@@ -291,7 +412,10 @@ multiversion! {
             let mut n = (frames - done).min(RAMP_SEGMENT - taps.phase);
             for s in &taps.slots {
                 if s.active {
-                    n = n.min(s.left.frames_left()).min(s.right.frames_left());
+                    n = n
+                        .min(s.left.frames_left())
+                        .min(s.right.frames_left())
+                        .min(s.mono.frames_left());
                 }
             }
             let l = &mut left[done..done + n];
@@ -332,14 +456,27 @@ multiversion! {
                 filter_group(group, xg, lg, n);
             }
             // 3. Ramped, panned gains.
-            for ((slot, x), &lv) in taps.slots.iter_mut().zip(xs.iter()).zip(live.iter()) {
+            for (((slot, x), &lv), feed) in taps
+                .slots
+                .iter_mut()
+                .zip(xs.iter())
+                .zip(live.iter())
+                .zip(feeds.iter_mut())
+            {
                 if !slot.active {
                     continue;
                 }
                 let gl = slot.left.advance(n);
                 let gr = slot.right.advance(n);
+                let gm = slot.mono.advance(n);
                 if lv {
                     mix_ramp_stereo(&x[..n], l, r, gl, gr);
+                    if !gm.is_exactly(0.0)
+                        && let Some(f) = feed.as_deref_mut()
+                        && let Some(f) = f.get_mut(done..done + n)
+                    {
+                        mix_ramp(&x[..n], f, gm);
+                    }
                 }
             }
             taps.phase += n;
@@ -361,6 +498,9 @@ multiversion! {
         }
     }
 }
+
+/// Per tap slot, where a routed tap's mono signal goes ([`EchoTaps::mix_routed`]).
+pub type Feeds<'a> = [Option<&'a mut [f32]>; TAP_SLOTS];
 
 /// `mix_ramp(x, left, gl)` and `mix_ramp(x, right, gr)` in one pass over `x` when neither ramp
 /// is exactly 0 (then both add; the same products and sums), else the two calls.

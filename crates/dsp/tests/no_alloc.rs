@@ -40,6 +40,8 @@ fn processing_never_allocates() {
     let mut voice = vec![0.0f32; block];
     let mut sends: Vec<Vec<f32>> = vec![vec![0.0f32; block]; REVERB_SLOTS];
     let (mut l, mut r) = (vec![0.0f32; block], vec![0.0f32; block]);
+    // A routed tap's feed (binaural output: a renderer's input).
+    let mut feed = vec![0.0f32; block];
     let sets = [
         [
             TapParams {
@@ -80,6 +82,8 @@ fn processing_never_allocates() {
                 send.set_target(0.5 * k as f32);
                 pan.set_target(k as f32 - 0.5, 0.9);
                 taps.set_taps(&sets[k]);
+                // Route the first tap into its feed every other set (crossfades both ways).
+                taps.set_routed(0, b % 20 == 0);
                 lp.set_cutoff(200.0 + 100.0 * k as f32);
             }
             render_linear(&source, pos, 0.75, &mut voice);
@@ -101,7 +105,10 @@ fn processing_never_allocates() {
             l.fill(0.0);
             r.fill(0.0);
             pan.mix(&voice, &mut l, &mut r);
-            taps.mix(&source, pos, 0.75, &mut l, &mut r);
+            feed.fill(0.0);
+            let mut feeds: resound_dsp::tap::Feeds<'_> = Default::default();
+            feeds[0] = Some(&mut feed);
+            taps.mix_routed(&source, pos, 0.75, &mut l, &mut r, &mut feeds);
             let ins: [&[f32]; REVERB_SLOTS] = core::array::from_fn(|k| sends[k].as_slice());
             bus.mix(ins, &mut l, &mut r);
             lim.process(&mut l, &mut r);

@@ -330,9 +330,11 @@ impl EngineBuilder {
     /// How positional voices reach the two channels: [`Spatial::Pan`] (the default, speakers)
     /// or [`Spatial::Binaural`] (headphones: each positional voice's direct sound through the
     /// head-related impulse responses of its apparent direction, taking the listener's yaw and
-    /// pitch into account; relative voices, stereo sounds, echo taps and the reverb stay
-    /// panned/stereo; binaural voices are 128 frames (2.7 ms at 48 kHz) late). The HRIR set is
-    /// the [`sofa`](Self::sofa) file, else the built-in IRCAM set (feature `hrtf-default`).
+    /// pitch into account, and each echo tap through those of its own direction, the
+    /// reflection point; voices and taps share the mixer's renderers, loudest first, the rest
+    /// panned; relative voices, stereo sounds and the reverb stay panned/stereo; binaural
+    /// voices and taps are 128 frames (2.7 ms at 48 kHz) late). The HRIR set is the
+    /// [`sofa`](Self::sofa) file, else the built-in IRCAM set (feature `hrtf-default`).
     ///
     /// [`VoicePolicy::Retail16`] is the retail output exactly and stays panned: `build`
     /// refuses `Binaural` with it ([`BuildError::Spatial`]).

@@ -69,6 +69,7 @@ const NO_TAP: Tap = Tap {
     path: 0.0,
     hf: 1.0,
     pan: 0.0,
+    direction: [0.0; 3],
 };
 
 /// Equal-power pan (−1 left ..= 1 right) of a direction from the listener: the sine of its
@@ -174,7 +175,7 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
             };
             out.params = params;
             for t in r.taps.iter().take(MAX_TAPS) {
-                if let Some(tap) = tap(t, &orientation) {
+                if let Some(tap) = tap(t, &orientation, source.relative) {
                     out.taps[out.tap_count] = tap;
                     out.tap_count += 1;
                 }
@@ -184,8 +185,11 @@ pub fn convert(source: &Source, listener: &Listener, acoustics: Acoustics<'_>) -
     out
 }
 
-/// One echo tap for the mixer (`None` if its delay is outside what the mixer takes).
-fn tap(t: &EchoTap, orientation: &Orientation) -> Option<Tap> {
+/// One echo tap for the mixer (`None` if its delay is outside what the mixer takes): panned
+/// and, for binaural output, aimed (head coordinates) towards where the echo arrives from,
+/// the reflection point (image source) as the echo stage gives it (`relative` sources' taps
+/// stay panned).
+fn tap(t: &EchoTap, orientation: &Orientation, relative: bool) -> Option<Tap> {
     let delay = t.delay as f32;
     if !(delay > 0.0 && delay <= MAX_TAP_DELAY) {
         return None;
@@ -196,6 +200,7 @@ fn tap(t: &EchoTap, orientation: &Orientation) -> Option<Tap> {
         path: finite_or(t.path as f32, 0.0, 0.0, MAX_DISTANCE),
         hf: finite_or(t.hf, 1.0, 0.0, 1.0),
         pan: pan_towards(t.direction, orientation),
+        direction: head_direction(t.direction, orientation, relative),
     })
 }
 

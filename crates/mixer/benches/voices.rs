@@ -22,8 +22,18 @@
 //!   with the 4-point kernel; voices and taps);
 //! - every motion scene's voices also play behind a propagation delay (50–52 ms) that glides to
 //!   a new value before every buffer (issue 31: the read rate changes, as under Doppler);
-//! - `kira_100`: kira with the same 100 sounds, offsets and per-buffer volume and pan changes
-//!   (10 ms tweens, the length of a buffer and a half).
+//! - `kira_100`: kira with the same 100 sounds, offsets and per-buffer volume, pan and a ±6 %
+//!   playback-rate change (Doppler), 10 ms tweens (the length of a buffer and a half);
+//! - `firewheel_100`: Firewheel 0.14 (a sampler and a basic spatial node per voice, driven
+//!   offline through `FirewheelProcessor::process`) with the same sounds, offsets and
+//!   per-buffer volume, side and a ±6 % playback-speed change (Doppler); it resamples
+//!   linearly (`benches/peers/firewheel.rs`);
+//! - `binaural_100`: the 100 voices through `Spatial::Binaural` (the IRCAM set), every voice
+//!   binaural, its direction anywhere on the sphere and new every buffer;
+//! - `binaural_100_taps_3` / `binaural_100_taps_3_all`: 100 one-shots (the 8 long sounds) with
+//!   3 echo taps each, binaural, every voice's and tap's direction new every buffer; voices and
+//!   taps share 100 renderers (the loudest binaural, the rest panned) / each of the 400 has its
+//!   own (rebuilt every 400 buffers).
 //!
 //! Also `reverb_bus_4_busy`: the `resound_dsp::ReverbBus` as the mixer drives it, 4 slots busy.
 //!
@@ -43,6 +53,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "peers/firewheel.rs"]
+mod firewheel;
 use resound_benchclock::Stopwatch;
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
@@ -141,6 +154,7 @@ fn build_scene(scene: Scene) -> MixerRenderer {
                             path: 10.0,
                             hf: 0.5,
                             pan: (k as f32 / 3.0) - 1.0,
+                            direction: [0.0; 3],
                         })
                         .collect();
                     h.set_taps(v, &set).expect("taps");
@@ -294,6 +308,10 @@ struct Motion {
     binaural: bool,
     /// The Modern read (`Resampler::Oversampled`: sounds raised at load, 4-point kernel).
     modern: bool,
+    /// Binaural echo taps: 100 one-shots (the 8 long sounds) with 3 taps each, every tap's
+    /// direction moving every block, voices and taps sharing this many renderers (0: another
+    /// scene).
+    tap_budget: usize,
 }
 
 /// A motion scene: the renderer, the handle that moves it, its voices and the motion state.
@@ -311,7 +329,16 @@ fn build_motion(motion: Motion) -> Moving {
         let set = resound_dsp::hrtf::HrirSet::ircam_1040(FS as f32).expect("IRCAM set");
         let settings = MixerSettings {
             spatial: Spatial::Binaural,
-            binaural_voices: VOICES,
+            binaural_voices: if motion.tap_budget > 0 {
+                motion.tap_budget
+            } else {
+                VOICES
+            },
+            capacities: resound_mixer::Capacities {
+                // A tap set per voice in the tap scenes.
+                tap_sets: if motion.tap_budget > 0 { VOICES } else { 16 },
+                ..resound_mixer::Capacities::default()
+            },
             ..MixerSettings::default()
         };
         build_with_hrtf(settings, Arc::new(resound_dsp::hrtf::HrtfBank::new(set)))
@@ -329,9 +356,10 @@ fn build_motion(motion: Motion) -> Moving {
         .expect("settings")
     };
     let count = if motion.oneshots { 8 } else { VOICES };
+    let long = motion.oneshots || motion.tap_budget > 0;
     let sounds: Vec<SoundId> = (0..count)
         .map(|i| {
-            let (samples, sample_rate) = distinct_sound(i, motion.oneshots);
+            let (samples, sample_rate) = distinct_sound(if long { i % 8 } else { i }, long);
             h.load_sound(SoundData {
                 samples,
                 sample_rate,
@@ -354,7 +382,7 @@ fn build_motion(motion: Motion) -> Moving {
             .play(
                 sounds[i],
                 PlaySettings {
-                    looping: !motion.oneshots,
+                    looping: !long,
                     params: p,
                     delay: 0.05,
                     ..PlaySettings::default()
@@ -362,7 +390,8 @@ fn build_motion(motion: Motion) -> Moving {
             )
             .expect("play");
         if motion.taps {
-            h.set_taps(v, &moving_taps(0, i)).expect("taps");
+            h.set_taps(v, &moving_taps(0, i, motion.tap_budget > 0))
+                .expect("taps");
         }
         voices[i] = Some(v);
         h.flush();
@@ -424,17 +453,26 @@ fn motion_params(rng: &mut Lcg, m: Motion) -> VoiceParams {
 }
 
 /// Voice `i`'s 6 taps at buffer `block`: delays 40 ms + 45 ms·k plus a 0..10 ms triangle that
-/// moves 0.25 ms per buffer, levels moving too.
-fn moving_taps(block: u64, i: usize) -> Vec<Tap> {
+/// moves 0.25 ms per buffer, levels moving too. `binaural`: the first 3, each with a direction
+/// turning 3° per buffer round the head.
+fn moving_taps(block: u64, i: usize, binaural: bool) -> Vec<Tap> {
     let phase = (block + 7 * i as u64) % 80;
     let tri = if phase < 40 { phase } else { 80 - phase } as f32 * 0.000_25;
-    (0..6)
-        .map(|k| Tap {
-            delay: 0.04 + 0.045 * k as f32 + tri,
-            level: 0.25 + 0.05 * ((block as usize + k) % 3) as f32,
-            path: 10.0,
-            hf: 0.5,
-            pan: (k as f32 / 3.0) - 1.0,
+    (0..if binaural { 3 } else { 6 })
+        .map(|k| {
+            let a = (block as f32 * 3.0 + 37.0 * i as f32 + 120.0 * k as f32).to_radians();
+            Tap {
+                delay: 0.04 + 0.045 * k as f32 + tri,
+                level: 0.25 + 0.05 * ((block as usize + k) % 3) as f32,
+                path: 10.0,
+                hf: 0.5,
+                pan: (k as f32 / 3.0) - 1.0,
+                direction: if binaural {
+                    [a.sin(), 0.2, -a.cos()]
+                } else {
+                    [0.0; 3]
+                },
+            }
         })
         .collect()
 }
@@ -458,7 +496,7 @@ impl Moving {
             self.h.set_delay(*v, d).expect("delay");
             if self.motion.taps {
                 self.h
-                    .set_taps(*v, &moving_taps(self.block, i))
+                    .set_taps(*v, &moving_taps(self.block, i, self.motion.tap_budget > 0))
                     .expect("taps");
             }
         }
@@ -478,8 +516,14 @@ fn time_motion(motion: Motion, iters: u64) -> Duration {
     let mut buf = vec![0.0f32; 2 * BLOCK];
     let mut total = Duration::ZERO;
     let mut left = iters;
+    // The tap scenes' one-shots (12 s, up to 1 s played at the start) outlive 400 blocks.
+    let every = if motion.tap_budget > 0 {
+        400
+    } else {
+        REBUILD_EVERY
+    };
     while left > 0 {
-        let n = left.min(REBUILD_EVERY);
+        let n = left.min(every);
         let mut m = build_motion(motion);
         for _ in 0..n {
             m.step();
@@ -549,6 +593,8 @@ fn time_kira_motion(iters: u64) -> Duration {
                 let v = 0.005 + 0.01 * rng.next();
                 h.set_volume(Decibels(20.0 * v.log10()), tween);
                 h.set_panning(Panning(2.0 * rng.next() - 1.0), tween);
+                // The Doppler the moving Resound voices get: the rate within ±6 %.
+                h.set_playback_rate(1.0 + 0.06 * (2.0 * f64::from(rng.next()) - 1.0), tween);
             }
             let t = Stopwatch::start();
             kira_block(&mut m);
@@ -579,6 +625,7 @@ fn mixer(c: &mut Criterion) {
         taps: false,
         binaural: false,
         modern: false,
+        tap_budget: 0,
     };
     let modern = |m: Motion| Motion { modern: true, ..m };
     for (name, m) in [
@@ -598,6 +645,20 @@ fn mixer(c: &mut Criterion) {
     ] {
         g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
     }
+    // Binaural echo taps: 100 one-shots with 3 taps each (every direction moving every block),
+    // voices and taps sharing 100 renderers (loudest first), and every one of the 400 its own.
+    for (name, budget) in [
+        ("motion/binaural_100_taps_3", VOICES),
+        ("motion/binaural_100_taps_3_all", 4 * VOICES),
+    ] {
+        let m = Motion {
+            taps: true,
+            binaural: true,
+            tap_budget: budget,
+            ..still(false, false)
+        };
+        g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
+    }
     g.bench_function("motion/oneshots_8_taps_6_modern", |b| {
         let m = Motion {
             shelf: false,
@@ -606,6 +667,7 @@ fn mixer(c: &mut Criterion) {
             taps: true,
             binaural: false,
             modern: true,
+            tap_budget: 0,
         };
         b.iter_custom(|n| time_motion(m, n))
     });
@@ -617,6 +679,7 @@ fn mixer(c: &mut Criterion) {
             taps,
             binaural: false,
             modern: false,
+            tap_budget: 0,
         };
         let name = if taps {
             "motion/oneshots_8_taps_6"
@@ -626,6 +689,11 @@ fn mixer(c: &mut Criterion) {
         g.bench_function(name, |b| b.iter_custom(|n| time_motion(m, n)));
     }
     g.bench_function("motion/kira_100", |b| b.iter_custom(time_kira_motion));
+    let peak = firewheel::warm_peak();
+    assert!(peak > 1.0e-4, "the Firewheel graph is silent (peak {peak})");
+    g.bench_function("motion/firewheel_100", |b| {
+        b.iter_custom(firewheel::time_motion)
+    });
     g.bench_function("settled/plain_100", |b| {
         b.iter_custom(|n| time_scene(Scene::Plain, n))
     });

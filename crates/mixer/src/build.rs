@@ -71,7 +71,7 @@ fn build_inner(
         renderer.set_binaural(Binaural::new(
             &bank,
             settings.binaural_voices,
-            c.voices,
+            (c.voices, c.tap_sets),
             settings.max_block,
         ));
     }

@@ -15,7 +15,7 @@ use crate::error::{
     LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError, UpdateError,
 };
 use crate::params::{
-    MAX_TAPS, Tap, TapSetTargets, VoiceParams, VoiceTargets, tap_targets, validate_taps,
+    MAX_TAPS, Tap, TapSetTargets, VoiceParams, VoiceTargets, set_tap_targets, validate_taps,
 };
 use crate::settings::Resampler;
 use crate::sound::{SoundData, SoundId};
@@ -424,6 +424,7 @@ impl MixerHandle {
                 path: 0.0,
                 hf: 1.0,
                 pan: 0.0,
+                direction: [0.0; 3],
             }; MAX_TAPS],
             tap_count: 0,
             tap_set: None,
@@ -473,10 +474,11 @@ impl MixerHandle {
         let v = *v;
         self.block.voices[id.slot as usize] = v.targets();
         if let Some(set) = v.tap_set {
-            let (taps, count) = tap_targets(&v.taps[..v.tap_count], &params);
-            let e = &mut self.block.tap_sets[set as usize];
-            e.taps = taps;
-            e.count = count;
+            set_tap_targets(
+                &mut self.block.tap_sets[set as usize],
+                &v.taps[..v.tap_count],
+                &params,
+            );
         }
         self.dirty = true;
         Ok(())
@@ -544,10 +546,7 @@ impl MixerHandle {
                 set
             }
         };
-        let (targets, count) = tap_targets(taps, &v.params);
-        let e = &mut self.block.tap_sets[set as usize];
-        e.taps = targets;
-        e.count = count;
+        set_tap_targets(&mut self.block.tap_sets[set as usize], taps, &v.params);
         if let Some(hv) = self.voice_mut(id) {
             hv.tap_set = Some(set);
             hv.taps[..taps.len()].copy_from_slice(taps);

@@ -99,7 +99,8 @@ impl Default for VoiceParams {
 }
 
 /// One echo tap of a voice (acoustics §5), in the vocabulary of `resound_acoustics::echo::Tap`
-/// (`delay`, `path`, `level`, `hf`) plus the pan the engine derives from its `direction`.
+/// (`delay`, `path`, `level`, `hf`) plus the pan and head direction the engine derives from its
+/// `direction`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tap {
     /// Delay behind the voice's play position in seconds, > 0 ..= [`MAX_TAP_DELAY`].
@@ -111,11 +112,19 @@ pub struct Tap {
     /// Gain of the tap's one-pole air low-pass at 5 kHz (acoustics §5 item 7:
     /// `0.994^(path − d)`), 0..=1; 0.999 and above bypass the filter (`echo::Tap::hf`).
     pub hf: f32,
-    /// Equal-power pan toward the reflection point, −1..=1. Under
-    /// [`Spatial::Binaural`](crate::Spatial::Binaural) the taps stay panned: an HRTF renderer
-    /// per tap would cost six more convolutions per echo voice; the direct sound carries the
-    /// direction cues (the taps come 128 frames earlier relative to it than in pan output).
+    /// Equal-power pan toward the reflection point, −1..=1: the tap's output under
+    /// [`Spatial::Pan`](crate::Spatial::Pan), and under
+    /// [`Spatial::Binaural`](crate::Spatial::Binaural) while the tap holds no HRTF renderer.
     pub pan: f32,
+    /// Where the echo arrives from, for [`Spatial::Binaural`](crate::Spatial::Binaural): a
+    /// vector from the listener's head towards the reflection point (image source) in head
+    /// coordinates, as [`VoiceParams::direction`] (x right, y up, −z forward; any length, each
+    /// component finite and within ±[`MAX_DISTANCE`]). A tap with a direction competes for the
+    /// binaural renderers with the voices (loudest first, by level after volume and distance
+    /// gain) and, holding one, is convolved with its own direction's HRIRs (128 frames late,
+    /// like a binaural voice); otherwise it is panned. `[0, 0, 0]` (and any tap of a
+    /// [`Pan::Retail`] voice) stays panned. Ignored under [`Spatial::Pan`](crate::Spatial::Pan).
+    pub direction: [f32; 3],
 }
 
 /// `clamp(1 − distance/range, 0, 1)` (acoustics: the voice's linear range).
@@ -210,13 +219,16 @@ impl VoiceParams {
     }
 }
 
-const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
+const TAP_FIELDS: [[&str; 8]; MAX_TAPS] = [
     [
         "taps[0].delay",
         "taps[0].level",
         "taps[0].path",
         "taps[0].hf",
         "taps[0].pan",
+        "taps[0].direction[0]",
+        "taps[0].direction[1]",
+        "taps[0].direction[2]",
     ],
     [
         "taps[1].delay",
@@ -224,6 +236,9 @@ const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
         "taps[1].path",
         "taps[1].hf",
         "taps[1].pan",
+        "taps[1].direction[0]",
+        "taps[1].direction[1]",
+        "taps[1].direction[2]",
     ],
     [
         "taps[2].delay",
@@ -231,6 +246,9 @@ const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
         "taps[2].path",
         "taps[2].hf",
         "taps[2].pan",
+        "taps[2].direction[0]",
+        "taps[2].direction[1]",
+        "taps[2].direction[2]",
     ],
     [
         "taps[3].delay",
@@ -238,6 +256,9 @@ const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
         "taps[3].path",
         "taps[3].hf",
         "taps[3].pan",
+        "taps[3].direction[0]",
+        "taps[3].direction[1]",
+        "taps[3].direction[2]",
     ],
     [
         "taps[4].delay",
@@ -245,6 +266,9 @@ const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
         "taps[4].path",
         "taps[4].hf",
         "taps[4].pan",
+        "taps[4].direction[0]",
+        "taps[4].direction[1]",
+        "taps[4].direction[2]",
     ],
     [
         "taps[5].delay",
@@ -252,6 +276,9 @@ const TAP_FIELDS: [[&str; 5]; MAX_TAPS] = [
         "taps[5].path",
         "taps[5].hf",
         "taps[5].pan",
+        "taps[5].direction[0]",
+        "taps[5].direction[1]",
+        "taps[5].direction[2]",
     ],
 ];
 
@@ -277,6 +304,9 @@ pub(crate) fn validate_taps(taps: &[Tap]) -> Result<(), ParamError> {
         check(f[2], t.path, 0.0, MAX_DISTANCE)?;
         check(f[3], t.hf, 0.0, 1.0)?;
         check(f[4], t.pan, -1.0, 1.0)?;
+        for (d, field) in t.direction.iter().zip(&f[5..]) {
+            check(field, *d, -MAX_DISTANCE, MAX_DISTANCE)?;
+        }
     }
     Ok(())
 }
@@ -322,6 +352,8 @@ pub(crate) struct TapSetTargets {
     pub count: u8,
     /// The taps, levels already scaled by volume and `distance_gain(path)`.
     pub taps: [TapParams; MAX_TAPS],
+    /// Each tap's head direction (binaural output; `[0, 0, 0]`: panned).
+    pub directions: [[f32; 3]; MAX_TAPS],
 }
 
 const NO_TAP: TapParams = TapParams {
@@ -338,21 +370,27 @@ impl Default for TapSetTargets {
             voice_generation: 0,
             count: 0,
             taps: [NO_TAP; MAX_TAPS],
+            directions: [[0.0; 3]; MAX_TAPS],
         }
     }
 }
 
-/// Converts validated taps for a voice with `params`.
-pub(crate) fn tap_targets(taps: &[Tap], params: &VoiceParams) -> ([TapParams; MAX_TAPS], u8) {
-    let mut out = [NO_TAP; MAX_TAPS];
-    for (o, t) in out.iter_mut().zip(taps) {
+/// Converts validated taps for a voice with `params` into `e`'s taps, directions and count.
+pub(crate) fn set_tap_targets(e: &mut TapSetTargets, taps: &[Tap], params: &VoiceParams) {
+    let retail = matches!(params.pan, Pan::Retail(_));
+    e.taps = [NO_TAP; MAX_TAPS];
+    e.directions = [[0.0; 3]; MAX_TAPS];
+    for ((o, d), t) in e.taps.iter_mut().zip(&mut e.directions).zip(taps) {
         *o = TapParams {
             delay: t.delay,
             level: t.level * params.volume * distance_gain(t.path, params.range),
             hf: t.hf,
             pan: t.pan,
         };
+        if !retail {
+            *d = t.direction;
+        }
     }
     // MAX_TAPS fits in u8 and validate_taps bounded the length.
-    (out, taps.len().min(MAX_TAPS) as u8)
+    e.count = taps.len().min(MAX_TAPS) as u8;
 }

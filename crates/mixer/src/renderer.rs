@@ -20,6 +20,7 @@ use crate::status::MixerStatus;
 use crate::tap::TapSetState;
 use crate::voice::{StartAt, Voice, VoiceState};
 use resound_dsp::interpolate::step_for;
+use resound_dsp::tap::Feeds;
 
 /// How many voices ahead of the one being rendered its sound's samples are prefetched: one
 /// lane group, so a group's loads are in flight while the group before it is filtered.
@@ -165,14 +166,14 @@ impl MixerRenderer {
                 }
             }
         }
-        if let Some(b) = self.binaural.as_mut() {
-            if commands || fresh {
-                b.rank(&mut self.voices, self.frame);
-            }
-            b.begin_block(n, self.frame);
-        }
         for (ts, t) in self.tap_sets.iter_mut().zip(&block.tap_sets) {
             ts.apply(t, &mut self.voices, SoundRates(&self.sounds));
+        }
+        if let Some(b) = self.binaural.as_mut() {
+            if commands || fresh {
+                b.rank(&mut self.voices, &mut self.tap_sets, self.frame);
+            }
+            b.begin_block(n, self.frame, &self.tap_sets);
         }
 
         self.mix_l[..n].fill(0.0);
@@ -280,11 +281,8 @@ impl MixerRenderer {
             MixTargets::first(n, &mut self.mix_l, &mut self.mix_r, &mut self.bus_in),
         );
 
-        if let Some(b) = self.binaural.as_mut() {
-            b.render(n, self.frame, &mut self.mix_l, &mut self.mix_r);
-        }
-
-        for ts in &mut self.tap_sets {
+        // Taps before the binaural renderers run: a tap holding one feeds its input.
+        for (set, ts) in self.tap_sets.iter_mut().enumerate() {
             if let Some(slot) = ts.owner()
                 && let Some(v) = self.voices.get(slot as usize)
                 && let Some(data) = self
@@ -292,18 +290,31 @@ impl MixerRenderer {
                     .get(v.sound as usize)
                     .and_then(|s| s.data.as_ref())
             {
+                let mut feeds = match self.binaural.as_mut() {
+                    Some(b) => b.tap_feeds(set, n),
+                    None => Feeds::default(),
+                };
                 if v.controls_unity() {
-                    ts.render(v, data, &mut self.mix_l[..n], &mut self.mix_r[..n]);
+                    ts.render(
+                        v,
+                        data,
+                        &mut self.mix_l[..n],
+                        &mut self.mix_r[..n],
+                        &mut feeds,
+                    );
                 } else {
                     // The taps follow the voice's gain, pause fade and track: rendered apart,
-                    // scaled, then mixed.
+                    // scaled, then mixed (a renderer's input holds only its tap).
                     let [tl, tr] = &mut self.stereo_bufs;
                     let (tl, tr) = (&mut tl[..n], &mut tr[..n]);
                     tl.fill(0.0);
                     tr.fill(0.0);
-                    ts.render(v, data, tl, tr);
+                    ts.render(v, data, tl, tr, &mut feeds);
                     v.scale_by_controls(tl, 0);
                     v.scale_by_controls(tr, 0);
+                    for f in feeds.iter_mut().flatten() {
+                        v.scale_by_controls(f, 0);
+                    }
                     for ((m, t), (mr, r)) in self.mix_l[..n]
                         .iter_mut()
                         .zip(tl.iter())
@@ -320,6 +331,9 @@ impl MixerRenderer {
             if let Some(slot) = self.tap_sets[i].take_release() {
                 self.push_return(Returned::TapSetReleased { slot });
             }
+        }
+        if let Some(b) = self.binaural.as_mut() {
+            b.render(n, self.frame, &mut self.mix_l, &mut self.mix_r);
         }
 
         self.tune_reverb_slots();

@@ -79,9 +79,10 @@ pub struct MixerSettings {
     pub limiter: bool,
     /// Pan or binaural output.
     pub spatial: Spatial,
-    /// Under [`Spatial::Binaural`]: how many voices are rendered binaurally at once (one
-    /// preallocated renderer each, at most `capacities.voices`); the loudest keep binaural, the
-    /// rest are panned. 0..=[`CAPACITY_LIMIT`].
+    /// Under [`Spatial::Binaural`]: how many voices and echo taps are rendered binaurally at
+    /// once (one preallocated renderer each, at most `capacities.voices` plus 12 per tap set);
+    /// voices and taps with a direction share them, the loudest keep binaural, the rest are
+    /// panned. 0..=[`CAPACITY_LIMIT`].
     pub binaural_voices: usize,
     /// How voices and taps read their sounds (linear by default).
     pub resampler: Resampler,

@@ -4,8 +4,13 @@
 //! block's taps differ from those last applied they are handed to `EchoTaps::set_taps`, which
 //! matches taps within 3 ms (level change only), fades new ones in and missing ones out
 //! over 50 ms. A cleared set reports itself released once its fades are done.
+//!
+//! Under binaural output the set also keeps each tap's head direction; the pool
+//! (`crate::binaural`) reads the sounding taps ([`TapSetState::sounding`]), routes the ones that
+//! hold a renderer ([`TapSetState::set_routed`]) and hands their renderers' inputs to
+//! [`TapSetState::render`] as feeds.
 
-use resound_dsp::tap::{EchoTaps, TapParams};
+use resound_dsp::tap::{EchoTaps, Feeds, SoundingTap, TapParams};
 
 use crate::params::{MAX_TAPS, TapSetTargets};
 use crate::sound::SoundData;
@@ -22,6 +27,8 @@ pub(crate) struct TapSetState {
     owner: Option<(u32, u32)>,
     applied: [TapParams; MAX_TAPS],
     applied_count: u8,
+    /// Each applied tap's head direction (binaural output).
+    directions: [[f32; 3]; MAX_TAPS],
     /// The handle cleared the set and has not yet been told it is silent.
     release_pending: bool,
     release_ready: Option<u32>,
@@ -40,6 +47,7 @@ impl TapSetState {
             owner: None,
             applied: TapSetTargets::default().taps,
             applied_count: 0,
+            directions: [[0.0; 3]; MAX_TAPS],
             release_pending: false,
             release_ready: None,
             slot,
@@ -85,6 +93,9 @@ impl TapSetState {
             self.applied_count = t.count;
             self.release_pending = n == 0;
         }
+        if !self.stopping {
+            self.directions = t.directions;
+        }
         let rate = rates.rate(v.sound);
         let tail = f64::from(self.taps.max_delay_s()) * f64::from(rate);
         v.tail = v.tail.max(frames_to_fixed(tail));
@@ -95,34 +106,67 @@ impl TapSetState {
         self.owner = None;
         self.applied = TapSetTargets::default().taps;
         self.applied_count = 0;
+        self.directions = [[0.0; 3]; MAX_TAPS];
         self.release_pending = false;
         self.stopping = false;
     }
 
-    /// Adds the taps of `voice` (reading `data`) for this block into the mix.
+    /// The tap sounding in `slot` (of [`resound_dsp::tap::TAP_SLOTS`]) with its head direction, if it has one
+    /// (a tap without a direction is not a binaural candidate).
+    pub(crate) fn sounding(&self, slot: usize) -> Option<(SoundingTap, [f32; 3])> {
+        let t = self.taps.sounding(slot)?;
+        let d = *self.directions.get(t.tap)?;
+        (d != [0.0; 3]).then_some((t, d))
+    }
+
+    /// True if activation `epoch` of `slot` sounds but has no direction (any more).
+    pub(crate) fn undirected(&self, slot: usize, epoch: u32) -> bool {
+        self.taps
+            .sounding(slot)
+            .is_some_and(|t| t.epoch == epoch && self.sounding(slot).is_none())
+    }
+
+    /// True while activation `epoch` of `slot` is active (sounding or fading out): the
+    /// renderer it holds is still fed.
+    pub(crate) fn feeds(&self, slot: usize, epoch: u32) -> bool {
+        self.taps.feeds(slot, epoch)
+    }
+
+    /// Routes the tap in `slot` into its renderer (`true`) or back to the pan (50 ms fade).
+    pub(crate) fn set_routed(&mut self, slot: usize, routed: bool) {
+        self.taps.set_routed(slot, routed);
+    }
+
+    /// Adds the taps of `voice` (reading `data`) for this block into the mix, each routed tap
+    /// into its feed (`feeds[slot]`, the block's frames from 0).
     pub(crate) fn render(
         &mut self,
         voice: &Voice,
         data: &SoundData,
         mix_l: &mut [f32],
         mix_r: &mut [f32],
+        feeds: &mut Feeds<'_>,
     ) {
         if !self.taps.is_active() {
             return;
         }
         let n = voice.active_frames.min(mix_l.len());
         let lead = voice.lead().min(n);
-        let (l, r) = (&mut mix_l[lead..n], &mut mix_r[lead..n]);
         let taps = &mut self.taps;
         // Run by run of one read step: the taps read behind the direct read position (its
         // propagation delay included), so echo spacing follows the direct arrival.
         voice.runs(lead).walk(n - lead, |o, m, pos, step| {
-            taps.mix(
+            let (a, b) = (lead + o, lead + o + m);
+            let mut sub: Feeds<'_> = feeds
+                .each_mut()
+                .map(|f| f.as_deref_mut().and_then(|x| x.get_mut(a..b)));
+            taps.mix_routed(
                 &data.samples,
                 pos as f64 * FIXED_SCALE,
                 step as f64 * FIXED_SCALE,
-                &mut l[o..o + m],
-                &mut r[o..o + m],
+                &mut mix_l[a..b],
+                &mut mix_r[a..b],
+                &mut sub,
             );
             None
         });

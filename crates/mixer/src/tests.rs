@@ -67,6 +67,7 @@ fn nan_and_infinite_parameters_are_rejected() {
         path: 1.0,
         hf: 1.0,
         pan: 0.0,
+        direction: [0.0; 3],
     };
     assert_eq!(
         crate::params::validate_taps(&[tap]).unwrap_err().problem,

@@ -70,6 +70,8 @@ fn taps(rng: &mut Lcg) -> Vec<Tap> {
             path: 50.0 * rng.next(),
             hf: 0.1 + 0.9 * rng.next(),
             pan: 2.0 * rng.next() - 1.0,
+            // Binaural output: taps compete for the renderers beside the voices.
+            direction: [2.0 * rng.next() - 1.0, 0.2, 2.0 * rng.next() - 1.0],
         })
         .collect()
 }
@@ -291,8 +293,9 @@ fn single_thread(settings: MixerSettings) {
     game.h.collect();
 }
 
-/// Binaural output (issue 33): 64 renderers for 256 voices, every direction and level changing
-/// every tick (ranking, handovers between binaural and pan, draining, gliding), one-shots
+/// Binaural output (issue 33): 64 renderers for 256 voices and their echo taps (each with a
+/// direction), every direction and level changing every tick (ranking voices and taps together,
+/// handovers between binaural and pan, taps routed and unrouted, draining, gliding), one-shots
 /// starting and ending: no allocation.
 #[test]
 fn binaural_render_never_allocates() {

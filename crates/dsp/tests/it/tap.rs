@@ -230,3 +230,73 @@ fn air_filter_darkens_the_tap() {
     // One-pole with 5 kHz gain 0.1 → fc = 503 Hz → about -24 dB at 8 kHz.
     assert!(ratio_db < -20.0 && ratio_db > -30.0, "{ratio_db}");
 }
+
+/// Renders like [`render`] through `mix_routed` with one feed for slot 0 (returned third),
+/// routing slot 0 on or off at each `(frame, on)` of `route` (a 512-frame buffer start).
+fn render_routed(
+    taps: &mut EchoTaps,
+    source: &[f32],
+    frames: usize,
+    route: &[(usize, bool)],
+) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let (mut l, mut r, mut m) = (
+        vec![0.0f32; frames],
+        vec![0.0f32; frames],
+        vec![0.0f32; frames],
+    );
+    for start in (0..frames).step_by(512) {
+        for &(at, on) in route {
+            if at == start {
+                taps.set_routed(0, on);
+            }
+        }
+        let end = (start + 512).min(frames);
+        let mut feeds: resound_dsp::tap::Feeds<'_> = Default::default();
+        feeds[0] = Some(&mut m[start..end]);
+        taps.mix_routed(
+            source,
+            start as f64,
+            1.0,
+            &mut l[start..end],
+            &mut r[start..end],
+            &mut feeds,
+        );
+    }
+    (l, r, m)
+}
+
+/// A routed tap (binaural output) leaves the pan for its mono feed over the 50 ms ramp and
+/// comes back the same way: the pan's and the feed's gains are complementary throughout (a
+/// constant tone's level is kept), and a tap never routed renders bit for bit as `mix`.
+#[test]
+fn a_routed_tap_crossfades_between_pan_and_feed() {
+    let source = vec![1.0f32; 40_000];
+    let centre = std::f32::consts::FRAC_1_SQRT_2;
+    let mut taps = EchoTaps::new();
+    taps.set_taps(&[tap(0.01, 0.5)]);
+    let t = taps.sounding(0).unwrap();
+    assert_eq!((t.tap, t.level, t.routed), (0, 0.5, false));
+    let (l, r, m) = render_routed(&mut taps, &source, 30_720, &[(5120, true), (15_360, false)]);
+    // Settled on the pan, in the feed, back on the pan.
+    assert!((l[4000] - 0.5 * centre).abs() < 1e-6 && m[4000] == 0.0);
+    assert!(l[12_000] == 0.0 && r[12_000] == 0.0 && (m[12_000] - 0.5).abs() < 1e-6);
+    assert!((r[25_000] - 0.5 * centre).abs() < 1e-6 && m[25_000] == 0.0);
+    // During the fades the two paths' gains add to the tap's level.
+    for i in (5120..5120 + 2400).chain(15_360..15_360 + 2400) {
+        let sum = l[i] / centre + m[i];
+        assert!((sum - 0.5).abs() < 1e-5, "frame {i}: {sum}");
+    }
+    assert!(taps.sounding(0).is_some_and(|t| !t.routed));
+    // Never routed: the same bits as `mix`.
+    let mut a = EchoTaps::new();
+    let mut b = EchoTaps::new();
+    let set = [tap(0.01, 0.5), tap(0.02, 0.25)];
+    a.set_taps(&set);
+    b.set_taps(&set);
+    let src: Vec<f32> = (0..20_000).map(|i| (i as f32 * 0.01).sin()).collect();
+    let (la, ra) = render(&mut a, &src, 1.0, 10_000);
+    let (lb, rb, mb) = render_routed(&mut b, &src, 10_000, &[]);
+    assert!(la.iter().zip(&lb).all(|(x, y)| x.to_bits() == y.to_bits()));
+    assert!(ra.iter().zip(&rb).all(|(x, y)| x.to_bits() == y.to_bits()));
+    assert!(mb.iter().all(|&x| x == 0.0));
+}

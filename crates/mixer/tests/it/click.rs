@@ -185,6 +185,7 @@ fn tap_set_change_is_click_free() {
         path: 0.0,
         hf: 1.0,
         pan,
+        direction: [0.0; 3],
     };
     let p = VoiceParams::default();
     let old = [tap(0.1, 1.0, -0.5)];
@@ -239,6 +240,7 @@ fn stopping_a_voice_fades_its_taps_too() {
         path: 0.0,
         hf: 1.0,
         pan: -1.0,
+        direction: [0.0; 3],
     };
     h.set_taps(v, &[t]).unwrap();
     h.flush();
@@ -273,6 +275,7 @@ fn moving_tap_delays_are_click_free() {
                 path: 0.0,
                 hf: 1.0,
                 pan: k as f32 / 2.5 - 1.0,
+                direction: [0.0; 3],
             })
             .collect()
     };

@@ -390,6 +390,7 @@ fn click_with_tap(gain: f32) -> Vec<f32> {
         path: 0.0,
         hf: 1.0,
         pan: 0.0,
+        direction: [0.0; 3],
     };
     h.set_taps(v, &[tap]).unwrap();
     h.flush();

@@ -120,6 +120,8 @@ fn scene_in(call: usize, mixer: (MixerHandle, MixerRenderer)) -> Vec<f32> {
                     path: 40.0 * rng.next(),
                     hf: 0.2 + 0.79 * rng.next(),
                     pan: 2.0 * rng.next() - 1.0,
+                    // Binaural output: the taps take renderers beside the voices.
+                    direction: [k as f32 - 2.5, 0.3, 1.0 - 0.4 * k as f32],
                 })
                 .collect();
             h.set_taps(shot, &taps).unwrap();
@@ -356,6 +358,7 @@ fn wide_motion_scene(resampler: Resampler) -> Vec<u32> {
                         path: 10.0,
                         hf: 0.4,
                         pan: k as f32 / 3.0 - 1.0,
+                        direction: [k as f32 / 3.0 - 1.0, 0.0, -1.0 + wobble * 400.0],
                     })
                     .collect();
                 h.set_taps(*v, &taps).unwrap();

@@ -32,6 +32,7 @@ fn full_capacities_return_typed_errors() {
         path: 0.0,
         hf: 1.0,
         pan: 0.0,
+        direction: [0.0; 3],
     };
     h.set_taps(a, &[tap]).unwrap();
     assert_eq!(h.set_taps(b, &[tap]), Err(UpdateError::TapSetsFull));
@@ -152,6 +153,7 @@ fn non_finite_parameters_never_reach_the_renderer() {
         path: 0.0,
         hf: 1.0,
         pan: 0.0,
+        direction: [0.0; 3],
     };
     let shot = h.play(s, PlaySettings::default()).unwrap();
     assert!(matches!(h.set_taps(shot, &[t]), Err(UpdateError::Param(_))));
@@ -308,6 +310,7 @@ fn extreme_accepted_values_stay_finite() {
             path: 0.0,
             hf: 0.9,
             pan: 1.0,
+            direction: [0.0; 3],
         };
         h.set_taps(v, &[t, Tap { delay: 0.2, ..t }, Tap { delay: 1.0, ..t }])
             .unwrap();

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod binaural;
+mod binaural_taps;
 mod bus;
 mod click;
 mod common;

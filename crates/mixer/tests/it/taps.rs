@@ -19,6 +19,7 @@ fn tap(delay: f32) -> Tap {
         path: 0.0,
         hf: 1.0,
         pan: 0.0,
+        direction: [0.0; 3],
     }
 }
 
@@ -75,6 +76,7 @@ fn taps_respect_hf_gain_and_level() {
             path: 50.0,
             hf: 0.5,
             pan: -1.0,
+            direction: [0.0; 3],
         }],
     )
     .unwrap();

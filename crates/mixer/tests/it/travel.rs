@@ -57,6 +57,7 @@ fn echo() -> [Tap; 1] {
         path: 0.0,
         hf: 0.7,
         pan: 0.3,
+        direction: [0.0; 3],
     }]
 }
 

@@ -354,6 +354,7 @@ fn the_binaural_rows_pass_on_rendered_wavs() {
         .map(|c| format!("{}: {} vs {}", c.quantity, c.measured, c.expected))
         .collect();
     assert!(failing.is_empty(), "{failing:#?}");
-    assert_eq!(rows.len(), 4 + 3 + 1 + 1 + 3);
+    assert_eq!(rows.len(), 4 + 3 + 1 + 1 + 3 + 3);
     assert!(dir.path().join("click_binaural_90.wav").exists());
+    assert!(dir.path().join("echo_wall_binaural.wav").exists());
 }
