@@ -18,7 +18,9 @@
 //! ones); `material` is a name of the material table, or `"air"` / `"unknown"`. Everything not
 //! covered is air (`"absent": "unknown"` makes it Unknown instead). A box with `until_tick: n`
 //! exists only before tick `n` (scene U: an Unknown region that becomes resident).
-//! Optional: `range` (voice range, default 256), `paths` (1 or 9, default 9), `mode`
+//! Optional: `range` (voice range, default 256), `source_velocity` (`[vx, vy, vz]` m/s: the
+//! source moves from `source` at that velocity for the whole render; default still), `paths`
+//! (1 or 9, default 9), `mode`
 //! (`direct|reflect|full`, default `full`), `inject_planes` (extra echo planes, scene E3),
 //! `description` and `expected` (free-form notes).
 
@@ -114,6 +116,10 @@ pub struct Scene {
     pub boxes: Vec<SceneBox>,
     /// Source position.
     pub source: [f64; 3],
+    /// Source velocity in m/s (blocks per second): the source moves from `source` at it for
+    /// the whole render. Default still.
+    #[serde(default, skip_serializing_if = "is_still")]
+    pub source_velocity: [f64; 3],
     /// Listener position.
     pub listener: [f64; 3],
     /// Voice range (blocks).
@@ -152,6 +158,14 @@ fn default_air_paths() -> bool {
 )]
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if signature"
+)]
+fn is_still(v: &[f64; 3]) -> bool {
+    *v == [0.0; 3]
 }
 
 fn default_absent() -> String {
@@ -281,6 +295,9 @@ impl Scene {
         }
         if !self.listener.iter().all(|v| v.is_finite()) {
             return Err(SceneError::BadValue("listener"));
+        }
+        if !self.source_velocity.iter().all(|v| v.is_finite()) {
+            return Err(SceneError::BadValue("source_velocity"));
         }
         if !self.range.is_finite() || self.range <= 0.0 {
             return Err(SceneError::BadValue("range"));

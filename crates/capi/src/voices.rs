@@ -103,6 +103,7 @@ fn to_source(s: &Session, c: &ResoundSource) -> Outcome<Source> {
         rate: c.rate,
         track,
         fade_in: seconds(c.fade_in_seconds, "fade_in_seconds")?,
+        ..Source::default()
     })
 }
 

@@ -36,7 +36,8 @@
 //! |---|---|
 //! | the engine | [`Engine`], [`Engine::builder`] ([`EngineBuilder`]: rate, [`Output`], [`Mode`], [`Model`], [`Budgets`], [`Capacities`], [`VoicePolicy`], [`Pacing`]) |
 //! | sounds | [`Engine::load_file`] (WAV/MP3 by content), [`Engine::load_wav`], [`Engine::load_mp3`], [`Engine::load_wave`], [`Engine::load_mono`]; [`SoundHandle`]; decoders in [`sound`] |
-//! | voices | [`Engine::play`] with a [`Source`] (position, volume, range, loop, [`StartTime`], rate, [`Track`], fade-in); [`Engine::voice`] → [`VoiceMut`]: volume ([`Volume`]) and rate with a [`Tween`] ([`Easing`]), position, pause/resume, stop with a fade |
+//! | voices | [`Engine::play`] with a [`Source`] (position, volume, range, loop, [`StartTime`], rate, [`Track`], fade-in, propagation delay and Doppler); [`Engine::voice`] → [`VoiceMut`]: volume ([`Volume`]) and rate with a [`Tween`] ([`Easing`]), position, pause/resume, stop with a fade, propagation and Doppler |
+//! | sound that travels | a positional voice in `reflect`/`full` is heard `path / 343` s after it starts ([`SPEED_OF_SOUND`], [`propagation_delay`], the retarded [`retarded_delay`]); the delay follows motion (Doppler), a teleport ([`TELEPORT_M`]) cuts it |
 //! | tracks | [`Engine::add_track`], [`Engine::set_track_volume`]: sub-mixes a game controls |
 //! | the listener | [`Engine::set_listener`], [`Orientation`], [`Listener`] |
 //! | the world | the engine's own voxel world ([`Engine::world`] → [`WorldEdit`], cells of a [`Material`]), or the game's own ([`Engine::set_world`], [`GameWorld`]), or Asheron's Call terrain ([`Engine::attach_terrain`]) |
@@ -92,8 +93,9 @@ pub use playback::{
 pub use resound_acoustics::Mode;
 pub use resound_mixer::Spatial;
 pub use runtime::{
-    AMBIENT_RANGE, AttachTerrainError, Engine, MAX_DT, MAX_SOUND_FILE_BYTES, MAX_TRACK_NAME,
-    SoundError, SoundHandle, VoiceAcoustics, VoiceHandle, VoiceMut, heading_orientation,
+    AMBIENT_RANGE, AttachTerrainError, Engine, GLIDE_SPEED, MAX_DT, MAX_SOUND_FILE_BYTES,
+    MAX_TRACK_NAME, SPEED_OF_SOUND, SoundError, SoundHandle, TELEPORT_M, VoiceAcoustics,
+    VoiceHandle, VoiceMut, heading_orientation, propagation_delay, retarded_delay,
 };
 pub use schedule::Class;
 pub use source::{Listener, MAX_COORDINATE, MAX_POWER, MAX_RANGE, MAX_VOLUME, Orientation, Source};

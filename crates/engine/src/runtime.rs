@@ -53,6 +53,7 @@ mod shared;
 mod sounds;
 mod terrain;
 mod tick;
+mod travel;
 mod voices;
 
 use self::ambient::{AmbientState, modern_source};
@@ -66,6 +67,9 @@ pub use self::ambient::{AMBIENT_RANGE, heading_orientation};
 pub use self::control::{MAX_TRACK_NAME, VoiceMut};
 pub use self::sounds::{MAX_SOUND_FILE_BYTES, SoundError, SoundHandle};
 pub use self::terrain::AttachTerrainError;
+pub use self::travel::{
+    GLIDE_SPEED, SPEED_OF_SOUND, TELEPORT_M, propagation_delay, retarded_delay,
+};
 pub use self::voices::{VoiceAcoustics, VoiceHandle};
 pub use crate::status::AmbientStatus;
 

@@ -49,6 +49,14 @@ pub struct Source {
     pub track: Track,
     /// Fade in from silence to `volume` over this tween ([`Tween::IMMEDIATE`]: none).
     pub fade_in: Tween,
+    /// The direct sound arrives `path / 343` s after the voice starts and follows the source
+    /// and the listener as they move (default on). Only in modes `reflect` and `full`; never
+    /// for a `relative` source nor under [`crate::VoicePolicy::Retail16`].
+    pub propagation: bool,
+    /// How much the propagation delay follows motion, 0..=1: 1 (default) is physical (the
+    /// pitch shifts as Doppler's); 0 keeps the delay the voice started with (no pitch change;
+    /// a teleport still moves it).
+    pub doppler: f32,
 }
 
 impl Default for Source {
@@ -66,8 +74,24 @@ impl Default for Source {
             rate: 1.0,
             track: Track::MAIN,
             fade_in: Tween::IMMEDIATE,
+            propagation: true,
+            doppler: 1.0,
         }
     }
+}
+
+/// A Doppler factor: finite, 0..=1.
+pub(crate) fn check_doppler(doppler: f32) -> Result<(), InputError> {
+    if !doppler.is_finite() {
+        return Err(InputError::new("doppler", Problem::NotFinite));
+    }
+    if doppler < 0.0 {
+        return Err(InputError::new("doppler", Problem::Negative));
+    }
+    if doppler > 1.0 {
+        return Err(InputError::new("doppler", Problem::TooLarge));
+    }
+    Ok(())
 }
 
 pub(crate) fn check_position(field: &'static str, p: DVec3) -> Result<(), InputError> {
@@ -127,6 +151,7 @@ impl Source {
         }
         check_rate(self.rate)?;
         check_tween(self.fade_in)?;
+        check_doppler(self.doppler)?;
         if let StartTime::At(t) = self.start
             && !t.is_finite()
         {

@@ -20,6 +20,8 @@
 //! - `plain_100_modern`, `shelf_sends_100_modern`, `oneshots_8_taps_6_modern`: the same with
 //!   the Modern read (`Resampler::Oversampled`: the sounds raised at load to ≥ 44.1 kHz, read
 //!   with the 4-point kernel; voices and taps);
+//! - every motion scene's voices also play behind a propagation delay (50–52 ms) that glides to
+//!   a new value before every buffer (issue 31: the read rate changes, as under Doppler);
 //! - `kira_100`: kira with the same 100 sounds, offsets and per-buffer volume, pan and a ±6 %
 //!   playback-rate change (Doppler), 10 ms tweens (the length of a buffer and a half);
 //! - `firewheel_100`: Firewheel 0.14 (a sampler and a basic spatial node per voice, driven
@@ -57,8 +59,8 @@ mod firewheel;
 use resound_benchclock::Stopwatch;
 use resound_dsp::{REVERB_SLOTS, ReverbBus, ReverbBusSettings};
 use resound_mixer::{
-    MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, Resampler, SoundData, SoundId,
-    Spatial, Tap, VoiceId, VoiceParams, build, build_with_hrtf,
+    DirectDelay, MixerHandle, MixerRenderer, MixerSettings, Pan, PlaySettings, Resampler,
+    SoundData, SoundId, Spatial, Tap, VoiceId, VoiceParams, build, build_with_hrtf,
 };
 
 const FS: u32 = 48_000;
@@ -382,6 +384,7 @@ fn build_motion(motion: Motion) -> Moving {
                 PlaySettings {
                     looping: !long,
                     params: p,
+                    delay: 0.05,
                     ..PlaySettings::default()
                 },
             )
@@ -481,6 +484,16 @@ impl Moving {
         for (i, v) in self.voices.iter().enumerate() {
             let p = motion_params(&mut self.rng, self.motion);
             self.h.set_params(*v, p).expect("params");
+            // The direct path's propagation delay glides every buffer (issue 31): 50–52 ms,
+            // 0.1 ms per buffer (a source moving at 3.2 m/s, the read rate ±0.9 %).
+            let phase = (self.block + 7 * i as u64) % 40;
+            let tri = if phase < 20 { phase } else { 40 - phase } as f32;
+            let d = DirectDelay {
+                seconds: 0.05 + 0.000_1 * tri,
+                glide: BLOCK as f32 / FS as f32,
+                cut: false,
+            };
+            self.h.set_delay(*v, d).expect("delay");
             if self.motion.taps {
                 self.h
                     .set_taps(*v, &moving_taps(self.block, i, self.motion.tap_budget > 0))

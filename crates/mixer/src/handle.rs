@@ -14,10 +14,13 @@ use crate::control::{Control, MAX_RATE, TRACKS, Tween};
 use crate::error::{
     LoadSoundError, ParamError, ParamProblem, PlayError, StopError, UnloadSoundError, UpdateError,
 };
-use crate::params::{MAX_TAPS, Tap, TapSetTargets, VoiceParams, set_tap_targets, validate_taps};
+use crate::params::{
+    MAX_TAPS, Tap, TapSetTargets, VoiceParams, VoiceTargets, set_tap_targets, validate_taps,
+};
 use crate::settings::Resampler;
 use crate::sound::{SoundData, SoundId};
 use crate::status::MixerStatus;
+use crate::travel::{DirectDelay, MAX_DELAY_S};
 
 /// Largest accepted sound length in frames.
 pub const MAX_SOUND_FRAMES: usize = 1 << 31;
@@ -64,6 +67,10 @@ pub struct PlaySettings {
     /// Play a stereo sound's two channels (left to left, right to right; the pan is a
     /// balance). A mono sound plays mono. Stereo voices take no occlusion shelf and no taps.
     pub stereo: bool,
+    /// The direct path's propagation delay at the start, seconds (0..=[`MAX_DELAY_S`]): the
+    /// voice is silent this long, then plays from its first sample (its taps keep their delays
+    /// after it). Change it with [`MixerHandle::set_delay`].
+    pub delay: f32,
 }
 
 impl Default for PlaySettings {
@@ -76,6 +83,7 @@ impl Default for PlaySettings {
             rate: 1.0,
             track: 0,
             stereo: false,
+            delay: 0.0,
         }
     }
 }
@@ -113,6 +121,17 @@ struct HandleVoice {
     stopping: bool,
     looping: bool,
     stereo: bool,
+    /// The delay targets: seconds, glide seconds, cuts asked for.
+    delay: (f32, f32, u32),
+}
+
+impl HandleVoice {
+    /// The voice's renderer targets: its parameters and its delay.
+    fn targets(&self) -> VoiceTargets {
+        let mut t = self.params.targets_for(self.generation, self.stereo);
+        (t.delay, t.glide, t.cuts) = self.delay;
+        t
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -363,6 +382,7 @@ impl MixerHandle {
         settings.params.validate()?;
         check_control("gain", settings.gain, crate::MAX_GAIN)?;
         check_control("rate", settings.rate, MAX_RATE)?;
+        check_control("delay", settings.delay, MAX_DELAY_S)?;
         if usize::from(settings.track) >= TRACKS {
             return Err(PlayError::UnknownTrack);
         }
@@ -377,7 +397,8 @@ impl MixerHandle {
             .position(Option::is_none)
             .ok_or(PlayError::Full)?;
         let generation = self.next_generation;
-        let targets = settings.params.targets_for(generation, stereo);
+        let mut targets = settings.params.targets_for(generation, stereo);
+        targets.delay = settings.delay;
         self.push(Command::Play {
             slot: slot as u32,
             generation,
@@ -410,6 +431,7 @@ impl MixerHandle {
             stopping: false,
             looping: settings.looping,
             stereo,
+            delay: (settings.delay, 0.0, 0),
         });
         self.block.voices[slot] = targets;
         self.dirty = true;
@@ -450,7 +472,7 @@ impl MixerHandle {
         let v = self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
         v.params = params;
         let v = *v;
-        self.block.voices[id.slot as usize] = params.targets_for(id.generation, v.stereo);
+        self.block.voices[id.slot as usize] = v.targets();
         if let Some(set) = v.tap_set {
             set_tap_targets(
                 &mut self.block.tap_sets[set as usize],
@@ -458,6 +480,25 @@ impl MixerHandle {
                 &params,
             );
         }
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Changes a voice's direct-path propagation delay (applied at the next
+    /// [`flush`](Self::flush)): it glides there over `delay.glide` seconds from the renderer's
+    /// next 64-frame grid point (the pitch shifts as a moving source's: Doppler), or with
+    /// `delay.cut` jumps there between two 128-frame fades.
+    ///
+    /// # Errors
+    /// [`UpdateError`]: bad value, unknown voice.
+    pub fn set_delay(&mut self, id: VoiceId, delay: DirectDelay) -> Result<(), UpdateError> {
+        self.collect();
+        check_control("delay", delay.seconds, MAX_DELAY_S)?;
+        check_control("glide", delay.glide, crate::MAX_TWEEN_S)?;
+        let v = self.voice_mut(id).ok_or(UpdateError::UnknownVoice)?;
+        let cuts = v.delay.2.wrapping_add(u32::from(delay.cut));
+        v.delay = (delay.seconds, delay.glide, cuts);
+        self.block.voices[id.slot as usize] = v.targets();
         self.dirty = true;
         Ok(())
     }

@@ -10,7 +10,8 @@
 //!
 //! Voice chain (acoustics §7): resample (at the sound's rate times the voice's playback rate;
 //! [`Resampler`]: linear, `resound_dsp::interpolate`, or the Modern read of a sound raised at
-//! load, `resound_dsp::oversample` + `resound_dsp::cubic`) → the game's controls (gain, pause fade,
+//! load, `resound_dsp::oversample` + `resound_dsp::cubic`; behind the direct path's propagation
+//! delay, [`DirectDelay`]) → the game's controls (gain, pause fade,
 //! track gain: tweens on the renderer clock) → occlusion shelf → reverb sends → volume ·
 //! distance gain → pan (stereo voices: each channel to its side, no shelf); voices summed in slot order, then echo taps, then the reverb
 //! bus; master peak limiter. Under [`Spatial::Binaural`] a positional voice within the budget
@@ -33,6 +34,7 @@
 //! | `control` | [`Tween`], [`Easing`], [`TRACKS`]: the game's gain, rate, pause and track gains |
 //! | `command`, `block` | ring messages both ways; the triple-buffered parameter block |
 //! | `voice`, `tap`, `master` | renderer voices, echo-tap sets, reverb bus + limiter |
+//! | `travel` | [`DirectDelay`]: the direct path's propagation delay (glides: Doppler; cuts: teleports) |
 //! | [`pan`] | equal-power and retail (DirectSound) pan laws, the retail dB limits |
 //! | `sound`, `status`, `error` | [`SoundData`]/[`SoundId`], [`MixerStatus`], one error enum per operation |
 //!
@@ -65,6 +67,7 @@ mod settings;
 mod sound;
 mod status;
 mod tap;
+mod travel;
 mod voice;
 
 pub use build::{build, build_with_hrtf};
@@ -88,6 +91,7 @@ pub use settings::{
 };
 pub use sound::{SoundData, SoundId};
 pub use status::MixerStatus;
+pub use travel::{CUT_FRAMES, DirectDelay, MAX_DELAY_S};
 
 #[cfg(test)]
 mod tests;

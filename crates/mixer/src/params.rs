@@ -212,6 +212,9 @@ impl VoiceParams {
             positional: !stereo
                 && matches!(self.pan, Pan::EqualPower(_))
                 && self.direction != [0.0; 3],
+            delay: 0.0,
+            glide: 0.0,
+            cuts: 0,
         }
     }
 }
@@ -331,6 +334,11 @@ pub(crate) struct VoiceTargets {
     pub direction: [f32; 3],
     /// A mono, equal-power voice with a direction: binaural output may spatialise it.
     pub positional: bool,
+    /// The direct path's propagation delay (s), the glide toward it (s) and the count of cuts
+    /// asked for (a change: jump instead of glide).
+    pub delay: f32,
+    pub glide: f32,
+    pub cuts: u32,
 }
 
 /// A voice's current tap set as the renderer reads it.

@@ -159,6 +159,7 @@ impl MixerRenderer {
         let block = self.params_out.output_buffer();
         for (i, (v, t)) in self.voices.iter_mut().zip(&block.voices).enumerate() {
             if v.state != VoiceState::Idle && t.generation == v.generation {
+                v.retarget_delay(t, self.frame);
                 match self.binaural.as_mut() {
                     Some(b) => v.retarget(&b.retarget(i, t)),
                     None => v.retarget(t),
@@ -730,6 +731,7 @@ fn prefetch_voice(voices: &[Voice], sounds: &[RenderSound], i: usize, n: usize) 
         return;
     }
     if let Some(d) = sounds.get(v.sound as usize).and_then(|s| s.data.as_ref()) {
-        resound_dsp::interpolate::prefetch(&d.samples, v.pos, v.step, n);
+        let p = crate::voice::wrapped(v.played, d.samples.len(), v.looping);
+        resound_dsp::interpolate::prefetch(&d.samples, p, v.step, n);
     }
 }

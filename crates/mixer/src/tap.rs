@@ -150,21 +150,26 @@ impl TapSetState {
         if !self.taps.is_active() {
             return;
         }
-        let position = voice.block_start as f64 * FIXED_SCALE;
-        let step = voice.step as f64 * FIXED_SCALE;
         let n = voice.active_frames.min(mix_l.len());
         let lead = voice.lead().min(n);
-        let mut sub: Feeds<'_> = feeds
-            .each_mut()
-            .map(|f| f.as_deref_mut().and_then(|b| b.get_mut(lead..n)));
-        self.taps.mix_routed(
-            &data.samples,
-            position,
-            step,
-            &mut mix_l[lead..n],
-            &mut mix_r[lead..n],
-            &mut sub,
-        );
+        let taps = &mut self.taps;
+        // Run by run of one read step: the taps read behind the direct read position (its
+        // propagation delay included), so echo spacing follows the direct arrival.
+        voice.runs(lead).walk(n - lead, |o, m, pos, step| {
+            let (a, b) = (lead + o, lead + o + m);
+            let mut sub: Feeds<'_> = feeds
+                .each_mut()
+                .map(|f| f.as_deref_mut().and_then(|x| x.get_mut(a..b)));
+            taps.mix_routed(
+                &data.samples,
+                pos as f64 * FIXED_SCALE,
+                step as f64 * FIXED_SCALE,
+                &mut mix_l[a..b],
+                &mut mix_r[a..b],
+                &mut sub,
+            );
+            None
+        });
     }
 
     /// Called after the taps ran: a cleared set that has gone silent is reported once.

@@ -9,6 +9,7 @@ use resound_dsp::{LinearRamp, OcclusionShelf, RAMP_SEGMENT, apply_ramp, mix_ramp
 
 use crate::control::{self, Control, Easing, Tweened};
 use crate::params::{SENDS, VoiceTargets};
+use crate::travel::{MAX_DELAY_S, Travel};
 use resound_dsp::interpolate::{FRAC_BITS, resample, resample_mix};
 use resound_dsp::{resample_cubic, resample_cubic_mix};
 
@@ -16,8 +17,9 @@ mod read;
 mod start;
 mod stereo;
 
+pub(crate) use read::wrapped;
 pub(crate) use start::StartAt;
-use start::scaled_step;
+use start::{run_step, scaled_step};
 
 /// The tween grid in frames (the smoothing segment).
 const GRID: u64 = RAMP_SEGMENT as u64;
@@ -63,16 +65,26 @@ pub(crate) struct Voice {
     pub generation: u32,
     pub sound: u32,
     pub looping: bool,
-    /// Read position in the sample (fixed point; wraps for loops).
-    pub pos: u64,
-    /// Source frames played since the start, unwrapped (fixed point); taps read behind it.
-    pub played: u64,
+    /// Read position of the direct path in source frames since the start (signed fixed
+    /// point, unwrapped: a loop's keeps growing; negative while the propagation delay holds
+    /// the start back); taps read behind it.
+    pub played: i64,
     /// `played` at the start of the current block.
-    pub block_start: u64,
+    pub block_start: i64,
+    /// `played` at the end of the current block (the reads the block plans).
+    block_end: i64,
+    /// The direct path's propagation delay.
+    travel: Travel,
+    /// The delay targets last applied: seconds, glide seconds, cut count.
+    applied_delay: (f32, f32, u32),
+    /// A cut's fade touches this block's active frames.
+    cut_in_block: bool,
+    /// The output sample rate.
+    sample_rate: f32,
     /// Frames the voice rendered in the current block (its taps render as many).
     pub active_frames: usize,
-    /// Fixed-point step per output frame (the sound's rate at the mix rate, times the playback
-    /// rate).
+    /// Fixed-point read step per output frame at the block start (the sound's rate at the mix
+    /// rate, times the playback rate, less the delay's change per frame).
     pub step: u64,
     /// The step at playback rate 1.
     base_step: u64,
@@ -95,12 +107,11 @@ pub(crate) struct Voice {
     woke: bool,
     /// Renderer frame at the start of this block.
     block_frame: u64,
-    /// This block's track gain, the game's controls as one factor, and whether the rate moves.
+    /// This block's track gain, the game's controls as one factor, and whether the read step
+    /// changes within the block (a moving rate, a gliding delay, a cut).
     track_gain: Tweened,
     ctl: Ctl,
-    rate_moving: bool,
-    /// Fixed-point source frames the voice advances over this block.
-    advance: u64,
+    moving: bool,
     /// The block ends early because the pause fade reached silence (not the voice's end).
     pauses: bool,
     /// The pause under way ends the voice (a stop with a chosen fade).
@@ -140,9 +151,13 @@ impl Voice {
             generation: 0,
             sound: 0,
             looping: false,
-            pos: 0,
             played: 0,
             block_start: 0,
+            block_end: 0,
+            travel: Travel::default(),
+            applied_delay: (0.0, 0.0, 0),
+            cut_in_block: false,
+            sample_rate,
             active_frames: 0,
             step: 0,
             base_step: 0,
@@ -158,8 +173,7 @@ impl Voice {
             block_frame: 0,
             track_gain: Tweened::constant(1.0),
             ctl: Ctl::Unity,
-            rate_moving: false,
-            advance: 0,
+            moving: false,
             pauses: false,
             ends_at_pause: false,
             tail: 0,
@@ -217,15 +231,19 @@ impl Voice {
         self.generation = generation;
         self.sound = sound;
         self.looping = looping;
-        self.pos = 0;
-        self.played = 0;
-        self.block_start = 0;
         self.base_step = step;
         self.gain = Tweened::constant(start.controls.gain);
         self.pause = Tweened::constant(1.0);
         self.ends_at_pause = false;
         self.rate = Tweened::constant(start.controls.rate);
         self.step = scaled_step(step, start.controls.rate);
+        let delay = self.delay_fixed(t.delay, self.step);
+        self.travel = Travel::constant(delay);
+        self.applied_delay = (t.delay, t.glide, t.cuts);
+        self.cut_in_block = false;
+        self.played = -delay;
+        self.block_start = self.played;
+        self.block_end = self.played;
         self.track = start.controls.track;
         self.stereo = start.controls.stereo;
         self.tail = 0;
@@ -241,6 +259,28 @@ impl Voice {
             self.gains.set_immediate(k, v);
         }
         self.fade.reset();
+    }
+
+    /// A delay of `seconds` in fixed-point source frames at read step `step`.
+    fn delay_fixed(&self, seconds: f32, step: u64) -> i64 {
+        let frames = f64::from(seconds.clamp(0.0, MAX_DELAY_S)) * f64::from(self.sample_rate);
+        (frames * step as f64).round() as i64
+    }
+
+    /// Aims the direct path's propagation delay at `t`'s from renderer frame `now` (a no-op
+    /// when it is unchanged): a glide, or a cut when `t` counts a new one.
+    pub(crate) fn retarget_delay(&mut self, t: &VoiceTargets, now: u64) {
+        let delay = (t.delay, t.glide, t.cuts);
+        if delay == self.applied_delay {
+            return;
+        }
+        let cut = t.cuts != self.applied_delay.2;
+        self.applied_delay = delay;
+        let step = scaled_step(self.base_step, self.rate.target());
+        let target = self.delay_fixed(t.delay, step);
+        let glide = (f64::from(t.glide.max(0.0)) * f64::from(self.sample_rate)) as u64;
+        let max_delta = (step / 4) as i64;
+        self.travel.retarget(now, target, glide, max_delta, cut);
     }
 
     /// Aims the smoothers at new targets (a no-op when they are unchanged).
@@ -393,7 +433,7 @@ impl Voice {
         !self.is_eager()
             && self.state == VoiceState::Playing
             && self.ctl == Ctl::Unity
-            && !self.rate_moving
+            && !self.cut_in_block
             && self.lead == 0
             && !self.stereo
             && self.fade.is_settled()
@@ -453,7 +493,6 @@ impl Voice {
         frame: u64,
         track: Tweened,
     ) -> usize {
-        self.block_start = self.played;
         self.block_frame = frame;
         if !std::mem::take(&mut self.woke) {
             self.lead = 0;
@@ -466,10 +505,15 @@ impl Voice {
         } else {
             Ctl::Moving
         };
-        self.rate_moving = !self.rate.settled_at(frame);
-        if !self.rate_moving {
-            self.step = scaled_step(self.base_step, self.rate.target());
-        }
+        self.block_start = self.played;
+        self.travel.settle(frame);
+        self.moving = !self.rate.settled_at(frame) || !self.travel.quiet(frame, n as u64);
+        let seg = frame - frame % GRID;
+        self.step = run_step(
+            self.base_step,
+            self.rate.value(seg),
+            self.travel.delta_at(seg),
+        );
         let lead = self.lead.min(n);
         let mut stop_at = n;
         if self.state == VoiceState::Stopping {
@@ -485,12 +529,13 @@ impl Voice {
                 self.pauses = true;
             }
         }
-        let (active, advance) = self.plan_reads(samples_len, lead, stop_at);
+        let (active, end) = self.plan_reads(samples_len, lead, stop_at);
         if active < stop_at {
             self.pauses = false;
         }
-        self.advance = advance;
+        self.block_end = end;
         self.active_frames = active;
+        self.cut_in_block = self.travel.cutting(frame, active as u64);
         active
     }
 
@@ -507,9 +552,10 @@ impl Voice {
         }
     }
 
-    /// True when the game's controls leave this block's samples as they are.
+    /// True when the game's controls (and a cut's fade) leave this block's samples as they
+    /// are.
     pub(crate) fn controls_unity(&self) -> bool {
-        self.ctl == Ctl::Unity
+        self.ctl == Ctl::Unity && !self.cut_in_block
     }
 
     /// Multiplies `x`, the frames from `offset` in this block, by the game's controls (the
@@ -523,6 +569,8 @@ impl Voice {
                 control::apply_product(x, self.block_frame + offset as u64, &parts);
             }
         }
+        // The taps jump with the direct read at a cut: they fade with it.
+        self.apply_cut(x, offset);
     }
 
     /// Silent frames before the voice starts in this block.
@@ -545,11 +593,7 @@ impl Voice {
             // (bit-identical to the general path). The idle smoothers lag and catch up later.
             let gains = (self.gains.current(LEFT), self.gains.current(RIGHT));
             let (l, r) = (&mut mix_l[..active], &mut mix_r[..active]);
-            if self.cubic {
-                resample_cubic_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
-            } else {
-                resample_mix(samples, &mut self.pos, self.step, self.looping, gains, l, r);
-            }
+            self.read_mix(samples, gains, l, r);
         } else if active > 0 {
             self.source(samples, x);
             let end = self.clock + active as u64;
@@ -698,7 +742,7 @@ impl Voice {
 
     /// Ends a block of `n` frames of which the voice rendered `active`.
     pub(crate) fn end_block(&mut self, n: usize, active: usize) {
-        self.played = self.played.saturating_add(self.advance);
+        self.played = self.block_end;
         if self.state == VoiceState::Stopping {
             self.stop_left -= active;
         }

@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
 use resound_mixer::{
-    MixerHandle, MixerSettings, Pan, PlaySettings, Resampler, SoundData, SoundId, Spatial, Tap,
-    Tween, VoiceControl, VoiceId, VoiceParams, build, build_with_hrtf,
+    DirectDelay, MixerHandle, MixerSettings, Pan, PlaySettings, Resampler, SoundData, SoundId,
+    Spatial, Tap, Tween, VoiceControl, VoiceId, VoiceParams, build, build_with_hrtf,
 };
 
 #[path = "it/hrir.rs"]
@@ -163,6 +163,13 @@ impl Game {
             let p = params(&mut self.rng);
             // A voice may end between the two calls (the renderer runs concurrently).
             let _ = self.h.set_params(*v, p);
+            // The direct path's delay glides every tick (Doppler), now and then cuts.
+            let d = DirectDelay {
+                seconds: 0.2 * self.rng.next(),
+                glide: 0.01,
+                cut: self.rng.next() < 0.05,
+            };
+            let _ = self.h.set_delay(*v, d);
         }
         for _ in 0..2 {
             let p = params(&mut self.rng);
@@ -171,6 +178,8 @@ impl Game {
                 PlaySettings {
                     looping: false,
                     params: p,
+                    // Heard after its propagation delay, its taps behind it.
+                    delay: 0.03 * self.rng.next(),
                     ..PlaySettings::default()
                 },
             ) {

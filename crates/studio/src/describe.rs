@@ -75,6 +75,19 @@ pub fn direct_json(d: &resound_engine::advanced::acoustics::DirectSound) -> serd
     })
 }
 
+/// The render's direct sound: [`direct_json`] (its keys `null` where no direct sound was
+/// worked out) with the voice's propagation delay at its start (`delay_ms`, 0 when off) and
+/// its Doppler factor.
+fn render_direct_json(a: &resound_engine::VoiceAcoustics) -> serde_json::Value {
+    let mut d = a.direct.as_ref().map_or_else(
+        || serde_json::json!({ "kind": null, "path_m": null, "bends": null, "direction": null }),
+        direct_json,
+    );
+    d["delay_ms"] = serde_json::json!((a.start_delay_s * 1e9).round() / 1e6);
+    d["doppler"] = serde_json::json!(a.doppler);
+    d
+}
+
 /// One echo tap in the CLI's one shape (`docs/json.md`): what a command does not know is
 /// `null` (`resound render` knows the pan it applied, `resound acoustics` the reflecting plane).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -300,7 +313,7 @@ impl RenderReport<'_> {
             "distance_m": r.distance,
             "class": src.and_then(|a| a.class).map(class_word),
             "occ": result.map(|x| x.occ),
-            "direct": src.and_then(|a| a.direct.as_ref()).map(direct_json),
+            "direct": src.map(render_direct_json),
             "gain": applied.map(|a| a.gain),
             "hf": applied.map(|a| a.hf),
             "pan": applied.map(|a| a.pan),

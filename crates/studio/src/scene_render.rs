@@ -146,6 +146,8 @@ pub struct Prepared {
     pub voices: usize,
     /// Source–listener distance.
     pub distance: f64,
+    /// Where the scene's source starts and its velocity (m/s; zero: it stays).
+    motion: (DVec3, DVec3),
     materials: resound_engine::advanced::acoustics::MaterialTable,
     expiring: BTreeSet<u64>,
     absent: Cell,
@@ -244,6 +246,7 @@ pub fn prepare(
         source: main,
         voices,
         distance: (source_pos - listener).length(),
+        motion: (source_pos, DVec3::from_array(scene.source_velocity)),
         materials,
         // Boxes that stop existing at a tick (scene U): their sections become resident then.
         expiring: scene.boxes.iter().filter_map(|b| b.until_tick).collect(),
@@ -256,6 +259,24 @@ pub fn prepare(
 }
 
 impl Prepared {
+    /// Moves the scene's source to where its velocity has taken it at engine frame `frame`
+    /// (a still source is not touched). The offline render calls it at every tick.
+    ///
+    /// # Errors
+    /// [`SceneRenderError::Play`] if the position leaves the world.
+    pub fn advance_source(&mut self, frame: u64) -> Result<(), SceneRenderError> {
+        let (start, velocity) = self.motion;
+        let Some(v) = self.source.filter(|_| velocity != DVec3::ZERO) else {
+            return Ok(());
+        };
+        let t = frame as f64 / f64::from(self.engine.sample_rate());
+        match self.engine.set_position(v, start + velocity * t) {
+            // A one-shot that has ended has nowhere to move.
+            Err(resound_engine::VoiceError::Input(e)) => Err(SceneRenderError::Play(e.into())),
+            Err(_) | Ok(()) => Ok(()),
+        }
+    }
+
     /// Applies the scene's timed boxes for `tick`: sections of boxes that end at `tick` are
     /// loaded as they are without them (they "become resident"). Nothing happens at other ticks.
     ///
@@ -361,6 +382,7 @@ pub fn render_to_from<E: From<SceneRenderError>>(
     while done < total {
         if done.is_multiple_of(tick_frames) {
             p.advance_world(scene, done / tick_frames)?;
+            p.advance_source(done)?;
         }
         let n = (tick_frames - done % tick_frames).min(total - done);
         let out = &mut block[..2 * n as usize];

@@ -23,6 +23,7 @@
 //! | `plot` | the PNGs (plotters) |
 //! | `report` | stdout text and `report.md` |
 //! | `fault` | `RESOUND_VERIFY_FAULT` debug faults |
+//! | `travel` | sound that travels (issue 31): the 343 m shot's arrival, a pass-by's Doppler (retarded time), the Modern resampler's images; spectrum and spectrogram plots |
 
 mod binaural;
 mod check;
@@ -40,6 +41,7 @@ mod report;
 mod reverb_checks;
 mod run;
 mod spectrum;
+mod travel;
 
 #[cfg(test)]
 mod tests;
@@ -135,6 +137,10 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         outcome.sections.push((
             "Binaural output (click on the horizontal plane, IRCAM IRC_1040; issue 33)".into(),
             binaural::binaural_checks(&opts.out.join("binaural")),
+        ));
+        outcome.sections.push((
+            "Sound that travels (propagation delay, Doppler, resampler images; issue 31)".into(),
+            travel::travel_checks(engine::RATE, &opts.out, &mut outcome.pictures)?,
         ));
     }
     let info = report::RunInfo {

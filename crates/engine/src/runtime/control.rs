@@ -232,6 +232,29 @@ impl VoiceMut<'_> {
         Ok(self)
     }
 
+    /// Switches the direct path's propagation delay on or off ([`crate::Source::propagation`]):
+    /// the voice fades out briefly and back in at the new delay (no glide, no click).
+    ///
+    /// # Errors
+    /// [`VoiceError`]: the voice has ended.
+    pub fn set_propagation(&mut self, on: bool) -> Result<&mut Self, VoiceError> {
+        self.engine
+            .voice_source(self.handle, |s| s.propagation = on)?;
+        Ok(self)
+    }
+
+    /// Sets how much the propagation delay follows motion ([`crate::Source::doppler`], 0..=1):
+    /// from the next change of the source or the listener on.
+    ///
+    /// # Errors
+    /// [`VoiceError`]: a non-finite factor or one outside 0..=1, the voice has ended.
+    pub fn set_doppler(&mut self, doppler: f32) -> Result<&mut Self, VoiceError> {
+        crate::source::check_doppler(doppler)?;
+        self.engine
+            .voice_source(self.handle, |s| s.doppler = doppler)?;
+        Ok(self)
+    }
+
     /// Sets the voice's range (metres at which its distance gain reaches 0).
     ///
     /// # Errors

@@ -12,6 +12,7 @@ use resound_acoustics::{AcousticResult, Mode, Paths};
 use resound_mixer::{PlaySettings, SoundId, VoiceControl, VoiceId};
 
 use super::shared::Shared;
+use super::travel::{Travel, propagates, start_delay};
 use crate::convert::{Acoustics, Applied, Converted, convert};
 use crate::error::{PlayError, VoiceError};
 use crate::playback::StartTime;
@@ -49,6 +50,11 @@ pub struct VoiceAcoustics {
     /// through the air, or `through` the walls), the path's length, bends and apparent
     /// direction (acoustics §4a). `None` before a result, in mode `off`, or with the SPR model.
     pub direct: Option<DirectSound>,
+    /// The direct path's propagation delay at the voice's start in seconds (0 when the sound
+    /// does not travel: relative, `Retail16`, modes `off`/`direct`, or switched off).
+    pub start_delay_s: f64,
+    /// The Doppler factor the voice plays with (its source's).
+    pub doppler: f32,
 }
 
 /// An event group: layers of one event share one acoustic job.
@@ -115,6 +121,8 @@ pub(crate) struct VoiceState {
     pub(crate) converted: Option<Converted>,
     /// Paused by the game (or fading out to pause).
     pub(crate) paused: bool,
+    /// The direct path's propagation delay handed to the mixer.
+    pub(crate) travel: Travel,
 }
 
 impl VoiceState {
@@ -250,6 +258,14 @@ impl Voices {
             StartTime::At(t) => Some((t.max(0.0) * f64::from(shared.rate)).round() as u64),
         };
         let fades_in = source.fade_in.duration > 0.0;
+        let delay = start_delay(shared, &source, &listener, direct.as_ref());
+        let travel = Travel::new(
+            propagates(shared, &source),
+            delay,
+            shared.time(),
+            source.position,
+            listener.position,
+        );
         let mixer_id = shared.mixer.play(
             sound,
             PlaySettings {
@@ -261,6 +277,7 @@ impl Voices {
                 track: source.track.0,
                 // Non-positional voices play a stereo sound's two channels.
                 stereo: source.relative,
+                delay: delay as f32,
             },
         )?;
         if fades_in {
@@ -295,6 +312,7 @@ impl Voices {
                 retraces: shared.world.retraces(),
                 converted: Some(converted),
                 paused: false,
+                travel,
             },
         );
         if echo {
@@ -421,6 +439,8 @@ impl Voices {
             applied_tick: v.applied_tick,
             results: v.results,
             direct: v.direct.filter(|_| v.result.is_some()),
+            start_delay_s: v.travel.start,
+            doppler: v.source.doppler,
         })
     }
 
@@ -498,5 +518,14 @@ impl Voices {
             v.has_taps = shared.mixer.set_taps(v.mixer, taps).is_ok() && !taps.is_empty();
         }
         v.converted = Some(converted);
+        let on = propagates(shared, &v.source);
+        let now = shared.time();
+        if let Some(change) = v
+            .travel
+            .update(on, now, &v.source, &listener, v.direct.as_ref())
+        {
+            // An unknown voice has just ended; it is reaped at the next tick.
+            let _ = shared.mixer.set_delay(v.mixer, change);
+        }
     }
 }

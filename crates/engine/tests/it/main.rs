@@ -32,4 +32,5 @@ mod sound_cache;
 mod sound_decode;
 #[cfg(feature = "spr-gpl")]
 mod spr_reverb;
+mod travel;
 mod world_change;

@@ -36,3 +36,14 @@ pub(super) fn scaled_step(base: u64, rate: f32) -> u64 {
     }
     (base as f64 * f64::from(rate.max(0.0))).round() as u64
 }
+
+/// The read step of a grid segment: the step at `rate` less the delay's change per frame
+/// (never negative).
+pub(super) fn run_step(base: u64, rate: f32, delta: i64) -> u64 {
+    let s = scaled_step(base, rate);
+    if delta >= 0 {
+        s.saturating_sub(delta as u64)
+    } else {
+        s.saturating_add(delta.unsigned_abs())
+    }
+}

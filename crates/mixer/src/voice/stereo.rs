@@ -24,12 +24,8 @@ impl Voice {
         let [x, x2, env] = bufs;
         let active = x.len();
         if active > 0 {
-            let (pos, step) = (self.pos, self.step);
             self.read(ch[0], x);
-            let after = (self.pos, self.step);
-            (self.pos, self.step) = (pos, step);
             self.read(ch[1], x2);
-            (self.pos, self.step) = after;
             env.fill(1.0);
             self.apply_controls(env);
             if !self.fade.is_settled() || self.fade.target() != 1.0 {

@@ -308,3 +308,23 @@ fn moving_tap_delays_are_click_free() {
     // The delays really moved: the renders differ.
     assert!(ml.iter().zip(&sl).any(|(a, b)| (a - b).abs() > 1e-3));
 }
+
+/// The direct path's propagation delay (issue 31): glides (Doppler), a teleport's cut,
+/// propagation switched off and on, each landing anywhere in render calls of odd sizes.
+#[test]
+fn no_click_when_the_delay_glides_cuts_or_crosses_calls() {
+    use crate::travel::{changes, scripted};
+    // The steady sine's largest step between samples, and the largest with the changes: a
+    // cut fades out and in over 128 frames each (adds at most 1/128 of the amplitude), a
+    // glide shifts the pitch by at most 5 %.
+    let steady = scripted(&[], &[512], false);
+    let moved = scripted(&changes(), &[1, 7, 64, 333, 1000], false);
+    let base = max_diff(&steady[10_000..]);
+    let got = max_diff(&moved[10_000..]);
+    assert!(got < base * 1.06 + 1.0 / 128.0, "{got} vs {base}");
+    // The negative control: the read jumping without the fades steps by up to twice the
+    // amplitude; the measure sees a step of a quarter of it.
+    let mut jumped = steady[..40_000].to_vec();
+    jumped.extend_from_slice(&steady[40_055..]);
+    assert!(max_diff(&jumped) > base + 0.25);
+}

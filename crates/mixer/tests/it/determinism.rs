@@ -302,7 +302,8 @@ fn the_oversampled_read_differs_from_the_linear_one() {
 /// 30 ticks of a busy scene under motion laid out so the renderer's wide paths all run:
 /// 16 shelved voices in a row (two full banks of eight side-by-side shelves), 16 with shelf
 /// and all four sends, 8 plain, and 4 one-shots with 6 echo taps whose delays move every tick.
-/// Sources at 11.025/22.05/44.1 kHz and at 96 kHz (read faster than the mix rate).
+/// Sources at 11.025/22.05/44.1 kHz and at 96 kHz (read faster than the mix rate). Every voice
+/// plays behind a propagation delay that glides every tick, now and then cut (issue 31).
 fn wide_motion_scene(resampler: Resampler) -> Vec<u32> {
     let (mut h, mut r): (MixerHandle, MixerRenderer) = mixer_with(|s| s.resampler = resampler);
     let mut rng = Lcg(99);
@@ -318,6 +319,7 @@ fn wide_motion_scene(resampler: Resampler) -> Vec<u32> {
                 PlaySettings {
                     looping,
                     params: VoiceParams::default(),
+                    delay: 0.01,
                     ..PlaySettings::default()
                 },
             )
@@ -341,6 +343,12 @@ fn wide_motion_scene(resampler: Resampler) -> Vec<u32> {
                 p.sends = [0.3 * rng.next(), 0.2 * rng.next(), 0.1 * rng.next(), 0.05];
             }
             h.set_params(*v, p).unwrap();
+            let d = resound_mixer::DirectDelay {
+                seconds: 0.01 + 0.000_3 * ((tick + i) % 10) as f32,
+                glide: 512.0 / 48_000.0,
+                cut: (tick + i) % 7 == 0,
+            };
+            h.set_delay(*v, d).unwrap();
             if i >= 40 {
                 let wobble = (tick % 8) as f32 * 0.000_25;
                 let taps: Vec<Tap> = (0..6)

@@ -16,3 +16,4 @@ mod resampler;
 mod retail_law;
 mod sync_send;
 mod taps;
+mod travel;

@@ -280,9 +280,11 @@ fn the_engine_render_fails_the_right_rows_under_each_fault() {
                 c.scene, c.quantity, c.measured
             );
         }
-        // rows the fault does not target are unchanged
+        // rows the fault does not target are unchanged (but for the tail's shape, which a
+        // halved decay changes too while staying one slope)
         for (b, f) in base.rows().zip(o.rows()) {
-            if !targeted(fault, b) {
+            let shape = fault == Fault::DecayHalf && b.quantity.starts_with("one slope");
+            if !targeted(fault, b) && !shape {
                 assert_eq!(b, f, "{fault:?} changed an untargeted row");
             }
         }

@@ -396,6 +396,13 @@ fn every_json_command_follows_the_schema() {
         let d = doc(&args);
         schema.assert_command("render", &d);
         assert!(!d["taps"].as_array().unwrap().is_empty() || scene != "G");
+        // The propagation delay at the start: distance / 343 m/s (mode full), and the factor.
+        let delay = d["direct"]["delay_ms"].as_f64().unwrap();
+        let distance = d["distance_m"].as_f64().unwrap();
+        let path = d["direct"]["path_m"].as_f64().unwrap_or(distance);
+        assert!((delay - path / 343.0 * 1e3).abs() < 1e-3, "{delay} {path}");
+        assert!(delay > 0.0);
+        assert_eq!(d["direct"]["doppler"].as_f64(), Some(1.0));
     }
     schema.assert_command("devices", &doc(&["devices", "--json"]));
     let demo_dir = out.path().join("demo");
