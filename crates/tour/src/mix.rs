@@ -26,9 +26,9 @@ pub const LEVEL_RANGE_DB: f32 = 14.0;
 /// The leveller's step, dB.
 pub const LEVEL_STEP_DB: f32 = 0.5;
 /// The mix's smoothed RMS the leveller aims at between events, dBFS.
-pub const TARGET_DB: f32 = -22.0;
+pub const TARGET_DB: f32 = -21.5;
 /// A tick whose peak passes this takes the beds down at once by [`PEAK_CUT_DB`].
-pub const PEAK_GUARD: f32 = 0.7;
+pub const PEAK_GUARD: f32 = 0.5;
 /// How far a peak takes the beds down, dB.
 pub const PEAK_CUT_DB: f32 = 3.0;
 /// The leveller raises the beds only while the peaks it remembers, raised by a step, stay
@@ -55,8 +55,8 @@ const fn power(amplitude: f32) -> f32 {
     amplitude * amplitude
 }
 
-/// The target's mean square ([`TARGET_DB`] RMS: amplitude 10^(−22/20)).
-const TARGET_MS: f32 = power(0.079_432_82);
+/// The target's mean square ([`TARGET_DB`] RMS: amplitude 10^(−21.5/20)).
+const TARGET_MS: f32 = power(0.084_139_51);
 /// The leveller's dead band: ±2 dB of power (10^0.2 = 1.584 893).
 const BAND: f32 = 1.584_893;
 

@@ -10,10 +10,10 @@ use crate::error::Error;
 use crate::script::EventSound;
 use crate::signals;
 
-/// The clap's volume (its bursts peak at 0.5: about 0.7 at a few metres).
-pub const CLAP_VOLUME: f32 = 1.4;
+/// The clap's volume (its bursts peak at 0.5: about 0.8 at a few metres).
+pub const CLAP_VOLUME: f32 = 1.6;
 /// The shot's volume.
-pub const SHOT_VOLUME: f32 = 1.0;
+pub const SHOT_VOLUME: f32 = 1.15;
 /// The driving engine's volume.
 pub const ENGINE_VOLUME: f32 = 6.0;
 
@@ -48,11 +48,11 @@ impl EventSounds {
 
     /// The sound and the voice of `kind` at `position` (voxel), as the tour plays it.
     ///
-    /// ISSUE 31 (propagation delay and Doppler, not on main yet): when the engine has them,
-    /// switch them on here for the shots (the open field's shot, 87 m away, is heard about
-    /// 250 ms late; the ridge's shot about 60 m) and for the driving engine (its pitch falls as
-    /// it passes the listener in the gorge); the measured rises are taken over 0.3 s after
-    /// each event, so a far shot's delay stays inside its window.
+    /// Every voice travels (the engine's defaults, issue 31): it is heard its path length / 343 s
+    /// after it fires (the open field's shot, 87 m away, about 255 ms late; the ridge's shot
+    /// round the ridge, 63 m of path, about 180 ms), and the driving engine's pitch falls as it
+    /// passes the listener in the gorge (Doppler). The measured rises are taken over 0.3 s
+    /// after each event's arrival window, so a far shot's delay stays inside it.
     #[must_use]
     pub fn source(&self, kind: EventSound, position: DVec3) -> (SoundHandle, Source) {
         match kind {

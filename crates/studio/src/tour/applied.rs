@@ -10,9 +10,11 @@ use crate::describe::{TapJson, direct_json, traced_tap};
 /// The acoustics one event's voice was given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EventAcoustics {
-    /// The direct sound's delay the engine applied, ms (`None`: the engine applies no
-    /// propagation delay to the direct sound).
-    pub delay_ms: Option<f64>,
+    /// The direct sound's propagation delay at the voice's start, ms (0 when it does not
+    /// travel: a relative voice, `Retail16`, modes below `reflect`).
+    pub delay_ms: f64,
+    /// The voice's Doppler factor (0: delay without pitch change, 1: physical).
+    pub doppler: f32,
     /// The direct sound's dry (below 1 kHz) shelf gain, dB.
     pub gain_db: f64,
     /// The direct sound's high-band shelf factor, dB.
@@ -54,7 +56,8 @@ impl EventAcoustics {
             })
             .collect();
         Some(Self {
-            delay_ms: None,
+            delay_ms: (a.start_delay_s * 1e9).round() / 1e6,
+            doppler: a.doppler,
             gain_db: db(p.gain),
             hf_db: db(p.hf),
             direct: a.direct,
@@ -73,7 +76,7 @@ impl EventAcoustics {
     }
 
     /// The JSON object: `{direct, taps, decay_s}` with the direct sound's shape plus its
-    /// `delay_ms`, `gain_db` and `hf_db`.
+    /// `delay_ms`, `doppler`, `gain_db` and `hf_db`.
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
         let r = |v: f64| (v * 1e3).round() / 1e3;
@@ -84,6 +87,7 @@ impl EventAcoustics {
             }),
         };
         direct["delay_ms"] = serde_json::json!(self.delay_ms);
+        direct["doppler"] = serde_json::json!(self.doppler);
         direct["gain_db"] = serde_json::json!(r(self.gain_db));
         direct["hf_db"] = serde_json::json!(r(self.hf_db));
         serde_json::json!({

@@ -28,7 +28,7 @@ fn heard(seed: u32) -> (tour::TourReport, tour::measure::Measured) {
 }
 
 #[test]
-#[ignore = "issue 36: every Meter figure passes on seeds 1-3, but on seed 1 the gorge echo's envelope peak sits 2.35 ms before the reported first tap (30.0 vs 32.35 ms; the Meter's rounded window accepts it, this test's ±2 ms does not)"]
+#[ignore = "issue 36, open: seeds 1-3 meet every Meter figure with propagation on, but on seeds 2 and 3 the gorge echo window's highest point is its upper edge (36.0 ms against the reported first tap 33.64 ms), not a peak at the reported delay"]
 fn the_ninety_second_tour_is_heard_as_the_picture_promises() {
     for seed in [1, 2, 3] {
         let (report, m) = heard(seed);
