@@ -1,4 +1,12 @@
-//! The search: a straight-line check, then A* over air cells, then any-angle smoothing.
+//! The search: a straight-line check, then (on a heightfield world) the string over the
+//! terrain profile, then A* over air cells, then any-angle smoothing.
+//!
+//! On a world that answers [`WorldProbe::ground_height`] (terrain) a blocked line is first
+//! tried over the top (`over`): the upper hull of the ground along the vertical plane through
+//! source and listener, one height read per voxel column crossed (each charged as a cell), its
+//! segments checked for line of sight. When that string is clear and within the length limit
+//! it is the path; otherwise (a box over the terrain in the way, too long) the cell search
+//! below runs on what is left of the budget.
 //!
 //! A* (`astar`) runs on the 6-connected cell grid in Mixed sections and crosses Empty or
 //! Unknown sections as whole nodes (Manhattan heuristic, ties to the deeper node), pruned to the
@@ -12,6 +20,7 @@ use glam::DVec3;
 
 use super::astar::{astar, centre};
 use super::grid::AirGrid;
+use super::over::over_the_top;
 use super::result::{AirPath, PathError, PathLimits};
 use super::smooth::{pull, tighten};
 use crate::budget::Budget;
@@ -77,6 +86,14 @@ pub fn find_air_path<P: WorldProbe + ?Sized>(
     {
         let path = AirPath::through(source, Vec::new(), listener);
         return Ok(Some(finish(path, &grid, budget)));
+    }
+    if let Some(corners) =
+        over_the_top(&mut grid, probe, source, listener, budget).map_err(|_| over(budget))?
+    {
+        let path = AirPath::through(source, corners, listener);
+        if path.length <= max_len {
+            return Ok(Some(finish(path, &grid, budget)));
+        }
     }
     let Some(cells) =
         astar(&mut grid, from, to, source, listener, max_len, budget).map_err(|_| over(budget))?
