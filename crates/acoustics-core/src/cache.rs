@@ -513,6 +513,10 @@ impl<P: WorldProbe> WorldProbe for ClassCachedProbe<P> {
         self.inner.cell(cell)
     }
 
+    fn ground_height(&self, x: f64, z: f64) -> Option<f64> {
+        self.inner.ground_height(x, z)
+    }
+
     fn epoch(&self) -> u64 {
         self.inner.epoch()
     }

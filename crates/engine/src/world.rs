@@ -178,6 +178,17 @@ macro_rules! delegate_probe {
                     },
                 }
             }
+            fn ground_height(&self, x: f64, z: f64) -> Option<f64> {
+                let $s = self;
+                if let Some(g) = $game {
+                    return g.ground_height(x, z);
+                }
+                match ($store, $terrain) {
+                    (_, Some(t)) => t.ground_height(x, z),
+                    (Some(w), None) => w.ground_height(x, z),
+                    (None, None) => None,
+                }
+            }
             fn epoch(&self) -> u64 {
                 let $s = self;
                 if let Some(g) = $game {

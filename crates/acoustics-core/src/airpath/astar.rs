@@ -13,8 +13,8 @@
 //! nodes whose cell lies outside the ellipsoid of paths no longer than the limit are pruned.
 //! A section node keeps one entry cell (the best found before it was expanded), so a path
 //! through open sections is near-shortest rather than shortest; the smoothing that follows
-//! pulls it taut either way. Reads charge one cell of the budget each; a neighbour already
-//! expanded is not read again.
+//! pulls it taut either way. Reads charge one cell of the budget each (`read_cost`: three on
+//! a heightfield world); a neighbour already expanded is not read again.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -279,7 +279,7 @@ pub(crate) fn astar<P: WorldProbe + ?Sized>(
             if closed {
                 continue;
             }
-            if !budget.try_take(1) {
+            if !budget.try_take(grid.read_cost) {
                 return Err(Exhausted);
             }
             if !inside(cell) {
@@ -320,7 +320,7 @@ fn expand_section<P: WorldProbe + ?Sized>(
         if closed {
             continue;
         }
-        if !budget.try_take(1) {
+        if !budget.try_take(grid.read_cost) {
             return Err(Exhausted);
         }
         let holds_end = section_of(s.to) == next;
@@ -355,7 +355,7 @@ fn expand_section<P: WorldProbe + ?Sized>(
                 if closed {
                     continue;
                 }
-                if !budget.try_take(1) {
+                if !budget.try_take(grid.read_cost) {
                     return Err(Exhausted);
                 }
                 if inside(cell) && !grid.blocked(cell) {

@@ -11,6 +11,7 @@
 //! | Module | Holds |
 //! |---|---|
 //! | [`search`] | straight-line check, limits and budget, the search's steps |
+//! | `over` | heightfield worlds: the taut string over the terrain profile, tried first |
 //! | `astar` | A* over air: cells in Mixed sections, whole Empty/Unknown sections as one node |
 //! | `smooth` | string pulling and tightening to a path that bends only at edges |
 //! | `snap` | bends put onto the cell edges they wrap, in closed form |
@@ -26,6 +27,7 @@ pub mod cache;
 pub mod combine;
 pub mod diffraction;
 mod grid;
+mod over;
 pub mod result;
 pub mod search;
 mod smooth;

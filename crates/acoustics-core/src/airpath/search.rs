@@ -1,4 +1,14 @@
-//! The search: a straight-line check, then A* over air cells, then any-angle smoothing.
+//! The search: a straight-line check, then (on a heightfield world) the string over the
+//! terrain profile, then A* over air cells, then any-angle smoothing.
+//!
+//! On a world that answers [`WorldProbe::ground_height`] (terrain) a blocked line is first
+//! tried over the top (`over`): the upper hull of the ground along the vertical plane through
+//! source and listener, one height read per voxel column crossed (each charged as a cell), its
+//! segments checked for line of sight. When that string is clear and within the length limit
+//! it is the path; otherwise (a box over the terrain in the way, too long) the cell search
+//! below runs on what is left of the budget, each of its reads there charged as
+//! `TERRAIN_READ_COST` (3) cells (a terrain read costs about three stored-voxel reads), so the
+//! caps bound time on terrain too.
 //!
 //! A* (`astar`) runs on the 6-connected cell grid in Mixed sections and crosses Empty or
 //! Unknown sections as whole nodes (Manhattan heuristic, ties to the deeper node), pruned to the
@@ -11,7 +21,8 @@
 use glam::DVec3;
 
 use super::astar::{astar, centre};
-use super::grid::AirGrid;
+use super::grid::{AirGrid, TERRAIN_READ_COST};
+use super::over::over_the_top;
 use super::result::{AirPath, PathError, PathLimits};
 use super::smooth::{pull, tighten};
 use crate::budget::Budget;
@@ -66,6 +77,10 @@ pub fn find_air_path<P: WorldProbe + ?Sized>(
     }
     let (from, to) = (source.floor().as_ivec3(), listener.floor().as_ivec3());
     let mut grid = AirGrid::new(probe, [from, to]);
+    let heightfield = probe.ground_height(source.x, source.z).is_some();
+    if heightfield {
+        grid.read_cost = TERRAIN_READ_COST;
+    }
     let finish = |mut path: AirPath, grid: &AirGrid<'_, P>, budget: &Budget| {
         path.cells = budget.used() - start_used;
         path.met_unknown = grid.met_unknown;
@@ -77,6 +92,14 @@ pub fn find_air_path<P: WorldProbe + ?Sized>(
     {
         let path = AirPath::through(source, Vec::new(), listener);
         return Ok(Some(finish(path, &grid, budget)));
+    }
+    if let Some(corners) =
+        over_the_top(&mut grid, probe, source, listener, budget).map_err(|_| over(budget))?
+    {
+        let path = AirPath::through(source, corners, listener);
+        if path.length <= max_len {
+            return Ok(Some(finish(path, &grid, budget)));
+        }
     }
     let Some(cells) =
         astar(&mut grid, from, to, source, listener, max_len, budget).map_err(|_| over(budget))?

@@ -577,6 +577,10 @@ impl WorldProbe for Heightfield {
         }
     }
 
+    fn ground_height(&self, x: f64, z: f64) -> Option<f64> {
+        self.height_at(x, z).map(f64::from)
+    }
+
     fn epoch(&self) -> u64 {
         self.epoch
     }

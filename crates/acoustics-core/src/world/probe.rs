@@ -61,6 +61,15 @@ pub trait WorldProbe {
         }
     }
 
+    /// Ground height (voxel `y`) at horizontal voxel position `(x, z)` for a heightfield world:
+    /// cells whose centre lies below it (at the centre's `x`, `z`) are ground. `None` where the
+    /// world is not a heightfield (the default) or nothing is known there. Air paths use it to
+    /// go over a ridge in one pass of the terrain profile instead of a cell search (§4a).
+    fn ground_height(&self, x: f64, z: f64) -> Option<f64> {
+        let _ = (x, z);
+        None
+    }
+
     /// World epoch: bumped by the host on a world switch / teleport; clears all caches.
     fn epoch(&self) -> u64;
 
@@ -92,6 +101,9 @@ impl<P: WorldProbe + ?Sized> WorldProbe for &P {
     }
     fn section_access(&self, section: IVec3) -> SectionAccess<'_> {
         (**self).section_access(section)
+    }
+    fn ground_height(&self, x: f64, z: f64) -> Option<f64> {
+        (**self).ground_height(x, z)
     }
     fn epoch(&self) -> u64 {
         (**self).epoch()

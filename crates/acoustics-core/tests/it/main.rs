@@ -6,6 +6,7 @@
 )]
 
 mod air_path;
+mod air_terrain;
 mod bad_input;
 mod cache;
 mod common;
