@@ -676,3 +676,56 @@ fn timeline(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_lines_break_at_spaces_within_the_width() {
+        let lines = wrap(
+            "stone structures (floor 70 m): gorge walls, tunnel, hall",
+            36,
+        );
+        assert_eq!(
+            lines,
+            [
+                "stone structures (floor 70 m): gorge",
+                "walls, tunnel, hall"
+            ]
+        );
+        assert_eq!(wrap("water", 36), ["water"]);
+        assert!(wrap("", 36).is_empty());
+    }
+
+    #[test]
+    fn contours_are_round_and_at_least_twelve() {
+        assert_eq!(contour_step(177.0), 10.0);
+        assert_eq!(contour_step(600.0), 50.0);
+        assert_eq!(contour_step(30.0), 2.0);
+        assert_eq!(contour_step(3.0), 1.0);
+        for span in [13.0, 40.0, 177.0, 900.0] {
+            assert!(span / contour_step(span) >= 12.0, "{span}");
+        }
+    }
+
+    #[test]
+    fn a_short_tour_is_drawn_at_the_picture_size() {
+        let dir = tempfile::tempdir().unwrap();
+        resound_fixture::write_world().write_to(dir.path()).unwrap();
+        let settings = super::super::TourSettings {
+            seconds: 5.0,
+            ..super::super::TourSettings::default()
+        };
+        let report =
+            super::super::run(dir.path(), &settings, &mut |_| {}, &mut |_| Ok(())).unwrap();
+        // One spectrogram column per 50 ms of the render.
+        assert_eq!(report.spectrogram.columns().len(), 100);
+        let png = dir.path().join("demo.png");
+        draw(&png, &report).unwrap();
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!((be(16), be(20)), SIZE);
+    }
+}
