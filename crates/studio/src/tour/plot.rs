@@ -532,7 +532,7 @@ fn timeline(
         (
             "event's high band (dB)",
             Values::PerEvent(|a| a.hf_db.max(-60.0)),
-            (-65.0, 10.0),
+            (-65.0, 25.0),
             RGBColor(0, 114, 178),
         ),
         (
