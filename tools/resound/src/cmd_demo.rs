@@ -1,5 +1,6 @@
 //! `resound demo`: the built-in tour (`resound_studio::tour`) rendered to `OUT/demo.wav` and
-//! drawn to `OUT/demo.png`, then played on the sound card when one works.
+//! drawn to `OUT/demo.png`, then run again live on the sound card when one works (the engine
+//! on the device, `update(dt)` per frame, a one-line status).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -7,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use resound_engine::advanced::acoustics::scene::parse_mode;
-use resound_studio::tour::{self, Live, TourSettings};
+use resound_studio::tour::{self, TourSettings};
 use resound_studio::wav_write::{WavFormat, WavStream};
 
 use crate::out_file::OutFile;
@@ -170,24 +171,61 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.no_play {
         return Ok(());
     }
-    let playing = bar(report.frames, "playing {bar:30} {elapsed} {msg}");
-    let (rate, timeline) = (report.rate, &report.timeline);
-    // read back from the file just written, through a half-second ring
-    let live = tour::play_live(&wav, &mut |frame| {
-        playing.set_position(frame);
-        let tick = (frame as f64 / f64::from(rate) / tour::TICK) as usize;
-        if let Some(s) = timeline.get(tick.min(timeline.len().saturating_sub(1))) {
-            playing.set_message(s.status_line());
+    // The tour again, live: the engine on the sound card, `update(dt)` once per frame.
+    let output = resound_engine::Output::Device {
+        name: None,
+        sample_rate: None,
+        buffer_frames: None,
+    };
+    let mut live = match tour::live::start(&dats, &settings, output) {
+        Ok(live) => live,
+        Err(tour::TourError::Build(e)) if device_failed(&e) => {
+            // One line on stderr, as `resound play` says it; the files are written: exit 0.
+            eprintln!("no live playback: {e} (the files are written)");
+            return Ok(());
         }
-    })
-    .context("live playback")?;
+        Err(e) => return Err(e).context("live tour"),
+    };
+    let playing = bar(
+        (args.seconds * 1000.0).round() as u64,
+        "live {bar:30} {elapsed} {msg}",
+    );
+    // Ctrl-C ends the live run (the files are written already).
+    crate::interrupt::catch();
+    let started = std::time::Instant::now();
+    let mut due = 0.0;
+    let summary = tour::live::drive(
+        &mut live,
+        FRAME_S,
+        &mut |_, dt| {
+            // The next frame's deadline on the wall clock (the device pulls the samples).
+            due += dt;
+            let wait = due - started.elapsed().as_secs_f64();
+            if wait > 0.0 {
+                std::thread::sleep(std::time::Duration::from_secs_f64(wait));
+            }
+            Ok(!crate::interrupt::interrupted())
+        },
+        &mut |s| {
+            playing.set_position((s.time * 1000.0).round() as u64);
+            playing.set_message(s.line());
+        },
+    )
+    .context("live tour")?;
     playing.finish_and_clear();
-    match live {
-        Live::Played(status) => emit(&format!("played live: {status}\n")),
-        // One line on stderr, as `resound play` says it; the files are written: exit 0.
-        Live::NoDevice(why) => {
-            eprintln!("no live playback: {why} (the files are written)");
-            Ok(())
-        }
-    }
+    let status = live.engine.status();
+    emit(&format!(
+        "played live: {} frames, {} events, xruns {}\n",
+        summary.frames,
+        summary.fired.len(),
+        status.xruns
+    ))
+}
+
+/// The game side's frame, seconds (60 frames a second).
+const FRAME_S: f64 = 1.0 / 60.0;
+
+/// Whether building the engine failed on its output device (no sound card, say).
+fn device_failed(e: &resound_engine::BuildError) -> bool {
+    matches!(e, resound_engine::BuildError::Output(_))
 }

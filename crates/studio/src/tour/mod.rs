@@ -19,18 +19,19 @@
 //! |---|---|
 //! | [`script`] | the walk, the named stages, the placed structures, the event sounds |
 //! | [`world`] | [`world::TourWorld`]: the structures as boxes, the terrain for heights and the map |
-//!
-//! The world, the event sounds and the driver ([`resound_tour::Tour`]) are the shared tour
-//! crate's: the browser package renders the same samples.
 //! | [`plot`] | the PNG: map above timeline (plotters) |
+//! | [`spectrogram`] | [`spectrogram::Spectrogram`]: the render's coarse spectrogram, accumulated as it streams |
 //! | [`applied`] | [`applied::EventAcoustics`]: what the acoustics applied to an event's voice |
+//! | [`live`] | [`live::drive`]: the tour run live on an engine, `update(dt)` per frame, a one-line status |
 //! | [`measure`] | [`measure::Meter`]: the WAV measured as heard (rises, echo, tail, silence, loudness) |
 //! | [`playback`] | [`Playback`]: the written tour WAV, streamed from its file, as a device [`AudioSource`](resound_engine::device::AudioSource) |
 
 pub mod applied;
+pub mod live;
 pub mod measure;
 pub mod playback;
 pub mod plot;
+pub mod spectrogram;
 /// The tour's script (it lives with the fixture world, so the browser package walks the same
 /// tour).
 pub use resound_tour::script;
@@ -58,7 +59,7 @@ use resound_engine::Spatial;
 use resound_engine::sound::{AmbientSettings, CELL_DAT, DEFAULT_REGION_ID, PORTAL_DAT};
 use resound_engine::terrain::axes::ac_to_voxel;
 use resound_engine::{
-    BuildError, Engine, LoadError, Mode, Model, PlayError, Status, TickError, VoiceHandle,
+    BuildError, Engine, LoadError, Mode, Model, Output, PlayError, Status, TickError, VoiceHandle,
     VoicePolicy,
 };
 use resound_tour::Tour;
@@ -249,6 +250,8 @@ pub struct TourReport {
     pub heights: Vec<MapCell>,
     /// Grid step of `heights`, metres.
     pub grid: f64,
+    /// The render's coarse spectrogram (one column per 50 ms).
+    pub spectrogram: spectrogram::Spectrogram,
 }
 
 impl Sample {
@@ -432,19 +435,13 @@ pub fn frames(settings: &TourSettings) -> u64 {
     ticks as u64 * tick_frames as u64
 }
 
-/// Runs the tour on the dats in `dat_dir` (`client_portal.dat`, `client_cell_1.dat`); calls
-/// `progress` after every tick and hands each tick's interleaved stereo to `out` as it is
-/// rendered (one tick's buffer is reused: memory does not grow with the length).
-///
-/// # Errors
-/// [`TourError`] for bad settings, unreadable dats, an engine failure or an `out` that failed
-/// ([`TourError::Output`]).
-pub fn run(
+/// The tour's world read from the dats in `dat_dir`, an engine of `settings` on `output`
+/// and the tour started on it (shared by the offline [`run`] and the live [`live`] loop).
+fn setup(
     dat_dir: &Path,
     settings: &TourSettings,
-    progress: &mut dyn FnMut(&Sample),
-    out: &mut dyn FnMut(&[f32]) -> std::io::Result<()>,
-) -> Result<TourReport, TourError> {
+    output: Output,
+) -> Result<(Engine, TourWorld, Tour), TourError> {
     if !SECONDS.contains(&settings.seconds) {
         return Err(TourError::Seconds(settings.seconds));
     }
@@ -455,7 +452,6 @@ pub fn run(
         .map_err(|e| TourError::Dat(format!("Region: {e}")))?
         .ok_or_else(|| TourError::Dat(format!("Region 0x{DEFAULT_REGION_ID:08X}: absent")))?;
     let world = TourWorld::load(&region, &mut cell)?;
-
     let mode = if settings.retail {
         Mode::Off
     } else {
@@ -471,7 +467,8 @@ pub fn run(
         .mode(mode)
         .model(settings.model.clone())
         .voice_policy(policy)
-        .spatial(settings.spatial);
+        .spatial(settings.spatial)
+        .output(output);
     if let Some(path) = &settings.sofa {
         builder = builder.sofa(path);
     }
@@ -480,7 +477,29 @@ pub fn run(
         dir: dat_dir,
         seed: settings.seed,
     };
-    let mut tour = Tour::start(&mut engine, &dats, &world, settings.seconds)?;
+    let tour = Tour::start(&mut engine, &dats, &world, settings.seconds)?;
+    Ok((engine, world, tour))
+}
+
+/// Runs the tour on the dats in `dat_dir` (`client_portal.dat`, `client_cell_1.dat`); calls
+/// `progress` after every tick and hands each tick's interleaved stereo to `out` as it is
+/// rendered (one tick's buffer is reused: memory does not grow with the length).
+///
+/// # Errors
+/// [`TourError`] for bad settings, unreadable dats, an engine failure or an `out` that failed
+/// ([`TourError::Output`]).
+pub fn run(
+    dat_dir: &Path,
+    settings: &TourSettings,
+    progress: &mut dyn FnMut(&Sample),
+    out: &mut dyn FnMut(&[f32]) -> std::io::Result<()>,
+) -> Result<TourReport, TourError> {
+    let (mut engine, world, mut tour) = setup(dat_dir, settings, Output::Offline)?;
+    let mode = if settings.retail {
+        Mode::Off
+    } else {
+        settings.mode
+    };
     let mut marks = Vec::new();
     let rate = settings.rate;
 
@@ -494,6 +513,7 @@ pub fn run(
     let mut reference = EVENTS[0].xy;
     let mut last = None;
     let mut prev_cells = 0;
+    let mut spectrum = spectrogram::Spectrogram::new(rate);
 
     for i in 0..ticks {
         let now = i as f64 * TICK;
@@ -526,6 +546,7 @@ pub fn run(
 
         engine.render(&mut chunk)?;
         tour.heard(&mut engine, &chunk)?;
+        spectrum.push(&chunk);
         out(&chunk).map_err(TourError::Output)?;
         pending.retain_mut(|(k, h, left)| {
             let got = engine
@@ -602,5 +623,6 @@ pub fn run(
         floor: world.floor,
         heights,
         grid,
+        spectrogram: spectrum,
     })
 }

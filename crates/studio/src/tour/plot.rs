@@ -1,8 +1,9 @@
 //! The tour's picture (plotters, bitmap back end, text in the embedded font of [`crate::font`]): a
-//! top-down map of the terrain (height shading, water, the placed structures) with the walk,
-//! the ambient sound positions and the scripted event points, above a timeline of the acoustic
-//! parameters (high-band gain, enclosure, decay, echo taps, live voices) with the tour's
-//! stages named on it.
+//! top-down map of the terrain (height shading and contours, the ridge and the valley named,
+//! water, the placed structures) with the walk, the ambient sound positions and the scripted
+//! event points, its legend beside it; below, on one time axis, the render's spectrogram, each
+//! event as the acoustics applied it (high-band gain, echo taps), the listener's own space
+//! (enclosure, decay) and the live voices, with the tour's stages named on it.
 
 use std::path::Path;
 
@@ -14,7 +15,7 @@ use super::{Sample, TourReport};
 use resound_engine::terrain::axes::BLOCK_METRES;
 
 /// Picture size in pixels.
-pub const SIZE: (u32, u32) = (1400, 1700);
+pub const SIZE: (u32, u32) = (1400, 2050);
 const FONT: &str = crate::font::FAMILY;
 /// The map's window in area metres (east, north).
 const MAP_X: (f64, f64) = (180.0, 700.0);
@@ -73,13 +74,92 @@ pub fn draw(path: &Path, report: &TourReport) -> Result<(), PlotError> {
     );
     let root = root.titled(&title, (FONT, 30)).map_err(err)?;
     let (top, bottom) = root.split_vertically(820);
-    map(&top, report)?;
+    let (map_area, legend_area) = top.split_horizontally(1020);
+    let entries = map(&map_area, report)?;
+    legend(&legend_area, &entries)?;
     timeline(&bottom, report)?;
     root.present().map_err(err)?;
     Ok(())
 }
 
-fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Result<(), PlotError> {
+/// How a legend entry is drawn.
+#[derive(Debug, Clone, Copy)]
+enum Swatch {
+    Square(RGBColor),
+    Dot(RGBColor),
+    Ring(RGBColor),
+    Line(RGBColor, u32),
+    Triangle(RGBColor),
+}
+
+/// The map's legend, drawn beside it (nothing covers the map).
+fn legend(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    entries: &[(Swatch, String)],
+) -> Result<(), PlotError> {
+    let mut y = 70;
+    area.draw(&Text::new("Legend", (10, 40), (FONT, 19)))
+        .map_err(err)?;
+    for (swatch, label) in entries {
+        let (x, cy) = (18, y + 9);
+        match *swatch {
+            Swatch::Square(c) => {
+                area.draw(&Rectangle::new([(x, cy - 7), (x + 18, cy + 7)], c.filled()))
+            }
+            Swatch::Dot(c) => area.draw(&Circle::new((x + 9, cy), 4, c.filled())),
+            Swatch::Ring(c) => area.draw(&Circle::new((x + 9, cy), 6, c.stroke_width(2))),
+            Swatch::Line(c, w) => area.draw(&PathElement::new(
+                vec![(x, cy), (x + 18, cy)],
+                c.stroke_width(w),
+            )),
+            Swatch::Triangle(c) => area.draw(&TriangleMarker::new((x + 9, cy), 7, c.filled())),
+        }
+        .map_err(err)?;
+        for line in wrap(label, 36) {
+            area.draw(&Text::new(line, (x + 28, y), (FONT, 15)))
+                .map_err(err)?;
+            y += 19;
+        }
+        y += 10;
+    }
+    Ok(())
+}
+
+/// `text` broken at spaces into lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A round contour interval giving at least twelve lines over `span` metres.
+fn contour_step(span: f64) -> f64 {
+    let raw = (span / 12.0).max(1.0);
+    let mag = 10f64.powf(raw.log10().floor());
+    [5.0, 2.0, 1.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|&s| s <= raw)
+        .unwrap_or(mag)
+}
+
+fn map(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    report: &TourReport,
+) -> Result<Vec<(Swatch, String)>, PlotError> {
+    let mut entries = Vec::new();
     let mut chart = ChartBuilder::on(area)
         .caption(
             "Map: terrain height (shaded), water, stone structures, the walk and its sounds",
@@ -147,28 +227,83 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
             )
         }))
         .map_err(err)?;
-    // Legend-only entries for the shading.
-    chart
-        .draw_series(std::iter::once(Rectangle::new(
-            [(0.0, 0.0), (0.0, 0.0)],
-            WATER_C.filled(),
-        )))
-        .map_err(err)?
-        .label("water")
-        .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], WATER_C.filled()));
-    chart
-        .draw_series(std::iter::once(Rectangle::new(
-            [(0.0, 0.0), (0.0, 0.0)],
-            land(lo, lo, hi).filled(),
-        )))
-        .map_err(err)?
-        .label(format!(
+    entries.push((Swatch::Square(WATER_C), "water".to_owned()));
+    entries.push((
+        Swatch::Square(land(lo, lo, hi)),
+        format!(
             "land, hill-shaded: green {lo:.0} m … brown {:.0} m … white {hi:.0} m",
             lo + 0.6 * (hi - lo)
-        ))
-        .legend(move |(x, y)| {
-            Rectangle::new([(x, y - 6), (x + 18, y + 6)], land(lo, lo, hi).filled())
-        });
+        ),
+    ));
+    // Contours: an edge between two squares whose heights fall in different bands.
+    let step = contour_step(hi - lo);
+    let band = |h: f64| (h / step).floor() as i64;
+    let mut edges = Vec::new();
+    for iy in 0..n {
+        for ix in 0..n {
+            let Some(c) = report.heights.get(iy * n + ix) else {
+                continue;
+            };
+            if c.water || !inside(&c) {
+                continue;
+            }
+            let (x, y) = (c.xy.x, c.xy.y);
+            if let Some(e) = report.heights.get(iy * n + ix + 1).filter(|_| ix + 1 < n)
+                && !e.water
+                && band(e.height) != band(c.height)
+            {
+                edges.push(vec![(x + g, y - g), (x + g, y + g)]);
+            }
+            if let Some(e) = report.heights.get((iy + 1) * n + ix)
+                && !e.water
+                && band(e.height) != band(c.height)
+            {
+                edges.push(vec![(x - g, y + g), (x + g, y + g)]);
+            }
+        }
+    }
+    let contour_c = RGBColor(60, 45, 30);
+    chart
+        .draw_series(
+            edges
+                .into_iter()
+                .map(|e| PathElement::new(e, contour_c.mix(0.55).stroke_width(1))),
+        )
+        .map_err(err)?;
+    entries.push((
+        Swatch::Line(contour_c, 1),
+        format!("contours every {step:.0} m of terrain height"),
+    ));
+    // The ridge and the valley: the highest and the lowest dry ground in the window's middle
+    // band of rows (a label at its top or bottom edge would be cut), each label turned
+    // towards the map's centre.
+    let my = (MAP_Y.1 - MAP_Y.0) * 0.15;
+    let dry = report.heights.iter().filter(|c| {
+        !c.water
+            && c.xy.x > MAP_X.0
+            && c.xy.x < MAP_X.1
+            && c.xy.y > MAP_Y.0 + my
+            && c.xy.y < MAP_Y.1 - my
+    });
+    let top = dry.clone().max_by(|a, b| a.height.total_cmp(&b.height));
+    let bottom = dry.min_by(|a, b| a.height.total_cmp(&b.height));
+    for (name, cell) in [("ridge", top), ("valley", bottom)] {
+        let Some(c) = cell else { continue };
+        let left = c.xy.x > 0.5 * (MAP_X.0 + MAP_X.1);
+        let (x0, x1) = if left { (-128, -6) } else { (6, 128) };
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((c.xy.x, c.xy.y))
+                    + Circle::new((0, 0), 5, BLACK.filled())
+                    + Rectangle::new([(x0, -11), (x1, 11)], WHITE.mix(0.85).filled())
+                    + Text::new(
+                        format!("{name} {:.0} m", c.height),
+                        (x0 + 4, -8),
+                        (FONT, 16).into_font().color(&BLACK),
+                    ),
+            ))
+            .map_err(err)?;
+    }
     let stone = STRUCTURES.iter().filter(|s| !s.name.is_empty());
     chart
         .draw_series(
@@ -176,12 +311,14 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
                 Rectangle::new([(s.min.x, s.min.y), (s.max.x, s.max.y)], STONE_C.filled())
             }),
         )
-        .map_err(err)?
-        .label(format!(
+        .map_err(err)?;
+    entries.push((
+        Swatch::Square(STONE_C),
+        format!(
             "stone structures (floor {:.0} m): gorge walls, tunnel, hall",
             report.floor
-        ))
-        .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], STONE_C.filled()));
+        ),
+    ));
     // The tunnel's bore and the hall's inside, lighter.
     chart
         .draw_series(
@@ -233,12 +370,14 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
                 .iter()
                 .map(|&p| Circle::new(p, 3, AMBIENT_C.mix(0.6).filled())),
         )
-        .map_err(err)?
-        .label(format!(
+        .map_err(err)?;
+    entries.push((
+        Swatch::Dot(AMBIENT_C),
+        format!(
             "ambient sounds placed in the world ({} plays)",
             ambient.len()
-        ))
-        .legend(|(x, y)| Circle::new((x + 9, y), 4, AMBIENT_C.filled()));
+        ),
+    ));
     let beds: Vec<(f64, f64)> = report
         .ambient
         .iter()
@@ -250,18 +389,22 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
             beds.iter()
                 .map(|&p| Circle::new(p, 6, AMBIENT_C.stroke_width(2))),
         )
-        .map_err(err)?
-        .label(format!(
+        .map_err(err)?;
+    entries.push((
+        Swatch::Ring(AMBIENT_C),
+        format!(
             "ambient beds started, centred on the listener ({} plays)",
             beds.len()
-        ))
-        .legend(|(x, y)| Circle::new((x + 9, y), 5, AMBIENT_C.stroke_width(2)));
+        ),
+    ));
     let walk: Vec<(f64, f64)> = report.timeline.iter().map(|s| (s.xy.x, s.xy.y)).collect();
     chart
         .draw_series(LineSeries::new(walk, PATH_C.stroke_width(3)))
-        .map_err(err)?
-        .label("the listener's walk (start ●)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], PATH_C.stroke_width(3)));
+        .map_err(err)?;
+    entries.push((
+        Swatch::Line(PATH_C, 3),
+        "the listener's walk (start ●)".to_owned(),
+    ));
     chart
         .draw_series(std::iter::once(Circle::new(
             (PATH[0].xy.x, PATH[0].xy.y),
@@ -277,70 +420,164 @@ fn map(area: &DrawingArea<BitMapBackend<'_>, Shift>, report: &TourReport) -> Res
                 + Rectangle::new([(7, -21), (20, -3)], WHITE.mix(0.85).filled())
                 + Text::new(n, (9, -20), (FONT, 16).into_font().color(&EVENT_C))
         }))
-        .map_err(err)?
-        .label("scripted events 1–9: claps, shots, the engine's start (it drives west)")
-        .legend(|(x, y)| TriangleMarker::new((x + 9, y), 7, EVENT_C.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 15))
-        .draw()
         .map_err(err)?;
-    Ok(())
+    entries.push((
+        Swatch::Triangle(EVENT_C),
+        "scripted events 1–9: claps, shots, the engine's start (it drives west)".to_owned(),
+    ));
+    Ok(entries)
 }
 
 type Series = fn(&Sample) -> Option<f64>;
+type PerEvent = fn(&super::applied::EventAcoustics) -> f64;
+
+/// What a timeline panel plots.
+#[derive(Clone, Copy)]
+enum Values {
+    /// A line through the timeline's samples (the listener's own state).
+    Line(Series),
+    /// One mark per fired event at its time: its own value, as applied to its voice.
+    PerEvent(PerEvent),
+}
+
+/// Spectrogram colour for `f` in 0..1 (black, purple, red, orange, pale yellow).
+fn heat(f: f64) -> RGBColor {
+    const STOPS: [(f64, f64, f64); 5] = [
+        (0.0, 0.0, 4.0),
+        (87.0, 16.0, 110.0),
+        (188.0, 55.0, 84.0),
+        (249.0, 142.0, 9.0),
+        (252.0, 255.0, 164.0),
+    ];
+    let x = f.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
+    let k = (x.floor() as usize).min(STOPS.len() - 2);
+    let t = x - k as f64;
+    let (a, b) = (STOPS[k], STOPS[k + 1]);
+    let mix = |p: f64, q: f64| (p + (q - p) * t).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// The render's spectrogram on the shared time axis (log frequency, dB colour over the
+/// loudest 80 dB); gives the line saying how to read it.
+fn spectrogram(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    report: &TourReport,
+    end: f64,
+) -> Result<String, PlotError> {
+    use super::spectrogram::{BANDS, COLUMN_S, LOW_HZ, band_edges_hz};
+    let spec = &report.spectrogram;
+    let high = spec.high_hz();
+    let mut chart = ChartBuilder::on(area)
+        .margin_left(12)
+        .margin_right(24)
+        .margin_top(4)
+        .x_label_area_size(6)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..end, (LOW_HZ..high).log_scale())
+        .map_err(err)?;
+    let columns = spec.columns();
+    let top = columns
+        .iter()
+        .flatten()
+        .fold(f32::MIN, |m, &v| m.max(v))
+        .max(-40.0);
+    let span = 80.0;
+    let floor = f64::from(top) - span;
+    chart
+        .draw_series(columns.iter().enumerate().flat_map(|(i, col)| {
+            let (t0, t1) = (i as f64 * COLUMN_S, (i + 1) as f64 * COLUMN_S);
+            col.iter().enumerate().map(move |(k, &v)| {
+                let (f0, f1) = band_edges_hz(k, high);
+                let colour = heat((f64::from(v) - floor) / span);
+                Rectangle::new([(t0, f0), (t1.min(end), f1)], colour.filled())
+            })
+        }))
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .y_desc("spectrogram (Hz)")
+        .y_label_formatter(&|v: &f64| {
+            if *v >= 1000.0 {
+                format!("{:.0}k", v / 1000.0)
+            } else {
+                format!("{v:.0}")
+            }
+        })
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 15))
+        .x_labels(0)
+        .draw()
+        .map_err(err)?;
+    for st in STAGES {
+        let t = st.from * end;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(t, LOW_HZ), (t, high)],
+                WHITE.mix(0.5),
+            )))
+            .map_err(err)?;
+    }
+    Ok(format!(
+        "spectrogram: {BANDS} bands, one column per {:.0} ms; colour black {floor:.0} dB … pale yellow {top:.0} dB (a full-scale sine: 0 dB)",
+        COLUMN_S * 1e3
+    ))
+}
 
 fn timeline(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     report: &TourReport,
 ) -> Result<(), PlotError> {
-    let panels: [(&str, Series, (f64, f64), RGBColor); 5] = [
+    let panels: [(&str, Values, (f64, f64), RGBColor); 5] = [
         (
-            "high-band gain (dB)",
-            |s| s.hf_db.map(|v| f64::from(v).max(-60.0)),
-            (-75.0, 15.0),
+            "event's high band (dB)",
+            Values::PerEvent(|a| a.hf_db.max(-60.0)),
+            (-65.0, 25.0),
             RGBColor(0, 114, 178),
         ),
         (
-            "enclosure (0–1)",
-            |s| s.enclosure,
-            (0.0, 1.05),
-            RGBColor(0, 158, 115),
-        ),
-        (
-            "decay T60 (s)",
-            |s| s.decay.map(f64::from),
-            (0.0, 4.0),
-            RGBColor(204, 121, 167),
-        ),
-        (
-            "echo taps",
-            |s| s.taps.map(|t| t as f64),
+            "event's echo taps",
+            Values::PerEvent(|a| a.taps.len() as f64),
             (0.0, 7.0),
             RGBColor(213, 94, 0),
         ),
         (
+            "your enclosure (0–1)",
+            Values::Line(|s| s.enclosure),
+            (0.0, 1.05),
+            RGBColor(0, 158, 115),
+        ),
+        (
+            "your room's T60 (s)",
+            Values::Line(|s| s.decay.map(f64::from)),
+            (0.0, 4.0),
+            RGBColor(204, 121, 167),
+        ),
+        (
             "live voices",
-            |s| Some(s.voices as f64),
+            Values::Line(|s| Some(s.voices as f64)),
             (0.0, 40.0),
             RGBColor(80, 80, 80),
         ),
     ];
     let end = report.seconds().max(1.0);
     let voices_top = (report.max_voices as f64 * 1.2).max(18.0);
-    let (caption, rest) = area.split_vertically(40);
+    let (caption, rest) = area.split_vertically(60);
     caption
         .draw(&Text::new(
-            "Timeline: the path from the newest event point to the listener, and the listener's room",
-            (90, 12),
-            (FONT, 22),
+            "Timeline: the render's spectrogram; each event as the acoustics applied it to its voice; \
+             the listener's own space",
+            (90, 8),
+            (FONT, 20),
         ))
         .map_err(err)?;
+    let (spec_area, rest) = rest.split_vertically(330);
+    let note = spectrogram(&spec_area, report, end)?;
+    caption
+        .draw(&Text::new(note, (90, 36), (FONT, 15)))
+        .map_err(err)?;
     let rows = rest.split_evenly((panels.len(), 1));
-    for (k, ((name, value, range, colour), row)) in panels.iter().zip(rows.iter()).enumerate() {
+    for (k, ((name, values, range, colour), row)) in panels.iter().zip(rows.iter()).enumerate() {
         let last = k + 1 == panels.len();
         let range = if last { (0.0, voices_top) } else { *range };
         let mut chart = ChartBuilder::on(row)
@@ -356,7 +593,7 @@ fn timeline(
         let whole = |v: &f64| format!("{v:.0}");
         let decimal = |v: &f64| format!("{v:.1}");
         let mut mesh = chart.configure_mesh();
-        if k == 1 || k == 2 {
+        if k == 2 || k == 3 {
             mesh.y_label_formatter(&decimal);
         } else {
             mesh.y_label_formatter(&whole);
@@ -390,39 +627,105 @@ fn timeline(
                     .map_err(err)?;
             }
         }
-        if k == 0 {
-            for f in &report.fired {
-                chart
-                    .draw_series(std::iter::once(
-                        EmptyElement::at((f.time, range.0))
-                            + TriangleMarker::new((0, -6), 6, EVENT_C.filled())
-                            + Text::new(
-                                format!("{}", f.index + 1),
-                                (-4, -26),
-                                (FONT, 13).into_font().color(&EVENT_C),
-                            ),
-                    ))
-                    .map_err(err)?;
+        match *values {
+            Values::PerEvent(value) => {
+                // A stem from the panel's floor to each event's own value, numbered.
+                for f in &report.fired {
+                    let Some(a) = &f.acoustics else { continue };
+                    let v = value(a).clamp(range.0, range.1);
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            vec![(f.time, range.0), (f.time, v)],
+                            colour.mix(0.6).stroke_width(2),
+                        )))
+                        .map_err(err)?;
+                    chart
+                        .draw_series(std::iter::once(
+                            EmptyElement::at((f.time, v))
+                                + Circle::new((0, 0), 5, colour.filled())
+                                + Text::new(
+                                    format!("{}", f.index + 1),
+                                    (6, -16),
+                                    (FONT, 13).into_font().color(&EVENT_C),
+                                ),
+                        ))
+                        .map_err(err)?;
+                }
             }
-        }
-        // Contiguous runs only: a gap where the value is absent.
-        let mut run: Vec<(f64, f64)> = Vec::new();
-        let mut runs = Vec::new();
-        for s in &report.timeline {
-            match value(s) {
-                Some(v) => run.push((s.time, v.clamp(range.0, range.1))),
-                None if !run.is_empty() => runs.push(std::mem::take(&mut run)),
-                None => {}
+            Values::Line(value) => {
+                // Contiguous runs only: a gap where the value is absent.
+                let mut run: Vec<(f64, f64)> = Vec::new();
+                let mut runs = Vec::new();
+                for s in &report.timeline {
+                    match value(s) {
+                        Some(v) => run.push((s.time, v.clamp(range.0, range.1))),
+                        None if !run.is_empty() => runs.push(std::mem::take(&mut run)),
+                        None => {}
+                    }
+                }
+                if !run.is_empty() {
+                    runs.push(run);
+                }
+                for r in runs {
+                    chart
+                        .draw_series(LineSeries::new(r, colour.stroke_width(2)))
+                        .map_err(err)?;
+                }
             }
-        }
-        if !run.is_empty() {
-            runs.push(run);
-        }
-        for r in runs {
-            chart
-                .draw_series(LineSeries::new(r, colour.stroke_width(2)))
-                .map_err(err)?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_lines_break_at_spaces_within_the_width() {
+        let lines = wrap(
+            "stone structures (floor 70 m): gorge walls, tunnel, hall",
+            36,
+        );
+        assert_eq!(
+            lines,
+            [
+                "stone structures (floor 70 m): gorge",
+                "walls, tunnel, hall"
+            ]
+        );
+        assert_eq!(wrap("water", 36), ["water"]);
+        assert!(wrap("", 36).is_empty());
+    }
+
+    #[test]
+    fn contours_are_round_and_at_least_twelve() {
+        assert_eq!(contour_step(177.0), 10.0);
+        assert_eq!(contour_step(600.0), 50.0);
+        assert_eq!(contour_step(30.0), 2.0);
+        assert_eq!(contour_step(3.0), 1.0);
+        for span in [13.0, 40.0, 177.0, 900.0] {
+            assert!(span / contour_step(span) >= 12.0, "{span}");
+        }
+    }
+
+    #[test]
+    fn a_short_tour_is_drawn_at_the_picture_size() {
+        let dir = tempfile::tempdir().unwrap();
+        resound_fixture::write_world().write_to(dir.path()).unwrap();
+        let settings = super::super::TourSettings {
+            seconds: 5.0,
+            ..super::super::TourSettings::default()
+        };
+        let report =
+            super::super::run(dir.path(), &settings, &mut |_| {}, &mut |_| Ok(())).unwrap();
+        // One spectrogram column per 50 ms of the render.
+        assert_eq!(report.spectrogram.columns().len(), 100);
+        let png = dir.path().join("demo.png");
+        draw(&png, &report).unwrap();
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!((be(16), be(20)), SIZE);
+    }
 }
