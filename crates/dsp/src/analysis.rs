@@ -235,3 +235,25 @@ pub fn band_energy_db(x: &[f32], sample_rate: f32, lo_hz: f32, hi_hz: f32, n: us
     }
     (10.0 * e.max(1e-30).log10()) as f32
 }
+
+/// Mean frequency of `x` (Hz at `rate`) from its rising zero crossings, each placed by linear
+/// interpolation between the two samples around it: `None` with fewer than two crossings.
+#[must_use]
+pub fn zero_crossing_frequency(x: &[f32], rate: u32) -> Option<f64> {
+    let mut first = None;
+    let mut last = 0.0;
+    let mut count = 0usize;
+    for (i, w) in x.windows(2).enumerate() {
+        if w[0] < 0.0 && w[1] >= 0.0 {
+            let t = i as f64 + f64::from(w[0]) / f64::from(w[0] - w[1]);
+            if first.is_none() {
+                first = Some(t);
+            } else {
+                count += 1;
+            }
+            last = t;
+        }
+    }
+    let first = first?;
+    (count > 0).then(|| f64::from(rate) * count as f64 / (last - first))
+}

@@ -120,16 +120,9 @@ fn pass_by(doppler: f32, calls: &[usize]) -> (Vec<f32>, VoiceHandle) {
     (left(&out), v)
 }
 
+/// Frequency from zero crossings over `x` (the dsp crate's measure).
 fn frequency(x: &[f32]) -> f64 {
-    let mut crossings = Vec::new();
-    for i in 1..x.len() {
-        if x[i - 1] < 0.0 && x[i] >= 0.0 {
-            let t = f64::from(x[i - 1]) / f64::from(x[i - 1] - x[i]);
-            crossings.push(i as f64 - 1.0 + t);
-        }
-    }
-    let n = crossings.len() - 1;
-    f64::from(FS) * n as f64 / (crossings[n] - crossings[0])
+    resound_engine::advanced::dsp::analysis::zero_crossing_frequency(x, FS).expect("a tone")
 }
 
 #[test]

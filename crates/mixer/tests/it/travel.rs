@@ -120,17 +120,9 @@ fn a_one_shot_keeps_playing_until_its_delayed_end() {
     assert!(!h.is_playing(v));
 }
 
-/// Frequency from zero crossings (linear interpolation between samples) over `x`.
+/// Frequency from zero crossings over `x` (the dsp crate's measure).
 fn frequency(x: &[f32]) -> f64 {
-    let mut crossings = Vec::new();
-    for i in 1..x.len() {
-        if x[i - 1] < 0.0 && x[i] >= 0.0 {
-            let t = f64::from(x[i - 1]) / f64::from(x[i - 1] - x[i]);
-            crossings.push(i as f64 - 1.0 + t);
-        }
-    }
-    let n = crossings.len() - 1;
-    f64::from(FS) * n as f64 / (crossings[n] - crossings[0])
+    resound_dsp::analysis::zero_crossing_frequency(x, FS).expect("a tone")
 }
 
 #[test]

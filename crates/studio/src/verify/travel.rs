@@ -81,22 +81,7 @@ fn onset_ms(x: &[f32], rate: u32) -> Option<f64> {
 
 /// Mean frequency over `x` from its rising zero crossings (interpolated).
 fn frequency(x: &[f32], rate: u32) -> Option<f64> {
-    let mut first = None;
-    let mut last = 0.0;
-    let mut count = 0usize;
-    for i in 1..x.len() {
-        if x[i - 1] < 0.0 && x[i] >= 0.0 {
-            let t = i as f64 - 1.0 + f64::from(x[i - 1]) / f64::from(x[i - 1] - x[i]);
-            if first.is_none() {
-                first = Some(t);
-            } else {
-                count += 1;
-            }
-            last = t;
-        }
-    }
-    let first = first?;
-    (count > 0).then(|| f64::from(rate) * count as f64 / (last - first))
+    resound_engine::advanced::dsp::analysis::zero_crossing_frequency(x, rate)
 }
 
 /// The emission time of the sound heard at `t` (the retarded time), by bisection.
@@ -459,6 +444,9 @@ mod tests {
             .collect();
         let f = frequency(&x, 48_000).unwrap();
         assert!((f - 1234.5).abs() < 0.01, "{f}");
+        // one crossing or none: no frequency
+        assert_eq!(frequency(&[0.0; 64], 48_000), None);
+        assert_eq!(frequency(&[-1.0, 1.0, 1.0], 48_000), None);
     }
 }
 
