@@ -365,6 +365,13 @@ fn echo_check(mono: &[f32], at: usize, r: f64, before: &[f32], reported: Option<
         .iter()
         .copied()
         .fold(f64::INFINITY, f64::min);
+    // An echo is a peak: the window's highest point must stand at least as high as the
+    // frames on either side of it (a highest point on the window's edge, with the envelope
+    // still rising past it, is something else's slope, not the echo).
+    let rises_on = |k: usize| env.get(k).is_some_and(|&v| v > env[peak]);
+    if rises_on(peak + 1) || (peak > 0 && rises_on(peak - 1)) {
+        return check;
+    }
     check.found_ms = Some((peak - direct) as f64);
     check.above_bed_db = env[peak] - bed;
     check.prominence_db = if valley.is_finite() {
@@ -433,9 +440,11 @@ impl Measured {
             None => out.push("the gorge clap did not fire".to_owned()),
             Some(c) => match (c.reported_ms, c.found_ms) {
                 (None, _) => out.push("the gorge clap's acoustics reported no echo tap".to_owned()),
-                (Some(d), found) => {
-                    if found.is_none()
-                        || c.above_bed_db < ECHO_ABOVE_BED_DB
+                (Some(d), None) => out.push(format!(
+                    "the gorge clap's echo: no peak in the envelope within {ECHO_TOLERANCE_MS} ms of the reported {d:.1} ms"
+                )),
+                (Some(d), Some(_)) => {
+                    if c.above_bed_db < ECHO_ABOVE_BED_DB
                         || c.prominence_db < ECHO_PROMINENCE_DB
                     {
                         out.push(format!(
@@ -545,5 +554,14 @@ mod tests {
         // at a wrong delay there is nothing
         let c = echo_check(&x, at, r, &bed, Some(35.0));
         assert!(c.prominence_db < 1.0, "{c:?}");
+        // a reported delay 3 ms short of the echo: the window (±2 ms) ends on the echo's
+        // rising edge, which is not a peak, so no echo is found there
+        let mut y = x.clone();
+        for k in 0..4 {
+            y[at + 10 + 960 - 48 * (k + 1)] = 0.05 * (4 - k) as f32;
+        }
+        let c = echo_check(&y, at, r, &bed, Some(16.0));
+        assert_eq!(c.found_ms, None, "{c:?}");
+        assert_eq!(echo_check(&y, at, r, &bed, Some(20.0)).found_ms, Some(20.0));
     }
 }
