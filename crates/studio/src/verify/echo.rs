@@ -33,7 +33,7 @@ pub struct EchoPeak {
 /// The echoes of one render.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Echoes {
-    /// Sample index of the direct peak (the largest |x|).
+    /// Sample index of the direct peak (the first arrival within 6 dB of the largest |x|).
     pub direct_index: usize,
     /// The direct peak's |x|.
     pub direct_peak: f32,
@@ -43,25 +43,30 @@ pub struct Echoes {
 
 /// Finds the echoes of a mono render. `None` for a silent (or empty) signal.
 ///
-/// The direct sound is the largest |x| (the first one on a tie). Samples after it by more than
-/// `min_delay_ms` whose |x| is above the threshold are grouped, a gap of less than `merge_ms`
-/// joining two samples into one group; each group is one echo, at its largest sample.
+/// The direct sound is the first arrival within 6 dB of the largest |x|: its largest sample
+/// within `merge_ms` of the first sample that loud. (A click heard behind a fractional
+/// propagation delay is spread over two samples by the read's interpolation, so a strong echo
+/// read at another fraction can peak a little higher than the direct sound it follows.)
+/// Samples after it by more than `min_delay_ms` whose |x| is above the threshold are grouped,
+/// a gap of less than `merge_ms` joining two samples into one group; each group is one echo, at
+/// its largest sample.
 pub fn find_echoes(mono: &[f32], sample_rate: f32, rule: EchoRule) -> Option<Echoes> {
-    let (direct_index, direct_peak) =
-        mono.iter()
-            .map(|v| v.abs())
-            .enumerate()
-            .fold(
-                (0, 0.0f32),
-                |best, (i, a)| if a > best.1 { (i, a) } else { best },
-            );
-    if !(direct_peak > 0.0 && direct_peak.is_finite()) {
+    let loudest = mono.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    if !(loudest > 0.0 && loudest.is_finite()) {
         return None;
     }
     let fs = f64::from(sample_rate);
+    let merge = (rule.merge_ms * fs / 1000.0).ceil() as usize;
+    let first = mono.iter().position(|v| v.abs() >= 0.5 * loudest)?;
+    let (direct_index, direct_peak) = mono[first..(first + merge).min(mono.len())]
+        .iter()
+        .map(|v| v.abs())
+        .enumerate()
+        .fold((first, 0.0f32), |best, (i, a)| {
+            if a > best.1 { (first + i, a) } else { best }
+        });
     let threshold = f64::from(direct_peak) * 10f64.powf(rule.threshold_db / 20.0);
     let start = direct_index + (rule.min_delay_ms * fs / 1000.0).floor() as usize + 1;
-    let merge = (rule.merge_ms * fs / 1000.0).ceil() as usize;
 
     let mut peaks = Vec::new();
     // (last above-threshold index, peak index, peak |x|) of the group being built

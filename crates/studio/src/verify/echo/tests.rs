@@ -79,3 +79,27 @@ fn the_envelope_starts_at_the_direct_peak_at_0_db() {
     assert!((env[30].1 + 20.0).abs() < 1e-6 && (env[30].0 - 30.0).abs() < 1e-9);
     assert_eq!(env[5].1, f64::NEG_INFINITY);
 }
+
+#[test]
+fn an_echo_a_little_louder_than_the_direct_sound_is_still_an_echo() {
+    // A click behind a fractional propagation delay (its peak spread over two samples by the
+    // read) followed by a strong echo read at another fraction: scene E2's render.
+    let mut x = vec![0.0f32; 24_000];
+    let d = at_ms(&mut x, 87.5, 0.121);
+    at_ms(&mut x, 87.5 + 0.02, 0.09);
+    let e1 = at_ms(&mut x, 87.5 + 51.4, 0.1244);
+    let e2 = at_ms(&mut x, 87.5 + 242.1, 0.0166);
+    let found = find_echoes(&x, FS, EchoRule::SPEC).unwrap();
+    assert_eq!(found.direct_index, d);
+    let delays: Vec<f64> = found.peaks.iter().map(|p| p.delay_ms).collect();
+    assert_eq!(
+        delays,
+        [(e1 - d) as f64 / 48.0, (e2 - d) as f64 / 48.0],
+        "{delays:?}"
+    );
+    // but a sound more than 6 dB under the loudest is not the direct one
+    let mut y = vec![0.0f32; 24_000];
+    at_ms(&mut y, 10.0, 0.04);
+    let d = at_ms(&mut y, 40.0, 0.5);
+    assert_eq!(find_echoes(&y, FS, EchoRule::SPEC).unwrap().direct_index, d);
+}
