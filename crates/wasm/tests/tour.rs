@@ -29,7 +29,11 @@ fn demo(seconds: f64, retail: bool, mode: Mode) -> Vec<f32> {
         Ok(())
     })
     .expect("the demo tour");
-    assert_eq!(report.fired.len(), 9, "every event fired");
+    assert_eq!(
+        report.fired.len(),
+        resound_studio::tour::script::EVENTS.len(),
+        "every event fired"
+    );
     out
 }
 

@@ -423,7 +423,10 @@ fn map(
         .map_err(err)?;
     entries.push((
         Swatch::Triangle(EVENT_C),
-        "scripted events 1–9: claps, shots, the engine's start (it drives west)".to_owned(),
+        format!(
+            "scripted events 1–{}: claps, shots, the engine's start (it drives west)",
+            EVENTS.len()
+        ),
     ));
     Ok(entries)
 }
