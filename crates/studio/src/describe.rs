@@ -148,6 +148,34 @@ pub fn traced_tap(t: &resound_engine::advanced::acoustics::Tap) -> TapJson {
     }
 }
 
+/// The echo taps the engine applied to a voice, in the one tap shape: delay, path, level, hf
+/// and pan as applied, and from the traced taps what the applied ones do not carry (cutoff,
+/// direction, plane).
+#[must_use]
+pub fn applied_taps(a: &resound_engine::VoiceAcoustics) -> Vec<TapJson> {
+    let traced = a
+        .result
+        .as_ref()
+        .map(|x| x.taps.as_slice())
+        .unwrap_or_default();
+    a.applied
+        .taps
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let from = traced.get(i).map(traced_tap).unwrap_or_default();
+            TapJson {
+                delay_s: f64::from(t.delay_s),
+                path_m: f64::from(t.path),
+                level: t.level,
+                hf: t.hf,
+                pan: Some(t.pan),
+                ..from
+            }
+        })
+        .collect()
+}
+
 /// A space (the room around one point) as JSON: `{enclosure, size_m, reflectivity}`.
 fn space_json(s: &resound_engine::advanced::acoustics::Space) -> serde_json::Value {
     serde_json::json!({ "enclosure": s.enclosure, "size_m": s.size, "reflectivity": s.reflectivity })
@@ -274,27 +302,8 @@ impl RenderReport<'_> {
         let result = src.and_then(|a| a.result.as_ref());
         // The room is measured in `full` only.
         let room = result.filter(|_| mode >= Mode::Full);
-        // The traced taps, for what the applied ones do not carry (cutoff, direction, plane).
-        let traced = result.map(|x| x.taps.as_slice()).unwrap_or_default();
-        let taps: Vec<serde_json::Value> = applied
-            .map(|a| {
-                a.taps
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| {
-                        let from = traced.get(i).map(traced_tap).unwrap_or_default();
-                        TapJson {
-                            delay_s: f64::from(t.delay_s),
-                            path_m: f64::from(t.path),
-                            level: t.level,
-                            hf: t.hf,
-                            pan: Some(t.pan),
-                            ..from
-                        }
-                        .to_json()
-                    })
-                    .collect()
-            })
+        let taps: Vec<serde_json::Value> = src
+            .map(|a| applied_taps(a).iter().map(TapJson::to_json).collect())
             .unwrap_or_default();
         let format = if self.format == "s16" {
             "wav-s16"

@@ -5,7 +5,7 @@
 use resound_engine::VoiceAcoustics;
 use resound_engine::advanced::acoustics::DirectSound;
 
-use crate::describe::{TapJson, direct_json, traced_tap};
+use crate::describe::{TapJson, applied_taps, direct_json};
 
 /// The acoustics one event's voice was given.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,23 +38,7 @@ impl EventAcoustics {
     pub fn of(a: &VoiceAcoustics) -> Option<Self> {
         let result = a.result.as_ref()?;
         let p = &a.applied;
-        let traced = result.taps.as_slice();
-        let taps = p
-            .taps
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let from = traced.get(i).map(traced_tap).unwrap_or_default();
-                TapJson {
-                    delay_s: f64::from(t.delay_s),
-                    path_m: f64::from(t.path),
-                    level: t.level,
-                    hf: t.hf,
-                    pan: Some(t.pan),
-                    ..from
-                }
-            })
-            .collect();
+        let taps = applied_taps(a);
         Some(Self {
             delay_ms: (a.start_delay_s * 1e9).round() / 1e6,
             doppler: a.doppler,
