@@ -2,7 +2,7 @@
 //! while the retail ambient runtime plays and scripted event sounds fire where the acoustics
 //! matter; rendered offline (deterministic for a seed) to interleaved stereo, with a timeline of
 //! the acoustic parameters and a picture of both. The render streams: each tick's block goes
-//! to the caller as it is rendered (a WAV file, say), and live playback reads that file back.
+//! to the caller as it is rendered (a WAV file, say); [`live`] runs the same tour on a device.
 //!
 //! ```no_run
 //! use resound_studio::tour::{TourSettings, run};
@@ -24,12 +24,10 @@
 //! | [`applied`] | [`applied::EventAcoustics`]: what the acoustics applied to an event's voice |
 //! | [`live`] | [`live::drive`]: the tour run live on an engine, `update(dt)` per frame, a one-line status |
 //! | [`measure`] | [`measure::Meter`]: the WAV measured as heard (rises, echo, tail, silence, loudness) |
-//! | [`playback`] | [`Playback`]: the written tour WAV, streamed from its file, as a device [`AudioSource`](resound_engine::device::AudioSource) |
 
 pub mod applied;
 pub mod live;
 pub mod measure;
-pub mod playback;
 pub mod plot;
 pub mod spectrogram;
 /// The tour's script (it lives with the fixture world, so the browser package walks the same
@@ -50,8 +48,6 @@ use resound_engine::advanced::ambient::{DatSource, Outcome, Seeds};
 use resound_engine::advanced::datformat::container::DatReader;
 use resound_engine::advanced::datformat::record::Region;
 use resound_engine::glam::{DVec2, DVec3};
-
-pub use playback::{Live, LiveError, Playback, play_live};
 
 use self::script::{EVENTS, position_at, stage_at};
 use self::world::{TourWorld, area_to_voxel};
