@@ -86,7 +86,7 @@ impl Check {
             ),
             Rule::Rel { expected, frac } => (
                 num(Some(expected), decimals),
-                format!("±{:.0} %", frac * 100.0),
+                percent(frac * 100.0),
             ),
             Rule::Between { lo, hi } => (
                 format!("{} … {}", num(Some(lo), decimals), num(Some(hi), decimals)),
@@ -220,6 +220,15 @@ pub fn markdown_table(rows: &[Check]) -> String {
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out
+}
+
+/// A relative tolerance as text: whole percents as `±10 %`, others with one decimal (`±0.5 %`).
+fn percent(p: f64) -> String {
+    if (p - p.round()).abs() < 1e-9 {
+        format!("±{p:.0} %")
+    } else {
+        format!("±{p:.1} %")
+    }
 }
 
 #[cfg(test)]

@@ -79,6 +79,7 @@ fn a_missing_measurement_fails_and_prints_a_dash() {
     assert!(!c.pass);
     assert_eq!(c.measured, "—");
     assert_eq!(c.tolerance, "±35 %");
+    assert_eq!(super::percent(0.005 * 100.0), "±0.5 %");
     assert_eq!(num(Some(f64::NEG_INFINITY), 1), "−∞");
 }
 
