@@ -84,10 +84,7 @@ impl Check {
                 num(Some(expected), decimals),
                 format!("±{}", num(Some(tol), decimals)),
             ),
-            Rule::Rel { expected, frac } => (
-                num(Some(expected), decimals),
-                percent(frac * 100.0),
-            ),
+            Rule::Rel { expected, frac } => (num(Some(expected), decimals), percent(frac * 100.0)),
             Rule::Between { lo, hi } => (
                 format!("{} … {}", num(Some(lo), decimals), num(Some(hi), decimals)),
                 "range".to_string(),
