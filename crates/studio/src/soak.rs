@@ -403,9 +403,10 @@ pub fn run_cli(args: &[String]) -> anyhow::Result<()> {
     let repeat_s = o.seconds.min(REPEAT_S);
     let second = run(&o, repeat_s, false)?;
     let n = repeat_s as usize;
-    let cycle = 2 * 4 * o.mode_every + 2;
+    // two mode cycles (four switches each) and 2 s more
+    let least_warm_up = 2 * 4 * o.mode_every + 2;
     let warm = ((o.seconds as f64 * WARM_UP).ceil() as usize)
-        .max(cycle as usize)
+        .max(least_warm_up as usize)
         .clamp(1, first.memory.len());
     let reference = first.memory[warm - 1].1;
     let after = &first.memory[warm..];
